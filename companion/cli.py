@@ -1,0 +1,119 @@
+"""The ``companion`` command line.
+
+Core commands live here (``games``, ``simulate``, ``bench``); each area adds its own commands
+through a module listed in ``COMMAND_MODULES`` that defines ``register(subparsers)``, so the areas
+stay independent (``printables`` adds ``print``, ``vision`` adds ``watch``, and so on).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from typing import Sequence
+
+from companion.engine import GameError, IllegalMove, simulate
+from companion.games import GAME_IDS, describe_all, game_class
+
+COMMAND_MODULES = (
+    "printables.cli",       # companion print
+    "vision.cli",           # companion watch
+    "companion.session_cli",  # companion session
+    "companion.advise",     # companion advise
+    "webui.cli",            # companion serve
+)
+
+BENCHES = {
+    "vision": "vision.bench",
+    "web": "webui.bench",
+    "prussia": "companion.games.prussia_bench",
+}
+"""``companion bench NAME`` runs ``main(argv)`` of the named module."""
+
+
+def _games(args: argparse.Namespace) -> int:
+    games = describe_all()
+    if args.json:
+        print(json.dumps(games, ensure_ascii=False, indent=2))
+        return 0
+    for g in games:
+        if not g.get("implemented"):
+            print(f"{g['id']:<10} (not implemented yet)")
+            continue
+        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {g['min_players']}–{g['max_players']} players")
+        for opt in g["options"]:
+            choices = f" [{'|'.join(map(str, opt['choices']))}]" if "choices" in opt else ""
+            print(f"    --option {opt['name']}={json.dumps(opt['default'])}{choices}  {opt['help']}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    cls = game_class(args.game)
+    options = cls.parse_options(args.option or [])
+    players = args.players if args.players is not None else cls.min_players
+    record = simulate(cls(players, options), args.seed)
+    if args.json:
+        print(json.dumps(record.to_json(), ensure_ascii=False, indent=2))
+        return 0
+    game = record.game
+    print(f"{game.title} — {game.players} players, seed {args.seed}, options {game.options}")
+    for i, (move, events) in enumerate(record.turns, 1):
+        print(f"{i:4d}. {move}")
+        for event in events:
+            print(f"        → {event.text}")
+    print("Final scores: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(game.scores())))
+    print("Winner: " + ", ".join(f"P{p + 1}" for p in game.winners()))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    module = importlib.import_module(BENCHES[args.target])
+    return int(module.main(args.rest) or 0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every command of every area that is installed."""
+    parser = argparse.ArgumentParser(prog="companion", description="Table Companion: print the "
+                                     "cards, watch the table, keep the score.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("games", help="list the games, their player counts and options")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_games)
+
+    p = sub.add_parser("simulate", help="play one whole game with random legal moves")
+    p.add_argument("game", choices=GAME_IDS)
+    p.add_argument("--players", type=int, help="number of players (default: the minimum)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same game)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_simulate)
+
+    p = sub.add_parser("bench", help="measure speed and accuracy (vision, web, prussia)")
+    p.add_argument("target", choices=sorted(BENCHES))
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the benchmark")
+    p.set_defaults(func=_bench)
+
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name == name:  # that area is not built yet
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; errors print a clear message and exit with status 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (GameError, IllegalMove) as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,446 @@
+"""The rules-engine API that every game implements.
+
+A game is a deterministic state machine (design.md, "Engine conventions"):
+
+* ``current_player()`` is a seat number ``0..players-1``, or ``CHANCE`` when the next step is a
+  shuffle or a draw, or ``TERMINAL`` when the game is over;
+* ``legal_moves()`` lists what may be done now; ``apply(move)`` does it and returns ``Event`` s;
+* chance is explicit: shuffles and draws are ``Move`` s of ``CHANCE`` kept in the log like any other
+  move, so a game at a real table can be fed what the camera saw, and a simulation picks them with a
+  seeded ``random.Random``;
+* the append-only ``log`` of moves is the source of truth: ``undo()`` and ``from_json()`` replay it;
+* ``layout()`` is the table as a camera sees it (public, physical positions), the common language of
+  the vision pipeline and the table session; ``player_view(p)`` is what seat ``p`` may know.
+
+A concrete game subclasses ``Game`` and implements the ``_``-prefixed hooks plus the queries.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
+
+CHANCE = -1
+"""``current_player()`` at a chance node: the next move is a shuffle or a draw."""
+TERMINAL = -2
+"""``current_player()`` once the game is over."""
+
+
+class GameError(ValueError):
+    """A game could not be created or restored: bad options, player count or saved data."""
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid; ``reason`` says why in a player's words, ``rule`` cites the rule."""
+
+    def __init__(self, reason: str, rule: str = "") -> None:
+        super().__init__(f"{reason} ({rule})" if rule else reason)
+        self.reason = reason
+        self.rule = rule
+
+
+def freeze(value: Any) -> Any:
+    """Turn JSON-like data into hashable values: lists become tuples, dicts sorted item tuples."""
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), freeze(v)) for k, v in value.items()))
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+def thaw(value: Any) -> Any:
+    """The inverse of ``freeze`` for move and event parameters: tuples become lists."""
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+def _params(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((k, freeze(v)) for k, v in params.items()))
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action: who (a seat, or ``CHANCE``), what (``kind``, in the rules' words) and details.
+
+    Parameters are read as attributes: ``Move.of(0, "take", card="W-R5").card == "W-R5"``.
+    """
+
+    player: int
+    kind: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, player: int, kind: str, **params: Any) -> "Move":
+        """Build a move from keyword parameters (lists are stored as tuples)."""
+        return cls(player, kind, _params(params))
+
+    def __getattr__(self, name: str) -> Any:
+        for key, value in object.__getattribute__(self, "params"):
+            if key == name:
+                return value
+        raise AttributeError(f"move {self.kind!r} has no parameter {name!r}")
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """A parameter's value, or ``default`` when the move has no such parameter."""
+        return dict(self.params).get(name, default)
+
+    def to_json(self) -> dict[str, Any]:
+        """The move as a JSON object: ``{"player": 0, "kind": "take", ...params}``."""
+        return {"player": self.player, "kind": self.kind, **{k: thaw(v) for k, v in self.params}}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Move":
+        """Read a move written by ``to_json``; malformed data raises ``GameError``."""
+        if not isinstance(data, dict):
+            raise GameError(f"a move must be a JSON object, got {type(data).__name__}")
+        data = dict(data)
+        player, kind = data.pop("player", None), data.pop("kind", None)
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise GameError(f"a move needs an integer 'player', got {player!r}")
+        if not isinstance(kind, str) or not kind:
+            raise GameError(f"a move needs a non-empty 'kind', got {kind!r}")
+        try:
+            return cls.of(player, kind, **data)
+        except TypeError as err:
+            raise GameError(f"bad move parameter: {err}") from None
+
+    def __str__(self) -> str:
+        who = "chance" if self.player == CHANCE else f"P{self.player + 1}"
+        details = " ".join(f"{k}={thaw(v)}" for k, v in self.params)
+        return f"{who} {self.kind} {details}".rstrip()
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the table should hear about: a colour scored, a hill revealed, a war resolved.
+
+    ``text`` is an English sentence for people, ``ja`` the Japanese one, ``data`` the facts.
+    """
+
+    kind: str
+    text: str
+    data: tuple[tuple[str, Any], ...] = ()
+    ja: str = ""
+
+    @classmethod
+    def of(cls, kind: str, text: str, ja: str = "", **data: Any) -> "Event":
+        """Build an event from keyword facts."""
+        return cls(kind, text, _params(data), ja)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """A fact of the event, or ``default``."""
+        return dict(self.data).get(name, default)
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        return {"kind": self.kind, "text": self.text, "ja": self.ja,
+                "data": {k: thaw(v) for k, v in self.data}}
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Option:
+    """A variant switch or setting of a game, validated when the game is created."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    requires: tuple[str, ...] = ()
+    """Other boolean options that must be on for this one to be switched on."""
+    minimum: int | None = None
+
+    def parse(self, text: str) -> Any:
+        """Convert a command-line value (``true``, ``3``, ``chain``) to this option's type."""
+        if isinstance(self.default, bool):
+            lowered = text.strip().lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise GameError(f"option {self.name} takes true or false, got {text!r}")
+        if isinstance(self.default, int) or (self.default is None and self.minimum is not None):
+            try:
+                return int(text)
+            except ValueError:
+                raise GameError(f"option {self.name} takes a whole number, got {text!r}") from None
+        return text
+
+    def validate(self, value: Any) -> Any:
+        """Check a value's type and range; return it."""
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise GameError(f"option {self.name} takes true or false, got {value!r}")
+        elif isinstance(self.default, int) or self.minimum is not None:
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise GameError(f"option {self.name} takes a whole number, got {value!r}")
+            if value is not None and self.minimum is not None and value < self.minimum:
+                raise GameError(f"option {self.name} must be at least {self.minimum}, got {value}")
+        if self.choices and value not in self.choices:
+            raise GameError(f"option {self.name} must be one of {', '.join(map(str, self.choices))}, "
+                            f"got {value!r}")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as listed by ``companion games --json``."""
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.requires:
+            out["requires"] = list(self.requires)
+        return out
+
+
+class Game(ABC):
+    """The state of one game; subclasses implement one game's rules."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    title_ja: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_spec: ClassVar[tuple[Option, ...]] = ()
+    rules_file: ClassVar[str] = ""
+    """The specification in ``shared/rules/`` this engine implements, for citations."""
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise GameError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
+                            f"got {players}")
+        self.players = players
+        self.options = self.validate_options(options or {}, players)
+        self.log: list[Move] = []
+        self.events: list[Event] = []
+        self._setup()
+
+    # ----------------------------------------------------------------- options
+    @classmethod
+    def option(cls, name: str) -> Option:
+        """The option called ``name``; unknown names raise ``GameError`` listing the known ones."""
+        for opt in cls.options_spec:
+            if opt.name == name:
+                return opt
+        known = ", ".join(o.name for o in cls.options_spec) or "none"
+        raise GameError(f"{cls.title} has no option {name!r} (options: {known})")
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """All options with defaults filled in, checked for type, range and dependencies."""
+        values = {opt.name: opt.default for opt in cls.options_spec}
+        for name, value in options.items():
+            opt = cls.option(name)
+            values[name] = opt.validate(value)
+        for opt in cls.options_spec:
+            value = values[opt.name]
+            switched_on = value is True or (not isinstance(value, bool) and value != opt.default)
+            if switched_on:
+                for needed in opt.requires:
+                    if not values[needed]:
+                        raise GameError(f"option {opt.name} needs option {needed}")
+        cls._check_options(values, players)
+        return values
+
+    @classmethod
+    def _check_options(cls, options: dict[str, Any], players: int) -> None:
+        """Game-specific checks of option combinations; raise ``GameError``."""
+
+    @classmethod
+    def parse_options(cls, pairs: Iterable[str]) -> dict[str, Any]:
+        """Parse ``NAME=VALUE`` strings from the command line."""
+        out: dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, text = pair.partition("=")
+            if not sep:
+                raise GameError(f"options are written NAME=VALUE, got {pair!r}")
+            out[name.strip()] = cls.option(name.strip()).parse(text)
+        return out
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        """The game's id, names, player counts and options, for ``companion games``."""
+        return {"id": cls.id, "title": cls.title, "title_ja": cls.title_ja,
+                "min_players": cls.min_players, "max_players": cls.max_players,
+                "options": [o.to_json() for o in cls.options_spec], "implemented": True}
+
+    # ----------------------------------------------------------------- the rules
+    @abstractmethod
+    def _setup(self) -> None:
+        """Set the state before the first move (shuffles come later, as chance moves)."""
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` at a shuffle or draw, ``TERMINAL`` when over."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move now; at a chance node every outcome (may be empty if too many)."""
+
+    @abstractmethod
+    def _apply(self, move: Move) -> list[Event]:
+        """Change the state by a move already known to be legal; return its events."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score so far (final once ``is_over()``)."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (equal snapshots mean equal states)."""
+
+    @abstractmethod
+    def layout(self) -> dict[str, Any]:
+        """The table as a camera sees it: public cards and their places, JSON-able."""
+
+    def player_view(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` may know; by default the layout plus public scores."""
+        return {"layout": self.layout(), "scores": self.scores(), "current_player": self.current_player()}
+
+    def check(self, move: Move) -> None:
+        """Raise ``IllegalMove`` with the rule's reason unless ``move`` is legal now."""
+        if self.is_over():
+            raise IllegalMove("The game is over.", "game over")
+        if move not in self.legal_moves():
+            raise IllegalMove(self.explain_illegal(move), self.rules_file)
+
+    def explain_illegal(self, move: Move) -> str:
+        """Why ``move`` is not legal now, in a player's words (games refine this)."""
+        turn = self.current_player()
+        if move.player != turn:
+            who = "a shuffle or draw" if turn == CHANCE else f"player {turn + 1}"
+            return f"It is not player {move.player + 1}'s turn: it is {who}'s."
+        return f"{move} is not a legal move now."
+
+    def is_chance_node(self) -> bool:
+        """True when the next move is chance's (a shuffle or a draw)."""
+        return self.current_player() == CHANCE
+
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.current_player() == TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """The outcomes of the chance node with their probabilities (uniform by default)."""
+        moves = self.legal_moves()
+        return [(m, 1 / len(moves)) for m in moves]
+
+    def sample_chance(self, rng: random.Random) -> Move:
+        """Pick the chance node's outcome with ``rng`` (override for shuffles)."""
+        outcomes = self.chance_outcomes()
+        return rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
+
+    def winners(self) -> list[int]:
+        """The seats with the best score (several on a shared win)."""
+        scores = self.scores()
+        best = max(scores)
+        return [p for p, s in enumerate(scores) if s == best]
+
+    # ----------------------------------------------------------------- log, undo, JSON
+    def apply(self, move: Move) -> list[Event]:
+        """Check and play ``move``; it joins the log; return the events it caused."""
+        self.check(move)
+        events = self._apply(move)
+        self.log.append(move)
+        self.events.extend(events)
+        return events
+
+    def push(self, move: Move) -> list[Event]:
+        """Alias of ``apply`` (python-chess's word)."""
+        return self.apply(move)
+
+    @classmethod
+    def replay(cls, players: int, options: Mapping[str, Any] | None, moves: Sequence[Move]) -> "Game":
+        """A new game with ``moves`` applied in order (each one checked)."""
+        game = cls(players, options)
+        for i, move in enumerate(moves):
+            try:
+                game.apply(move)
+            except IllegalMove as err:
+                raise GameError(f"move {i + 1} ({move}) cannot be replayed: {err}") from None
+        return game
+
+    def undo(self) -> Move:
+        """Take back the last move by replaying the log without it; return that move."""
+        if not self.log:
+            raise IllegalMove("There is no move to undo.", "undo")
+        last = self.log[-1]
+        fresh = type(self).replay(self.players, self.options, self.log[:-1])
+        self.__dict__.update(fresh.__dict__)
+        return last
+
+    pop = undo
+
+    def clone(self) -> "Game":
+        """An independent copy of this state."""
+        return copy.deepcopy(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as JSON: id, players, options, the move log and a snapshot of the state."""
+        return {"game": self.id, "players": self.players, "options": dict(self.options),
+                "moves": [m.to_json() for m in self.log], "state": self.snapshot()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Game":
+        """Restore a game by replaying its log; the stored snapshot must match exactly."""
+        if not isinstance(data, Mapping):
+            raise GameError("a saved game must be a JSON object")
+        if data.get("game") != cls.id:
+            raise GameError(f"this is a saved {data.get('game')!r} game, not {cls.id!r}")
+        try:
+            moves = [Move.from_json(m) for m in data["moves"]]
+            game = cls.replay(data["players"], data.get("options"), moves)
+        except KeyError as err:
+            raise GameError(f"a saved game needs the field {err}") from None
+        if "state" in data and freeze(data["state"]) != freeze(game.snapshot()):
+            raise GameError("the saved state does not match a replay of its moves (file damaged?)")
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Game) and other.id == self.id
+                and freeze(self.snapshot()) == freeze(other.snapshot()))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} players={self.players} moves={len(self.log)}>"
+
+
+@dataclass
+class Simulation:
+    """The record of one simulated game: the final state and what happened, move by move."""
+
+    game: Game
+    seed: int
+    turns: list[tuple[Move, list[Event]]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record for ``companion simulate --json``."""
+        return {"game": self.game.id, "players": self.game.players, "seed": self.seed,
+                "options": dict(self.game.options),
+                "moves": [m.to_json() for m, _ in self.turns],
+                "events": [dict(e.to_json(), move=i) for i, (_, evs) in enumerate(self.turns)
+                           for e in evs],
+                "scores": self.game.scores(), "winner": self.game.winners(),
+                "state": self.game.snapshot()}
+
+
+def simulate(game: Game, seed: int, max_moves: int = 100_000) -> Simulation:
+    """Play ``game`` to its end with uniformly random legal moves and chance from ``seed``."""
+    rng = random.Random(seed)
+    record = Simulation(game, seed)
+    while not game.is_over():
+        if len(record.turns) >= max_moves:
+            raise RuntimeError(f"{game.title} did not end within {max_moves} moves")
+        if game.is_chance_node():
+            move = game.sample_chance(rng)
+        else:
+            moves = game.legal_moves()
+            if not moves:
+                raise RuntimeError(f"{game.title}: player {game.current_player() + 1} has no legal move")
+            move = rng.choice(moves)
+        record.turns.append((move, game.apply(move)))
+    return record

@@ -1,0 +1,1 @@
+"""printables package."""
