@@ -41,19 +41,29 @@ class IllegalMove(ValueError):
         self.rule = rule
 
 
+class FrozenDict(tuple):
+    """A dict frozen by ``freeze``: its sorted ``(key, value)`` pairs; ``thaw`` makes it a dict again."""
+
+    __slots__ = ()
+
+
 def freeze(value: Any) -> Any:
     """Turn JSON-like data into hashable values: lists become tuples, dicts sorted item tuples."""
+    if isinstance(value, FrozenDict):
+        return value
     if isinstance(value, (list, tuple)):
         return tuple(freeze(v) for v in value)
     if isinstance(value, dict):
-        return tuple(sorted((str(k), freeze(v)) for k, v in value.items()))
+        return FrozenDict(sorted((str(k), freeze(v)) for k, v in value.items()))
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     raise TypeError(f"not a JSON value: {value!r}")
 
 
 def thaw(value: Any) -> Any:
-    """The inverse of ``freeze`` for move and event parameters: tuples become lists."""
+    """The inverse of ``freeze`` for move and event parameters: tuples become lists, dicts dicts."""
+    if isinstance(value, FrozenDict):
+        return {k: thaw(v) for k, v in value}
     if isinstance(value, tuple):
         return [thaw(v) for v in value]
     return value
