@@ -328,12 +328,12 @@ class Game(BaseGame):
         allowed = ", ".join(self.slot_name(k) for k in self.options_now)
         if key is None:
             return f"There is no slot {slot!r} on the table; {label(card)} may go in {allowed}."
-        if key in t.cards:
-            return f"Slot {slot} already holds {label(t.cards[key])}: a slot holds at most one card (step 2)."
         if n not in t.ends(key):
             if n == CENTRE:
                 return f"A K names {name}: it goes only in an empty Prussia edge ({allowed}) (step 2)."
             return f"{label(card)} names {name}: it goes only in an empty slot of {name} ({allowed}) (step 2)."
+        if key in t.cards:
+            return f"Slot {slot} already holds {label(t.cards[key])}: a slot holds at most one card (step 2)."
         return (f"Prussia edge only after both ring edges of {name} are filled (step 2); "
                 f"use {allowed}.")
 
