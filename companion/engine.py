@@ -42,7 +42,8 @@ class IllegalMove(ValueError):
 
 
 class FrozenDict(tuple):
-    """A dict frozen by ``freeze``: its sorted ``(key, value)`` pairs; ``thaw`` makes it a dict again."""
+    """A dict frozen by ``freeze``: a tuple of sorted (key, value) pairs that ``thaw`` turns back
+    into a dict (so event data such as a score breakdown keeps its objects in JSON)."""
 
     __slots__ = ()
 
@@ -61,7 +62,8 @@ def freeze(value: Any) -> Any:
 
 
 def thaw(value: Any) -> Any:
-    """The inverse of ``freeze`` for move and event parameters: tuples become lists, dicts dicts."""
+    """The inverse of ``freeze`` for move and event parameters: tuples become lists, frozen
+    dicts dicts."""
     if isinstance(value, FrozenDict):
         return {k: thaw(v) for k, v in value}
     if isinstance(value, tuple):
@@ -90,10 +92,12 @@ class Move:
         return cls(player, kind, _params(params))
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # copy and pickle probe special names before the fields exist
+            raise AttributeError(name)
         for key, value in object.__getattribute__(self, "params"):
             if key == name:
                 return value
-        raise AttributeError(f"move {self.kind!r} has no parameter {name!r}")
+        raise AttributeError(f"move {object.__getattribute__(self, 'kind')!r} has no parameter {name!r}")
 
     def get(self, name: str, default: Any = None) -> Any:
         """A parameter's value, or ``default`` when the move has no such parameter."""
