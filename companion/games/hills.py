@@ -134,8 +134,9 @@ class Game(engine.Game):
         self.out: list[str] = []
         self.turn = self.options["start_player"]
         self.last_hill: list[int | None] = [None, None]
-        self.bound: list[int | None] = [None, None]
-        """Per seat: the hill a banner cancellation bars on that seat's next turn."""
+        self.bound: list[list[int]] = [[], []]
+        """Per seat: the hills banner cancellations bar on that seat's next turn (two are possible:
+        its own card cancelled at one hill, then its banner's follower at another)."""
         self.pending: int | None = None
         """The hill whose face-down cards must be named by a reveal move (hidden values)."""
         self.result: list[dict[str, Any]] | None = None
@@ -209,7 +210,7 @@ class Game(engine.Game):
         if self.last_hill[1 - seat] == hill_no:
             return (f"Seven Hills: you may not place on hill {hill_no} — your opponent just placed "
                     f"there.")
-        if self.bound[seat] == hill_no:
+        if hill_no in self.bound[seat]:
             return (f"Seven Hills (banner): you may not place on hill {hill_no} — your card there was "
                     f"cancelled by a banner, so your next card must go to a different hill.")
         return None
@@ -340,7 +341,7 @@ class Game(engine.Game):
             return self._reveal(move.hill) + self._continue()
         p, hill_no, card_id = move.player, move.hill, move.get("card")
         hill = self.hills[hill_no - 1]
-        self.bound[p] = None          # the banner's bar lasts one turn: this one
+        self.bound[p] = []            # a banner's bar lasts one turn: this one
         if card_id is not None:
             self.unseen[p].remove(card_id)
         self.hand_count[p] -= 1
@@ -367,7 +368,8 @@ class Game(engine.Game):
         hill["cards"] = [c for i, c in enumerate(hill["cards"]) if i not in positions]
         hill["barricade"] = False
         self.out += gone
-        self.bound[bound] = hill_no
+        if hill_no not in self.bound[bound]:
+            self.bound[bound].append(hill_no)
         en, ja = names(gone)
         who_en, who_ja = COLOUR_WORDS[bound]
         text = f"Banner at hill {hill_no}: {en} leave the game."
@@ -513,7 +515,7 @@ class Game(engine.Game):
                 "hand_count": list(self.hand_count),
                 "hills": [{"hill": h, "revealed": x["revealed"], "barricade": x["barricade"],
                            "cards": [dict(c) for c in x["cards"]]} for h, x in zip(HILLS, self.hills)],
-                "out": list(self.out), "last_hill": list(self.last_hill), "bound": list(self.bound),
+                "out": list(self.out), "last_hill": list(self.last_hill), "bound": [list(b) for b in self.bound],
                 "pending": self.pending, "result": self.result}
 
     def layout(self) -> dict[str, Any]:
