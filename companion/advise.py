@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from companion.engine import GameError
-from companion.games.prussia_core import RESULT_NAMES, RESULTS, label
+from companion.games.prussia_core import RESULTS, label
 
 DEFAULT_SAMPLES = 500
 
@@ -45,10 +45,17 @@ def advice(game: Any, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> dict[str
     table = odds(game, samples, seed)
     seconds = time.perf_counter() - start
     win = {c: p["victory"] + p["great_victory"] for c, p in table.items()}
+    where = {}
+    for key in game.options_now:
+        a, b = game.table.ends(key)
+        name = game.slot_name(key) if game.phase == "place" else label(game.table.cards[key])
+        where[game.slot_name(key) if game.phase == "place" else game.table.cards[key]] = \
+            f"{name} ({game.namer.en(a)}–{game.namer.en(b)})"
     best = max(win, key=lambda c: (win[c], -table[c]["defeat"]))
     return {"game": game.id, "decision": game.phase if game.phase in ("place", "joker") else "none",
             "drawn": game.drawn, "samples": samples, "seed": seed,
             "policy": "later decisions uniformly at random", "odds": table, "win": win, "best": best,
+            "choices": where,
             "seconds": round(seconds, 3)}
 
 
@@ -60,14 +67,14 @@ def _print(report: dict[str, Any]) -> None:
     print(f"Decision: {what}")
     print(f"{report['samples']} random playouts per choice, {report['seconds']:.2f} s "
           f"(later decisions at random)")
-    names = [RESULT_NAMES[r][0] for r in RESULTS]
-    print(f"  {'choice':<8}" + "".join(f"{n:>20}" for n in names) + f"{'win':>8}")
+    names = ["defeat", "draw", "victory", "great v."]
+    shown = report["choices"] or {c: c for c in report["odds"]}
+    width = max(len(n) for n in shown.values()) + 2
+    print(f"  {'choice':<{width}}" + "".join(f"{n:>10}" for n in names) + f"{'win':>10}")
     for choice, probs in report["odds"].items():
-        shown = label(choice) if choice.startswith("P-") else choice
-        print(f"  {shown:<8}" + "".join(f"{probs[r]:>20.1%}" for r in RESULTS)
-              + f"{report['win'][choice]:>8.1%}")
-    best = report["best"]
-    print(f"Best chance to win: {label(best) if best.startswith('P-') else best}")
+        print(f"  {shown[choice]:<{width}}" + "".join(f"{probs[r]:>10.1%}" for r in RESULTS)
+              + f"{report['win'][choice]:>10.1%}")
+    print(f"Best chance to win: {shown[report['best']]}")
 
 
 def _advise(args: argparse.Namespace) -> int:

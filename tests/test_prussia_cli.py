@@ -103,6 +103,7 @@ def test_advise_command_json_and_text(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert set(report["odds"]) == {m.slot for m in game.legal_moves()}
     assert report["best"] in report["odds"] and report["decision"] == "place"
+    assert set(report["choices"]) == set(report["odds"]) and "–" in report["choices"][report["best"]]
     assert main(["advise", "prussia", "--state", path, "--samples", "40"]) == 0
     out = capsys.readouterr().out
     assert "Best chance to win" in out and "where to place" in out
