@@ -318,9 +318,16 @@ class Game(BaseGame):
     def explain_illegal(self, move: Move) -> str:
         """Why a move is not legal now, citing the rule."""
         turn = self.current_player()
-        if move.player != turn:
-            return super().explain_illegal(move)
         t, phase = self.table, self.phase
+        if move.player != turn:
+            if turn == CHANCE:
+                return ("Deal the cards first (2 players: setup)." if phase == "deal" else
+                        "Turn over the top card of the draw pile first (step 1: draw).")
+            if move.player == CHANCE:
+                doing = {"place": f"place {label(self.drawn)}", "joker": "choose the relation card to discard",
+                         "turn": "play a card or draw"}[phase]
+                return f"No card is turned over now: player {turn + 1} must {doing} first."
+            return super().explain_illegal(move)
         if phase == "deal":
             return "First deal 13 cards to each player (2 players: setup)."
         if phase == "draw":
