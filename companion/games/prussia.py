@@ -38,7 +38,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from companion.engine import CHANCE, TERMINAL, Event, Game as BaseGame, GameError, IllegalMove, Move, Option
-from companion.games.prussia_core import (CARDS, CENTRE, ERA_NAMES, JOKERS, RESULT_NAMES, RESULTS, SPECIAL,
+from companion.games.prussia_core import (CARDS, CENTRE, ERA_NAMES, JOKERS, POLICIES, RESULT_NAMES, RESULTS,
                                           Key, Table, deck, label, load_nations, random_playout)
 from companion.games.prussia_text import Namer, render, surrender_instruction
 
@@ -439,13 +439,15 @@ def _finish_choice(t: Table, phase: str, key: Key, drawn: str) -> None:
     t.end_turn(drawn, None)
 
 
-def odds(game: Game, samples: int = 400, seed: int = 0) -> dict[str, dict[str, float]]:
+def odds(game: Game, samples: int = 400, seed: int = 0, policy: str = "greedy") -> dict[str, dict[str, float]]:
     """Monte Carlo odds of each result for each choice of the decision now (solo).
 
     Choices are slot keys (placing the drawn card) or relation card ids (discarding for a joker);
     with no decision pending (a draw is next) the single choice ``"draw"`` gives the odds from here.
-    Every later decision is played uniformly at random; each choice sees the same ``samples`` deck
-    orders (common random numbers), so differences between choices are not noise from the deal.
+    Later decisions follow ``policy``: ``greedy`` (default) takes the choice that leaves the centre
+    side's strength margin highest right away (ties at random), ``random`` plays uniformly at random.
+    Each choice sees the same ``samples`` deck orders (common random numbers), so differences between
+    choices are not noise from the deal.
     """
     if game.players != 1:
         raise GameError("odds are computed for solo games only")
@@ -453,6 +455,8 @@ def odds(game: Game, samples: int = 400, seed: int = 0) -> dict[str, dict[str, f
         raise GameError(f"the game is over ({game.result()})")
     if samples < 1:
         raise GameError(f"samples must be at least 1, got {samples}")
+    if policy not in POLICIES:
+        raise GameError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     if game.phase in ("place", "joker"):
         choices = {(game.slot_name(k) if game.phase == "place" else game.table.cards[k]): k
                    for k in game.options_now}
@@ -465,7 +469,7 @@ def odds(game: Game, samples: int = 400, seed: int = 0) -> dict[str, dict[str, f
             t = game.table.copy()
             if key is not None:
                 _finish_choice(t, game.phase, key, game.drawn)
-            res = t.result or random_playout(t, random.Random(seed * 1_000_003 + i))
+            res = t.result or random_playout(t, random.Random(seed * 1_000_003 + i), policy)
             counts[res] += 1
         out[name] = {r: c / samples for r, c in counts.items()}
     return out
