@@ -19,7 +19,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from companion.catalogue import SUIT_SYMBOLS, default_nations
 from companion.engine import GameError
