@@ -80,10 +80,13 @@ class Move:
         return cls(player, kind, _params(params))
 
     def __getattr__(self, name: str) -> Any:
-        for key, value in object.__getattribute__(self, "params"):
+        # only called for names that are not fields; copy/pickle probe dunders before __init__ ran
+        if name.startswith("__"):
+            raise AttributeError(name)
+        for key, value in self.__dict__.get("params", ()):
             if key == name:
                 return value
-        raise AttributeError(f"move {self.kind!r} has no parameter {name!r}")
+        raise AttributeError(f"move {self.__dict__.get('kind')!r} has no parameter {name!r}")
 
     def get(self, name: str, default: Any = None) -> Any:
         """A parameter's value, or ``default`` when the move has no such parameter."""
