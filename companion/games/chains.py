@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import cache
 from typing import Any, Mapping
 
 from companion import engine
@@ -74,9 +75,10 @@ def deck_of(card: str) -> int:
     return int(card[1:3])
 
 
-def deck_cards(deck: int) -> list[str]:
+@cache
+def deck_cards(deck: int) -> tuple[str, ...]:
     """All 55 cards of Pairs deck ``deck``, by value then copy."""
-    return [card_id(deck, v, c) for v in VALUES for c in range(1, v + 1)]
+    return tuple(card_id(deck, v, c) for v in VALUES for c in range(1, v + 1))
 
 
 def a_value(value: int) -> str:
@@ -202,10 +204,13 @@ class Game(engine.Game):
         return [v for v in VALUES if self.state[seat][v - 1] == "available"
                 and (v < 10 or self.may_take_ten(seat))]
 
-    def closing_terminal(self, seat: int) -> int | None:
-        """The terminal value that would close ``seat``'s work area now (top − 1, or 10 if empty)."""
+    def closer(self, seat: int) -> str | None:
+        """The terminal card ``seat`` may close their work area with now (top − 1, or 10 if empty)."""
         top = self.top(seat)
-        return 10 if top is None else top - 1 if top > 1 else None
+        k = 10 if top is None else top - 1
+        if k < 1 or self.state[seat][k - 1] != "available" or (k == 10 and not self.may_take_ten(seat)):
+            return None
+        return self.terminals[seat][k - 1]
 
     def taken_count(self, value: int) -> int:
         """How many terminal cards of ``value`` all players together have taken."""
@@ -224,9 +229,9 @@ class Game(engine.Game):
                          for i, c in enumerate(self.temporary[seat]) if c is None)
         moves.extend(Move.of(seat, "temporary_to_work", slot=i)
                      for i, c in enumerate(self.temporary[seat]) if c is not None and self.fits(seat, value_of(c)))
-        k = self.closing_terminal(seat)
-        if k is not None and self.state[seat][k - 1] == "available" and (k < 10 or self.may_take_ten(seat)):
-            moves.append(Move.of(seat, "take_terminal", card=self.terminals[seat][k - 1]))
+        closer = self.closer(seat)
+        if closer:
+            moves.append(Move.of(seat, "take_terminal", card=closer))
         return moves
 
     def can_act(self, seat: int) -> bool:
@@ -235,8 +240,7 @@ class Game(engine.Game):
             return True
         if any(c is not None and self.fits(seat, value_of(c)) for c in self.temporary[seat]):
             return True
-        k = self.closing_terminal(seat)
-        return k is not None and self.state[seat][k - 1] == "available" and (k < 10 or self.may_take_ten(seat))
+        return self.closer(seat) is not None
 
     def legal_moves(self) -> list[Move]:
         """The player's actions; at a reveal every remaining card of that deck; [] at the setup."""
@@ -342,7 +346,7 @@ class Game(engine.Game):
         if v == 10 and not self.may_take_ten(seat):
             return (f"{RULES}, 10 not first: you may take your terminal 10 only after you have taken "
                     "one of your terminal cards 1–9.")
-        chain = "an empty work area" if v == 10 else f"the chain 10…{v + 1}"
+        chain = {10: "an empty work area", 9: "the chain 10"}.get(v, f"the chain 10…{v + 1}")
         return f"{rule}: terminal {v} closes {chain}; {self._needs(seat)}."
 
     def _needs(self, seat: int, whose: str = "your") -> str:
@@ -526,7 +530,9 @@ class Game(engine.Game):
         table = ", ".join(f"P{p + 1} {s}" for p, s in enumerate(scores))
         table_ja = "、".join(f"P{p + 1} {s}点" for p, s in enumerate(scores))
         winners = self.winners()
-        names = " and ".join(f"player {p + 1}" for p in winners)
+        seats = [str(p + 1) for p in winners]
+        names = f"player {seats[0]}" if len(seats) == 1 else \
+            f"players {', '.join(seats[:-1])} and {seats[-1]}"
         names_ja = "と".join(f"プレイヤー{p + 1}" for p in winners)
         line, line_ja = self.tie_break_line()
         text = f"Game over: {table}. " + (f"{line} " if line else "") + \
