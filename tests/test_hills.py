@@ -255,6 +255,7 @@ def test_same_value_ban_on_a_face_up_hill_is_an_illegal_move():
     with pytest.raises(IllegalMove) as err:
         game.apply(Move.of(1, "place", hill=2, card="H-B6"))
     assert "same value banned" in err.value.reason and "already has a 6" in err.value.reason
+    assert err.value.rule == "seven-hills.md § Variant: same value banned"
     assert Move.of(1, "place", hill=2, card="H-B5") in game.legal_moves()
 
 
@@ -287,6 +288,7 @@ def test_bad_moves_are_refused_with_a_reason_and_change_nothing(move, words):
     with pytest.raises(IllegalMove) as err:
         game.apply(move)
     assert words in err.value.reason and err.value.reason == game.explain_illegal(move)
+    assert err.value.rule.startswith("seven-hills.md § ")
     assert game.snapshot() == before and game.log == []
 
 
