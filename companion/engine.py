@@ -41,19 +41,31 @@ class IllegalMove(ValueError):
         self.rule = rule
 
 
+class FrozenDict(tuple):
+    """A dict frozen by ``freeze``: a tuple of sorted (key, value) pairs that ``thaw`` turns back
+    into a dict (so event data such as a score breakdown keeps its objects in JSON)."""
+
+    __slots__ = ()
+
+
 def freeze(value: Any) -> Any:
     """Turn JSON-like data into hashable values: lists become tuples, dicts sorted item tuples."""
+    if isinstance(value, FrozenDict):
+        return value
     if isinstance(value, (list, tuple)):
         return tuple(freeze(v) for v in value)
     if isinstance(value, dict):
-        return tuple(sorted((str(k), freeze(v)) for k, v in value.items()))
+        return FrozenDict(sorted((str(k), freeze(v)) for k, v in value.items()))
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     raise TypeError(f"not a JSON value: {value!r}")
 
 
 def thaw(value: Any) -> Any:
-    """The inverse of ``freeze`` for move and event parameters: tuples become lists."""
+    """The inverse of ``freeze`` for move and event parameters: tuples become lists, frozen
+    dicts dicts."""
+    if isinstance(value, FrozenDict):
+        return {k: thaw(v) for k, v in value}
     if isinstance(value, tuple):
         return [thaw(v) for v in value]
     return value
@@ -80,10 +92,12 @@ class Move:
         return cls(player, kind, _params(params))
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # copy and pickle probe special names before the fields exist
+            raise AttributeError(name)
         for key, value in object.__getattribute__(self, "params"):
             if key == name:
                 return value
-        raise AttributeError(f"move {self.kind!r} has no parameter {name!r}")
+        raise AttributeError(f"move {object.__getattribute__(self, 'kind')!r} has no parameter {name!r}")
 
     def get(self, name: str, default: Any = None) -> Any:
         """A parameter's value, or ``default`` when the move has no such parameter."""

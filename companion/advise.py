@@ -1,0 +1,92 @@
+"""``companion advise``: odds of each result for each choice at a decision (solo 輪る七年戦争).
+
+``companion advise prussia --state FILE [--samples N] [--seed S] [--nations FILE] [--json]`` reads a
+saved game (``Game.to_json()``), and for the decision now (which slot for the drawn card; which
+relation card to discard on a joker) estimates by Monte Carlo the probability of a defeat, draw,
+victory and great victory after each choice, later decisions being played at random.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from companion.engine import GameError
+from companion.games.prussia_core import RESULT_NAMES, RESULTS, label
+
+DEFAULT_SAMPLES = 500
+
+
+def load_state(path: str, nations: str | None = None) -> Any:
+    """The saved Prussia game in ``path`` (optionally replayed with another nations file)."""
+    from companion.games.prussia import Game
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as err:
+        raise GameError(f"cannot read the state file {path}: {err.strerror or err}") from None
+    except json.JSONDecodeError as err:
+        raise GameError(f"the state file {path} is not valid JSON (line {err.lineno}: {err.msg}); "
+                        f"save it with Game.to_json()") from None
+    if isinstance(data, dict) and nations is not None:
+        data = dict(data, options=dict(data.get("options") or {}, nations=nations))
+    try:
+        return Game.from_json(data)
+    except GameError as err:
+        hint = " (was it played with another nations table?)" if nations is not None else ""
+        raise GameError(f"{path}: {err}{hint}") from None
+
+
+def advice(game: Any, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> dict[str, Any]:
+    """The decision now, the odds per choice, and the choice with the best chance to win."""
+    from companion.games.prussia import odds
+    start = time.perf_counter()
+    table = odds(game, samples, seed)
+    seconds = time.perf_counter() - start
+    win = {c: p["victory"] + p["great_victory"] for c, p in table.items()}
+    best = max(win, key=lambda c: (win[c], -table[c]["defeat"]))
+    return {"game": game.id, "decision": game.phase if game.phase in ("place", "joker") else "none",
+            "drawn": game.drawn, "samples": samples, "seed": seed,
+            "policy": "later decisions uniformly at random", "odds": table, "win": win, "best": best,
+            "seconds": round(seconds, 3)}
+
+
+def _print(report: dict[str, Any]) -> None:
+    drawn = report["drawn"]
+    what = {"place": f"where to place {label(drawn) if drawn else ''}",
+            "joker": "which relation card to discard for the joker",
+            "none": "no decision now (a draw is next): odds from here"}[report["decision"]]
+    print(f"Decision: {what}")
+    print(f"{report['samples']} random playouts per choice, {report['seconds']:.2f} s "
+          f"(later decisions at random)")
+    names = [RESULT_NAMES[r][0] for r in RESULTS]
+    print(f"  {'choice':<8}" + "".join(f"{n:>20}" for n in names) + f"{'win':>8}")
+    for choice, probs in report["odds"].items():
+        shown = label(choice) if choice.startswith("P-") else choice
+        print(f"  {shown:<8}" + "".join(f"{probs[r]:>20.1%}" for r in RESULTS)
+              + f"{report['win'][choice]:>8.1%}")
+    best = report["best"]
+    print(f"Best chance to win: {label(best) if best.startswith('P-') else best}")
+
+
+def _advise(args: argparse.Namespace) -> int:
+    game = load_state(args.state, args.nations)
+    report = advice(game, args.samples, args.seed)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        _print(report)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``companion advise`` to the command line."""
+    p = subparsers.add_parser("advise", help="odds of each choice at a decision (solo Prussia game)")
+    p.add_argument("game", choices=["prussia"])
+    p.add_argument("--state", required=True, metavar="FILE", help="a saved game (Game.to_json())")
+    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="random playouts per choice")
+    p.add_argument("--seed", type=int, default=0, help="random seed of the playouts")
+    p.add_argument("--nations", metavar="FILE", help="replay with this nations file")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_advise)

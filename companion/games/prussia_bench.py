@@ -1,0 +1,59 @@
+"""``companion bench prussia``: simulated games per second on one core, and advise latency."""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Sequence
+
+from companion.engine import simulate
+
+
+def decision_position(seed: int = 5) -> "object":
+    """A solo game stopped at a placement with two or more slots to choose from."""
+    from companion.games.prussia import Game
+    game, rng = Game(1), random.Random(seed)
+    while game.phase != "place" or len(game.options_now) < 2:
+        game.apply(game.sample_chance(rng) if game.is_chance_node() else rng.choice(game.legal_moves()))
+    return game
+
+
+def measure(games: int, samples: int) -> dict[str, float]:
+    """Playouts/s of the table core, full engine games/s (with explanations), advise latency."""
+    from companion.advise import advice
+    from companion.games.prussia import Game
+    from companion.games.prussia_core import Table, load_nations, random_playout
+    nations = load_nations(None, "prussia")
+    start = time.perf_counter()
+    for i in range(games):
+        random_playout(Table(nations), random.Random(i))
+    core = games / (time.perf_counter() - start)
+    engine_games = max(1, games // 20)
+    start = time.perf_counter()
+    for i in range(engine_games):
+        simulate(Game(1), i)
+    engine = engine_games / (time.perf_counter() - start)
+    game = decision_position()
+    report = advice(game, samples)
+    return {"core_playouts_per_s": round(core), "engine_games_per_s": round(engine, 1),
+            "advise_seconds": report["seconds"], "advise_choices": len(report["odds"]),
+            "advise_samples_per_choice": samples}
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run the benchmark and print the figures."""
+    p = argparse.ArgumentParser(prog="companion bench prussia")
+    p.add_argument("--games", type=int, default=2000, help="random playouts to time")
+    p.add_argument("--samples", type=int, default=500, help="advise playouts per choice")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(list(argv))
+    figures = measure(args.games, args.samples)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print(f"table core, random play:     {figures['core_playouts_per_s']} solo games/s (one core)")
+        print(f"engine with explanations:    {figures['engine_games_per_s']} solo games/s (simulate)")
+        print(f"advise, {figures['advise_choices']} choices × {args.samples} playouts: "
+              f"{figures['advise_seconds']:.2f} s")
+    return 0
