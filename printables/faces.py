@@ -23,10 +23,10 @@ INDEX_X = cat.MARKER_INSET_MM + cat.MARKER_MM + 2.5   # the index text starts ri
 SIDE_LEFT_X, SIDE_RIGHT_X = 3.4, CW - 3.4             # centre lines of the strips beside the QR
 SIDE_MID_Y, SIDE_LEN = (cat.QR_TOP_MM + cat.QR_MM / 2), cat.QR_MM + 4
 ERAS = {
-    1: ("c. 1700: Great Northern War, War of the Spanish Succession", "1700年頃 大北方戦争・スペイン継承戦争"),
-    2: ("c. 1750: Frederick the Great, the Seven Years' War", "1750年頃 フリードリヒ大王・七年戦争"),
-    3: ("c. 1800: the Napoleonic Wars", "1800年頃 ナポレオン戦争"),
-    4: ("c. 1850: Bismarck, wars with Austria and France", "1850年頃 ビスマルク・普墺戦争・普仏戦争"),
+    1: ("c. 1700: Great Northern War", "1700年頃 大北方戦争・スペイン継承戦争"),
+    2: ("c. 1750: Frederick the Great", "1750年頃 フリードリヒ大王・七年戦争"),
+    3: ("c. 1800: Napoleonic Wars", "1800年頃 ナポレオン戦争"),
+    4: ("c. 1850: Bismarck", "1850年頃 ビスマルク・普墺戦争・普仏戦争"),
 }
 
 
@@ -167,9 +167,12 @@ def _nation(c: Canvas, card: cat.Card) -> None:
     _strength_box(c, CW - cat.MARKER_INSET_MM - 11, top, "II", s[1])
     _strength_box(c, CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13, bottom, "III", s[2])
     _strength_box(c, cat.MARKER_INSET_MM, bottom, "IV", s[3])
-    mid = (INDEX_X + 10.5 + CW - cat.MARKER_INSET_MM - 11) / 2
-    text(c, nation["rank"], mid - 3.2, 13.5, 10, anchor="centre")
-    text(c, nation["abbr"], mid + 4.2, 13.2, 6.5, anchor="centre")
+    left, right = INDEX_X + 10.5, CW - cat.MARKER_INSET_MM - 11     # between the two boxes
+    rank_size = 10 if len(nation["rank"]) == 1 else 8
+    width = text_width(nation["rank"], rank_size) + 0.8 + text_width(nation["abbr"], 6.5)
+    x = (left + right - width) / 2
+    text(c, nation["rank"], x, 13.5, rank_size)
+    text(c, nation["abbr"], x + width, 13.2, 6.5, anchor="right")
     where = ("中央", "centre") if nation["position"] == 0 else (f"{nation['position']}時",
                                                               f"{nation['position']} o'clock")
     low_mid = (cat.MARKER_INSET_MM + 11 + CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13) / 2
