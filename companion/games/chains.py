@@ -1,0 +1,599 @@
+"""Chains (チェーンズ) — solitaire and multiplayer with one Pairs deck per player. 1–10 players.
+
+Specification: ``shared/rules/chains.md`` (the multiplayer expansion's original is
+``shared/seeds/chains.ja.txt``; the solitaire rules are reconstructed there). Seat ``n`` plays Pairs
+deck ``n + 1``: physical cards ``C{deck:02d}-{value}-{copy}`` (``C03-7-2`` is deck 3's second 7).
+
+Each player builds descending chains 10-9-8-… in their **work area** and closes a chain with one of
+their own **terminal cards** from the shared terminal area: terminal *k* closes the chain 10…k+1 (the
+terminal 10 closes an empty work area). The closed set goes to the player's discard pile and scores
+by the terminal's value (1 → 5, 2–4 → 3, 5–7 → 2, 8–10 → 1).
+
+Moves (seats are 0-based, temporary slots 0–4):
+
+* ``Move(CHANCE, "setup", terminals=((ten card ids, values 1..10) per seat))`` — each player takes one
+  card of each value out of their deck as terminal cards (any copy); the rest is their draw deck;
+* ``Move(p, "deck_to_work")`` — action 1: turn over the top card of the deck into the work area
+  (turn continues); it is followed by
+* ``Move(CHANCE, "reveal", card=id)`` — which card it was (uniform over that deck's remaining cards;
+  at a real table, the card the camera saw). A card that does not fit ruins the work area;
+* ``Move(p, "deck_to_temporary", slot=i)`` — action 2: the top card into empty slot ``i`` (turn
+  ends), followed by a ``reveal``;
+* ``Move(p, "temporary_to_work", slot=i)`` — action 3: a fitting card from slot ``i`` (turn continues);
+* ``Move(p, "take_terminal", card=id)`` — action 4: close the work area with an own terminal card and
+  score it (turn ends).
+
+After every action the engine applies the automatic rules: stop cards (打ち止め), dead work areas,
+players leaving ("no terminal left" for everyone; "cannot act" for the player to move).
+
+``layout()`` (what a camera sees)::
+
+    {"terminals": [[{"card": id, "state": "available" | "taken" | "stopped"}
+                    for values 1..10] per seat],          # [] per seat before the setup move
+     "players": [{"work": [ids, bottom (the 10) first],
+                  "temporary": [5 slots: id or None],
+                  "discard": [[ids of each scored set, the terminal card last]],
+                  "dead": number of face-down cards in the dead pile,
+                  "deck": number of cards left in the deck} per seat],
+     "out": [seats that left the game, ascending]}
+
+A ``taken`` terminal card lies physically in its owner's discard pile (last card of a set); a
+``stopped`` one lies face down in the terminal area.
+"""
+from __future__ import annotations
+
+import math
+import random
+from functools import cache
+from typing import Any, Mapping
+
+from companion import engine
+from companion.engine import CHANCE, TERMINAL, Event, GameError, IllegalMove, Move, Option
+
+VALUES = tuple(range(1, 11))
+SLOTS = 5
+POINTS = {1: 5, 2: 3, 3: 3, 4: 3, 5: 2, 6: 2, 7: 2, 8: 1, 9: 1, 10: 1}
+"""Points of a scored terminal card by its value (a perfect game: 23)."""
+PERFECT = sum(POINTS.values())
+RULES = "Chains"
+TEN_NOT_FIRST = ("auto", "on", "off")
+MISFIT = ("ruin", "card_only")
+
+
+def card_id(deck: int, value: int, copy: int) -> str:
+    """The physical id of a Pairs card: deck 1–10, value 1–10, copy 1..value."""
+    return f"C{deck:02d}-{value}-{copy}"
+
+
+def value_of(card: str) -> int:
+    """The value (1–10) of a Chains card id such as ``C03-7-2``."""
+    return int(card.split("-")[1])
+
+
+def deck_of(card: str) -> int:
+    """The deck number (1–10) of a Chains card id such as ``C03-7-2``."""
+    return int(card[1:3])
+
+
+@cache
+def deck_cards(deck: int) -> tuple[str, ...]:
+    """All 55 cards of Pairs deck ``deck``, by value then copy."""
+    return tuple(card_id(deck, v, c) for v in VALUES for c in range(1, v + 1))
+
+
+def a_value(value: int) -> str:
+    """"a 7", "an 8": a card value with its English article."""
+    return f"an {value}" if value == 8 else f"a {value}"
+
+
+def _is_card(card: Any) -> bool:
+    if not isinstance(card, str) or len(card) < 7 or card[0] != "C":
+        return False
+    parts = card[1:].split("-")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts) or len(parts[0]) != 2:
+        return False
+    deck, value, copy = (int(p) for p in parts)
+    return 1 <= deck <= 10 and 1 <= value <= 10 and 1 <= copy <= value and card == card_id(deck, value, copy)
+
+
+def _sort_key(card: str) -> tuple[int, int, int]:
+    deck, value, copy = card[1:].split("-")
+    return int(deck), int(value), int(copy)
+
+
+def stop_threshold(players: int) -> int | None:
+    """How many terminal cards of one value may be taken before the rest are stopped.
+
+    ceil(0.6 × players), except 2 players → 1; ``None`` in solitaire (no stop cards).
+    """
+    if players < 2:
+        return None
+    if players == 2:
+        return 1
+    return math.ceil(players * 6 / 10)  # integer arithmetic: 0.6 * 5 is 3.0000000000000004
+
+
+def tie_break_value(scored: set[int]) -> int:
+    """The smallest terminal value not scored (11 for a perfect game): larger is better."""
+    return min((v for v in VALUES if v not in scored), default=11)
+
+
+class Game(engine.Game):
+    """Chains: build descending chains from 10 and close them with your own terminal cards."""
+
+    id = "chains"
+    title = "Chains"
+    title_ja = "チェーンズ"
+    min_players = 1
+    max_players = 10
+    rules_file = "chains.md"
+    options_spec = (
+        Option("start_player", 0, "seat that plays first", minimum=0),
+        Option("ten_not_first", "auto", "the terminal 10 may be taken only after one of 1–9 "
+               "(auto: on in multiplayer, off in solitaire)", choices=TEN_NOT_FIRST),
+        Option("misfit", "ruin", "a card turned over into the work area that does not fit: ruin "
+               "(the whole work area goes to the dead pile) or card_only (only that card does)",
+               choices=MISFIT),
+    )
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """As the engine's, but ``ten_not_first`` also accepts true/false/None (None = auto)."""
+        options = dict(options)
+        if "ten_not_first" in options:
+            aliases = {None: "auto", True: "on", False: "off", "true": "on", "false": "off"}
+            value = options["ten_not_first"]
+            if isinstance(value, str):
+                value = value.strip().lower()
+            if isinstance(value, (bool, str)) or value is None:
+                options["ten_not_first"] = aliases.get(value, value)
+        return super().validate_options(options, players)
+
+    @classmethod
+    def _check_options(cls, options: dict[str, Any], players: int) -> None:
+        if options["start_player"] >= players:
+            raise GameError(f"start_player must be a seat from 0 to {players - 1}")
+
+    # ----------------------------------------------------------------- state
+    def _setup(self) -> None:
+        n = self.players
+        self.ten_not_first = {"on": True, "off": False, "auto": n > 1}[self.options["ten_not_first"]]
+        self.threshold = stop_threshold(n)
+        self.deck: list[set[str]] = [set(deck_cards(p + 1)) for p in range(n)]
+        self.terminals: list[list[str]] = [[] for _ in range(n)]   # card id of value v at [v - 1]
+        self.state: list[list[str]] = [[] for _ in range(n)]       # available / taken / stopped
+        self.work: list[list[str]] = [[] for _ in range(n)]
+        self.temporary: list[list[str | None]] = [[None] * SLOTS for _ in range(n)]
+        self.discard: list[list[list[str]]] = [[] for _ in range(n)]
+        self.dead: list[list[str]] = [[] for _ in range(n)]
+        self.out: dict[int, str] = {}                 # seat → reason, in the order they left
+        self.turn = self.options["start_player"]
+        self.pending: tuple[int, int | None] | None = None  # (seat, None=work | temporary slot)
+        self.set_up = False
+        self.over = False
+
+    def current_player(self) -> int:
+        """The seat to move; CHANCE for the setup and each turned-over card; TERMINAL when over."""
+        if self.over:
+            return TERMINAL
+        if not self.set_up or self.pending is not None:
+            return CHANCE
+        return self.turn
+
+    # ----------------------------------------------------------------- queries
+    def top(self, seat: int) -> int | None:
+        """The value of the top card of ``seat``'s work area (None when empty)."""
+        work = self.work[seat]
+        return value_of(work[-1]) if work else None
+
+    def fits(self, seat: int, value: int) -> bool:
+        """True when a card of ``value`` may be added to ``seat``'s work area (one below its top)."""
+        top = self.top(seat)
+        return value == 10 if top is None else value == top - 1
+
+    def took_low(self, seat: int) -> bool:
+        """True once ``seat`` has taken one of their terminal cards 1–9."""
+        return "taken" in self.state[seat][:9]
+
+    def may_take_ten(self, seat: int) -> bool:
+        """False while "10 not first" forbids ``seat`` to take their terminal 10."""
+        return not self.ten_not_first or self.took_low(seat)
+
+    def scorable_terminals(self, seat: int) -> list[int]:
+        """The values of ``seat``'s terminal cards still available to them (a blocked 10 excluded)."""
+        return [v for v in VALUES if self.state[seat][v - 1] == "available"
+                and (v < 10 or self.may_take_ten(seat))]
+
+    def closer(self, seat: int) -> str | None:
+        """The terminal card ``seat`` may close their work area with now (top − 1, or 10 if empty)."""
+        top = self.top(seat)
+        k = 10 if top is None else top - 1
+        if k < 1 or self.state[seat][k - 1] != "available" or (k == 10 and not self.may_take_ten(seat)):
+            return None
+        return self.terminals[seat][k - 1]
+
+    def taken_count(self, value: int) -> int:
+        """How many terminal cards of ``value`` all players together have taken."""
+        return sum(1 for row in self.state if row and row[value - 1] == "taken")
+
+    def scored_values(self, seat: int) -> set[int]:
+        """The terminal values ``seat`` has scored."""
+        return {v for v in VALUES if self.state[seat] and self.state[seat][v - 1] == "taken"}
+
+    def actions(self, seat: int) -> list[Move]:
+        """The actions ``seat`` could perform now (their legal moves if it were their turn)."""
+        moves: list[Move] = []
+        if self.deck[seat]:
+            moves.append(Move.of(seat, "deck_to_work"))
+            moves.extend(Move.of(seat, "deck_to_temporary", slot=i)
+                         for i, c in enumerate(self.temporary[seat]) if c is None)
+        moves.extend(Move.of(seat, "temporary_to_work", slot=i)
+                     for i, c in enumerate(self.temporary[seat]) if c is not None and self.fits(seat, value_of(c)))
+        closer = self.closer(seat)
+        if closer:
+            moves.append(Move.of(seat, "take_terminal", card=closer))
+        return moves
+
+    def can_act(self, seat: int) -> bool:
+        """True when ``seat`` can perform at least one action."""
+        if self.deck[seat]:
+            return True
+        if any(c is not None and self.fits(seat, value_of(c)) for c in self.temporary[seat]):
+            return True
+        return self.closer(seat) is not None
+
+    def legal_moves(self) -> list[Move]:
+        """The player's actions; at a reveal every remaining card of that deck; [] at the setup."""
+        turn = self.current_player()
+        if turn == TERMINAL:
+            return []
+        if turn == CHANCE:
+            if not self.set_up:
+                return []  # (1·2·…·10)^players choices of copies: sample_chance picks, check() validates
+            seat = self.pending[0]
+            return [Move.of(CHANCE, "reveal", card=c) for c in sorted(self.deck[seat], key=_sort_key)]
+        return self.actions(turn)
+
+    def sample_chance(self, rng: random.Random) -> Move:
+        """The setup (a random copy of each value as terminal card) or the turned-over card."""
+        if self.set_up:
+            return super().sample_chance(rng)
+        rows = [[card_id(p + 1, v, rng.randint(1, v)) for v in VALUES] for p in range(self.players)]
+        return Move.of(CHANCE, "setup", terminals=rows)
+
+    def check(self, move: Move) -> None:
+        """Reject an illegal move with the rule it breaks; the setup is validated by its shape."""
+        if not self.set_up and not self.over and move.player == CHANCE and move.kind == "setup":
+            problem = self._setup_problem(move.get("terminals"))
+            if problem:
+                raise IllegalMove(problem, f"{RULES}: Setup")
+            return
+        super().check(move)
+
+    def _setup_problem(self, rows: Any) -> str:
+        if not isinstance(rows, tuple) or len(rows) != self.players:
+            return f"The setup names the ten terminal cards of each of the {self.players} players."
+        for p, row in enumerate(rows):
+            want = "one card of each value 1–10, in order"
+            if not isinstance(row, tuple) or len(row) != 10 or not all(_is_card(c) for c in row):
+                return f"Player {p + 1}'s terminal cards must be {want}, e.g. {card_id(p + 1, 7, 1)}."
+            for v, c in zip(VALUES, row):
+                if deck_of(c) != p + 1:
+                    return f"{c} belongs to deck {deck_of(c)}; player {p + 1} plays deck {p + 1}."
+                if value_of(c) != v:
+                    return f"Player {p + 1}'s terminal cards must be {want}: {c} is not {a_value(v)}."
+        return ""
+
+    def explain_illegal(self, move: Move) -> str:
+        """Why ``move`` is illegal, in a player's words, citing the rule."""
+        turn = self.current_player()
+        if turn == CHANCE:
+            if not self.set_up:
+                return (f"{RULES}: set up first — each player lays out one card of each value 1–10 "
+                        "as terminal cards (a chance move 'setup').")
+            seat = self.pending[0]
+            if move.player != CHANCE or move.kind != "reveal":
+                return (f"{RULES}: player {seat + 1} has just turned over a card: say which card it "
+                        "was first (a chance move 'reveal').")
+            card = move.get("card")
+            if not _is_card(card):
+                return f"{RULES}: {card!r} is not a Chains card id (such as {card_id(seat + 1, 7, 2)})."
+            return f"{RULES}: {card} is not in player {seat + 1}'s deck: {self._where(card)}."
+        if move.player != turn:
+            if 0 <= move.player < self.players and move.player in self.out:
+                return f"{RULES}: player {move.player + 1} has left the game ({self.out[move.player]})."
+            return f"{RULES}: it is player {turn + 1}'s turn, not player {move.player + 1}'s."
+        return self._explain_action(turn, move) or super().explain_illegal(move)
+
+    def _explain_action(self, seat: int, move: Move) -> str:
+        slot = move.get("slot")
+        if move.kind in ("deck_to_work", "deck_to_temporary") and not self.deck[seat]:
+            return f"{RULES}, actions 1–2: your deck is empty."
+        if move.kind in ("deck_to_temporary", "temporary_to_work"):
+            if not isinstance(slot, int) or not 0 <= slot < SLOTS:
+                return f"{RULES}: the temporary area has exactly 5 slots, 0–4; got {slot!r}."
+        if move.kind == "deck_to_temporary":
+            if None not in self.temporary[seat]:
+                return (f"{RULES}, action 2: your temporary area is full (5 slots): play a card from "
+                        "it or turn the top card over into your work area instead.")
+            return (f"{RULES}, action 2: slot {slot} of your temporary area already holds "
+                    f"{self.temporary[seat][slot]}; choose an empty slot.")
+        if move.kind == "temporary_to_work":
+            card = self.temporary[seat][slot]
+            if card is None:
+                return f"{RULES}, action 3: slot {slot} of your temporary area is empty."
+            return f"{RULES}, action 3: {card} does not fit your work area: {self._needs(seat)}."
+        if move.kind == "take_terminal":
+            return self._explain_take(seat, move.get("card"))
+        return ""
+
+    def _explain_take(self, seat: int, card: Any) -> str:
+        rule = f"{RULES}, action 4"
+        if not _is_card(card):
+            return f"{rule}: {card!r} is not a Chains card id (such as {card_id(seat + 1, 7, 1)})."
+        owner, v = deck_of(card) - 1, value_of(card)
+        if owner != seat:
+            whose = f"player {owner + 1}'s" if owner < self.players else f"deck {owner + 1}'s (not in play)"
+            return f"{rule}: {card} is {whose} terminal card; you may only take your own (deck {seat + 1})."
+        if self.terminals[seat][v - 1] != card:
+            return f"{rule}: {card} is not one of your terminal cards; your terminal {v} is {self.terminals[seat][v - 1]}."
+        state = self.state[seat][v - 1]
+        if state == "taken":
+            return f"{rule}: you have already scored your terminal {v}."
+        if state == "stopped":
+            return (f"{RULES}, stop cards (打ち止め): the {v}s are stopped — {self.threshold} terminal "
+                    f"{v}s have been taken, so the rest are face down and nobody may take them.")
+        if v == 10 and not self.may_take_ten(seat):
+            return (f"{RULES}, 10 not first: you may take your terminal 10 only after you have taken "
+                    "one of your terminal cards 1–9.")
+        chain = {10: "an empty work area", 9: "the chain 10"}.get(v, f"the chain 10…{v + 1}")
+        return f"{rule}: terminal {v} closes {chain}; {self._needs(seat)}."
+
+    def _needs(self, seat: int, whose: str = "your") -> str:
+        top = self.top(seat)
+        if top is None:
+            return f"{whose} work area is empty, it needs a 10 first"
+        if top == 1:
+            return f"{whose} work area ends in a 1: nothing can follow it"
+        return f"{whose} work area's top card is {a_value(top)}, it needs {a_value(top - 1)} next"
+
+    def _where(self, card: str) -> str:
+        owner = deck_of(card) - 1
+        if owner >= self.players:
+            return f"deck {owner + 1} is not in play"
+        if owner != self.pending[0]:
+            return f"it is from player {owner + 1}'s deck"
+        if card in self.terminals[owner]:
+            return "it is a terminal card"
+        if card in self.work[owner]:
+            return "it is in the work area"
+        if card in self.temporary[owner]:
+            return "it is in the temporary area"
+        if card in self.dead[owner]:
+            return "it is in the dead pile"
+        return "it is in the discard pile"
+
+    # ----------------------------------------------------------------- moves
+    def _apply(self, move: Move) -> list[Event]:
+        kind = move.kind
+        if kind == "setup":
+            return self._apply_setup(move.terminals)
+        if kind in ("deck_to_work", "deck_to_temporary"):
+            self.pending = (move.player, move.get("slot"))
+            return []
+        if kind == "reveal":
+            return self._apply_reveal(move.card)
+        seat = move.player
+        if kind == "temporary_to_work":
+            card = self.temporary[seat][move.slot]
+            self.temporary[seat][move.slot] = None
+            self.work[seat].append(card)
+            return self._after_action(seat, turn_ends=False)
+        if kind == "take_terminal":
+            return self._apply_take(seat, move.card)
+        raise AssertionError(f"unchecked move {move}")
+
+    def _apply_setup(self, rows: tuple[tuple[str, ...], ...]) -> list[Event]:
+        for p, row in enumerate(rows):
+            self.terminals[p] = list(row)
+            self.state[p] = ["available"] * 10
+            self.deck[p] -= set(row)
+        self.set_up = True
+        first = self.turn + 1
+        return [Event.of("setup", f"Terminal cards laid out; decks shuffled. Player {first} starts.",
+                         f"終端カードを並べ、山札を切りました。プレイヤー{first}から始めます。",
+                         terminals=rows, start_player=self.turn)]
+
+    def _apply_reveal(self, card: str) -> list[Event]:
+        seat, slot = self.pending
+        self.pending = None
+        self.deck[seat].discard(card)
+        v = value_of(card)
+        if slot is not None:
+            self.temporary[seat][slot] = card
+            events = [Event.of("revealed", f"Player {seat + 1} turns over {a_value(v)} into temporary slot {slot}.",
+                               f"プレイヤー{seat + 1}は{v}を一時置き場(スロット{slot})に置きました。",
+                               player=seat, card=card, slot=slot)]
+            return events + self._after_action(seat, turn_ends=True)
+        if self.fits(seat, v):
+            self.work[seat].append(card)
+            events = [Event.of("revealed", f"Player {seat + 1} turns over {a_value(v)} into the work area.",
+                               f"プレイヤー{seat + 1}は{v}を作業場に置きました。",
+                               player=seat, card=card)]
+            return events + self._after_action(seat, turn_ends=False)
+        ruined = list(self.work[seat]) if self.options["misfit"] == "ruin" else []
+        del self.work[seat][len(self.work[seat]) - len(ruined):]
+        self.dead[seat].extend(ruined + [card])
+        need = self._needs(seat, "the") if not ruined else ""
+        if ruined:
+            text = (f"Player {seat + 1} turns over {a_value(v)}, which does not fit: the work area "
+                    f"({len(ruined)} card{'s' if len(ruined) > 1 else ''}) and the {v} go face down "
+                    "to the dead pile.")
+            ja = (f"プレイヤー{seat + 1}がめくった{v}は作業場に合いません。作業場({len(ruined)}枚)と{v}を"
+                  "裏向きにして死に札の山へ。")
+        else:
+            text = (f"Player {seat + 1} turns over {a_value(v)}, which does not fit ({need}): "
+                    f"it goes face down to the dead pile.")
+            ja = f"プレイヤー{seat + 1}がめくった{v}は作業場に合いません。{v}を裏向きにして死に札の山へ。"
+        events = [Event.of("work_ruined", text, ja, player=seat, card=card, cards=ruined + [card])]
+        return events + self._after_action(seat, turn_ends=False)
+
+    def _apply_take(self, seat: int, card: str) -> list[Event]:
+        v = value_of(card)
+        chain = self.work[seat] + [card]
+        self.work[seat] = []
+        self.discard[seat].append(chain)
+        self.state[seat][v - 1] = "taken"
+        points = POINTS[v]
+        events = [Event.of("set_scored",
+                           f"Player {seat + 1} closes a chain of {len(chain)} with terminal {v}: "
+                           f"+{points} (total {self.scores()[seat]}).",
+                           f"プレイヤー{seat + 1}は終端カード{v}で長さ{len(chain)}の組を完成:"
+                           f"+{points}点(計{self.scores()[seat]}点)。",
+                           player=seat, value=v, cards=chain, points=points)]
+        events += self._stop(v)
+        return events + self._after_action(seat, turn_ends=True)
+
+    def _stop(self, value: int) -> list[Event]:
+        if self.threshold is None or self.taken_count(value) < self.threshold:
+            return []
+        stopped = []
+        for p in range(self.players):
+            if self.state[p][value - 1] == "available":
+                self.state[p][value - 1] = "stopped"
+                stopped.append(self.terminals[p][value - 1])
+        if not stopped:
+            return []
+        who = ", ".join(f"player {deck_of(c)}" for c in stopped)
+        return [Event.of("value_stopped",
+                         f"{value} stopped (打ち止め): {self.threshold} terminal {value}s taken; "
+                         f"turn face down the {value}s of {who} ({', '.join(stopped)}).",
+                         f"{value}は打ち止め:{value}が{self.threshold}枚取られました。"
+                         f"{'、'.join(f'プレイヤー{deck_of(c)}' for c in stopped)}の{value}を裏向きに。",
+                         value=value, cards=stopped, threshold=self.threshold)]
+
+    def _after_action(self, seat: int, turn_ends: bool) -> list[Event]:
+        """The automatic rules after an action: dead work areas, players leaving, the next turn."""
+        events: list[Event] = []
+        for p in range(self.players):
+            if p not in self.out:
+                events += self._check_dead(p)
+        for p in range(self.players):
+            if p not in self.out and not self.scorable_terminals(p):
+                events += self._leave(p, "no terminal card left to score")
+        if turn_ends or seat in self.out:
+            events += self._next_turn(seat)
+        else:
+            events += self._check_can_act()
+        return events
+
+    def _check_dead(self, seat: int) -> list[Event]:
+        top = self.top(seat)
+        if top is None or any(v < top for v in self.scorable_terminals(seat)):
+            return []
+        cards = self.work[seat]
+        self.work[seat] = []
+        self.dead[seat].extend(cards)
+        return [Event.of("work_dead",
+                         f"Player {seat + 1}'s work area (10…{top}, {len(cards)} cards) can no longer be "
+                         f"scored — no terminal card below {top} is available: face down to the dead pile.",
+                         f"プレイヤー{seat + 1}の作業場(10…{top}、{len(cards)}枚)はもう得点化できません。"
+                         "裏向きにして死に札の山へ。",
+                         player=seat, cards=cards)]
+
+    def _leave(self, seat: int, why: str) -> list[Event]:
+        self.out[seat] = why
+        why_ja = {"no terminal card left to score": "得点化できる終端カードがありません",
+                  "cannot perform any action": "どのアクションも実行できません"}[why]
+        return [Event.of("player_out", f"Player {seat + 1} is out: {why} (score {self.scores()[seat]}).",
+                         f"プレイヤー{seat + 1}は脱落:{why_ja}(得点{self.scores()[seat]}点)。",
+                         player=seat, reason=why, score=self.scores()[seat])]
+
+    def _check_can_act(self) -> list[Event]:
+        """Drop the player to move while they cannot act, passing the turn on; end the game if none is left."""
+        events: list[Event] = []
+        while len(self.out) < self.players:
+            if self.turn not in self.out:
+                if self.can_act(self.turn):
+                    return events
+                events += self._leave(self.turn, "cannot perform any action")
+            self.turn = (self.turn + 1) % self.players
+        return events + self._game_over()
+
+    def _next_turn(self, seat: int) -> list[Event]:
+        self.turn = (seat + 1) % self.players
+        return self._check_can_act()
+
+    def _game_over(self) -> list[Event]:
+        self.over = True
+        scores = self.scores()
+        table = ", ".join(f"P{p + 1} {s}" for p, s in enumerate(scores))
+        table_ja = "、".join(f"P{p + 1} {s}点" for p, s in enumerate(scores))
+        winners = self.winners()
+        seats = [str(p + 1) for p in winners]
+        names = f"player {seats[0]}" if len(seats) == 1 else \
+            f"players {', '.join(seats[:-1])} and {seats[-1]}"
+        names_ja = "と".join(f"プレイヤー{p + 1}" for p in winners)
+        line, line_ja = self.tie_break_line()
+        text = f"Game over: {table}. " + (f"{line} " if line else "") + \
+            (f"Shared win: {names}." if len(winners) > 1 else f"{names.capitalize()} wins.")
+        ja = f"ゲーム終了:{table_ja}。" + (f"{line_ja}" if line_ja else "") + \
+            (f"{names_ja}が勝利を分かち合います。" if len(winners) > 1 else f"{names_ja}の勝利。")
+        return [Event.of("game_over", text, ja, scores=scores, winners=winners)]
+
+    def tie_break_line(self) -> tuple[str, str]:
+        """The tie-break sentence (English, Japanese) when the best score is shared, else empty."""
+        scores = self.scores()
+        tied = [p for p, s in enumerate(scores) if s == max(scores)]
+        if len(tied) < 2:
+            return "", ""
+
+        def missing(p: int) -> tuple[str, str]:
+            m = tie_break_value(self.scored_values(p))
+            return ("perfect", "パーフェクト") if m == 11 else (f"smallest missing {m}", f"最小の未獲得{m}")
+        parts = [(f"P{p + 1} {missing(p)[0]}", f"P{p + 1} {missing(p)[1]}") for p in tied]
+        return (f"Tie at {max(scores)}: " + ", ".join(e for e, _ in parts) + ".",
+                f"{max(scores)}点で同点:" + "、".join(j for _, j in parts) + "。")
+
+    # ----------------------------------------------------------------- results
+    def scores(self) -> list[int]:
+        """Each seat's points: the sum over their scored terminal cards."""
+        return [sum(POINTS[v] for v in self.scored_values(p)) for p in range(self.players)]
+
+    def winners(self) -> list[int]:
+        """Highest score; a tie goes to the larger smallest-unscored terminal value; else shared."""
+        keys = [(s, tie_break_value(self.scored_values(p))) for p, s in enumerate(self.scores())]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state (deck contents as sorted sets: their order is chance's)."""
+        return {"set_up": self.set_up, "over": self.over, "turn": self.turn,
+                "pending": list(self.pending) if self.pending else None,
+                "ten_not_first": self.ten_not_first, "threshold": self.threshold,
+                "terminals": self.terminals, "state": self.state,
+                "deck": [sorted(d, key=_sort_key) for d in self.deck],
+                "work": self.work, "temporary": self.temporary, "discard": self.discard,
+                "dead": self.dead, "out": [[p, why] for p, why in self.out.items()],
+                "scores": self.scores()}
+
+    def layout(self) -> dict[str, Any]:
+        """The table as a camera sees it (see the module docstring for the contract)."""
+        return {
+            "terminals": [[{"card": c, "state": s} for c, s in zip(self.terminals[p], self.state[p])]
+                          for p in range(self.players)],
+            "players": [{"work": list(self.work[p]), "temporary": list(self.temporary[p]),
+                         "discard": [list(s) for s in self.discard[p]], "dead": len(self.dead[p]),
+                         "deck": len(self.deck[p])} for p in range(self.players)],
+            "out": sorted(self.out),
+        }
+
+    def player_view(self, player: int) -> dict[str, Any]:
+        """Everything public: the layout, scores, stop counts, who left and why (decks: counts only)."""
+        return {"layout": self.layout(), "scores": self.scores(), "current_player": self.current_player(),
+                "player": player, "stop_threshold": self.threshold, "ten_not_first": self.ten_not_first,
+                "taken": [self.taken_count(v) for v in VALUES] if self.set_up else [],
+                "may_take_ten": [self.may_take_ten(p) for p in range(self.players)],
+                "out": [{"player": p, "reason": why} for p, why in self.out.items()],
+                "pending": {"player": self.pending[0], "slot": self.pending[1]} if self.pending else None,
+                "winners": self.winners() if self.over else []}
