@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.engine import Game as BaseGame, freeze, simulate
+from companion.engine import CHANCE, Game as BaseGame, Move, freeze, simulate
 from companion.games.prussia import Game, odds
 from companion.games.prussia_core import RESULTS, SPECIAL, deck
 
@@ -29,12 +29,16 @@ def check_state(game: Game) -> None:
         assert r is None or (r in t.alive and t.pos[r] == p)
     for key in t.cards:
         assert key in t.all_slots(), "a relation card lies in a slot that no longer exists"
-    assert lay["pile"] == len(t.pile) and lay["discard"] == len(t.discard)
+    assert lay["pile"] == game.pile_size() >= 0 and lay["discard"] == len(t.discard)
+    if game.players == 2:
+        assert lay["hands"] == [len(h) + n for h, n in zip(game.hands, game.hidden)]
 
 
-def play(players: int, options: dict, seed: int) -> Game:
+def play(players: int, options: dict, seed: int, hidden_deal: bool = False) -> Game:
     """A random game, checking the invariants after every move."""
     game, rng = Game(players, options), random.Random(seed)
+    if hidden_deal:
+        game.apply(Move.of(CHANCE, "deal"))
     limit = 3 * len(deck(game.options["jokers"])) + 10
     while not game.is_over():
         assert len(game.log) < limit, "the game did not end"
@@ -54,6 +58,12 @@ def test_random_games_conserve_cards_and_end(players, options):
             assert game.scores() == [RESULTS.index(game.result())]
         else:
             assert sorted(game.scores()) == [0, 1]
+
+
+def test_two_player_games_with_a_deal_nobody_saw():
+    for seed in range(6):
+        game = play(2, {}, seed, hidden_deal=True)
+        assert game.result() in RESULTS and sum(game.hidden) + game.pile_size() == len(game.table.pile)
 
 
 def test_solo_results_cover_several_outcomes():

@@ -29,6 +29,21 @@ def test_deal_gives_13_cards_each_and_prussia_side_moves_first():
     assert kinds == {"play", "draw"}
 
 
+def test_a_deal_nobody_saw_lets_a_seat_play_any_unseen_card():
+    g = build(2, slots={"1>2": "P-C2"})
+    g.apply(Move.of(CHANCE, "deal"))
+    assert g.layout()["hands"] == [13, 13] and g.layout()["pile"] == 28 - 1
+    plays = {m.card for m in g.legal_moves() if m.kind == "play"}
+    assert "P-SA" in plays and "P-C2" not in plays
+    assert "already been seen" in str(pytest.raises(IllegalMove, g.apply, Move.of(0, "play", card="P-C2")).value)
+    g.apply(Move.of(0, "play", card="P-S9"))
+    assert g.layout()["hands"] == [12, 13] and g.hidden == [12, 13]
+    g.apply(g.legal_moves()[0])           # place ♠9
+    g.apply(Move.of(1, "draw"))
+    draw(g, "P-S8")                        # drawn from the pile: hands unchanged
+    assert g.layout()["hands"] == [12, 13] and g.layout()["pile"] == 27 - 1
+
+
 def test_bad_deal_is_rejected():
     g = Game(2)
     with pytest.raises(IllegalMove) as err:

@@ -2,7 +2,9 @@
 
 Moves (``Move.kind``):
 
-* ``deal`` (chance, 2 players): ``hands`` = the two 13-card hands; the rest is the draw pile;
+* ``deal`` (chance, 2 players): ``hands`` = the two 13-card hands; the rest is the draw pile. At a
+  real table nobody sees the hands: a ``deal`` without ``hands`` deals 13 *unseen* cards to each
+  player, and a later ``play`` may then name any unseen card while the seat still holds cards;
 * ``draw`` (chance): ``card`` = the playing card turned over from the pile (uniform over unseen cards);
 * ``place`` (player): ``slot`` = where the drawn card goes (a slot key, below);
 * ``discard`` (player, after a joker): ``card`` = the relation card removed from the table;
@@ -86,6 +88,7 @@ class Game(BaseGame):
         self.drawn: Optional[str] = None      # the card being resolved (turned over, not placed)
         self.options_now: list[Key] = []       # the slots of the pending decision
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
+        self.hidden = [0] * self.players       # cards in hand nobody has seen (a deal without hands)
         self.drew_last = [False] * self.players
 
     # ------------------------------------------------------------------ queries
@@ -110,9 +113,22 @@ class Game(BaseGame):
                 return key
         return None
 
+    def pile_size(self) -> int:
+        """Cards in the physical draw pile (the unseen cards minus those hidden in hands)."""
+        return len(self.table.pile) - sum(self.hidden)
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds."""
+        return len(self.hands[seat]) + self.hidden[seat]
+
+    def playable(self, seat: int) -> list[str]:
+        """The cards a seat may play: its known hand, or any unseen card while it holds hidden ones."""
+        unseen = self.table.pile if self.hidden[seat] else []
+        return sorted(set(self.hands[seat]) | set(unseen))
+
     def may_draw(self) -> bool:
         """2 players: whether the seat to move may draw from the pile now."""
-        return bool(self.table.pile) and not (self.drew_last[self.seat] and self.hands[self.seat])
+        return self.pile_size() > 0 and not (self.drew_last[self.seat] and self.hand_size(self.seat))
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now (empty at the deal: too many outcomes; see ``sample_chance``)."""
@@ -124,7 +140,7 @@ class Game(BaseGame):
         if phase == "joker":
             return [Move.of(seat, "discard", card=self.table.cards[k]) for k in self.options_now]
         if phase == "turn":
-            moves = [Move.of(seat, "play", card=c) for c in sorted(self.hands[seat])]
+            moves = [Move.of(seat, "play", card=c) for c in self.playable(seat)]
             if self.may_draw():
                 moves.append(Move.of(seat, "draw"))
             return moves or [Move.of(seat, "pass")]
@@ -135,10 +151,15 @@ class Game(BaseGame):
         if self.phase == "deal" and move.player == CHANCE and move.kind == "deal":
             self._check_deal(move)
             return
+        if (self.phase == "draw" and move.player == CHANCE and move.kind == "draw"
+                and len(move.params) == 1 and move.get("card") in self.table.pile):
+            return      # the common case, without listing every card of the pile
         super().check(move)
 
     def _check_deal(self, move: Move) -> None:
         hands = move.get("hands")
+        if hands is None and len(move.params) == 0:
+            return      # a deal nobody saw
         cards = deck(self.options["jokers"])
         if (not isinstance(hands, tuple) or len(hands) != 2
                 or any(not isinstance(h, tuple) or len(h) != HAND for h in hands)):
@@ -155,6 +176,8 @@ class Game(BaseGame):
             cards = deck(self.options["jokers"])
             rng.shuffle(cards)
             return Move.of(CHANCE, "deal", hands=[sorted(cards[:HAND]), sorted(cards[HAND:2 * HAND])])
+        if self.phase == "draw":
+            return Move.of(CHANCE, "draw", card=rng.choice(sorted(self.table.pile)))
         return super().sample_chance(rng)
 
     def result(self) -> Optional[str]:
@@ -177,14 +200,17 @@ class Game(BaseGame):
         kind, t = move.kind, self.table
         steps: list[dict[str, Any]] = []
         if kind == "deal":
-            hands = [list(h) for h in move.hands]
-            self.hands = hands
-            t.pile = [c for c in t.pile if c not in hands[0] and c not in hands[1]]
+            if move.get("hands") is None:
+                self.hidden = [HAND, HAND]
+            else:
+                self.hands = [list(h) for h in move.hands]
+                t.pile = [c for c in t.pile if c not in self.hands[0] and c not in self.hands[1]]
             self.phase = "turn"
-            return [Event.of("deal", f"Deal {HAND} cards to each player; the other {len(t.pile)} cards "
+            pile = self.pile_size()
+            return [Event.of("deal", f"Deal {HAND} cards to each player; the other {pile} cards "
                              f"are the draw pile. Player {self.seat + 1} (Prussia's side) begins.",
-                             f"各プレイヤーに{HAND}枚配り、残り{len(t.pile)}枚を山札にする。"
-                             f"プロイセン側のプレイヤー{self.seat + 1}から始める。", pile=len(t.pile))]
+                             f"各プレイヤーに{HAND}枚配り、残り{pile}枚を山札にする。"
+                             f"プロイセン側のプレイヤー{self.seat + 1}から始める。", pile=pile)]
         if kind == "draw" and move.player == CHANCE:
             t.pile.remove(move.card)
             return self._begin(move.card, True, steps)
@@ -194,7 +220,11 @@ class Game(BaseGame):
             return [Event.of("draw_chosen", f"Player {self.seat + 1} draws from the pile.",
                              f"プレイヤー{self.seat + 1}は山札から引く。", seat=self.seat)]
         if kind == "play":
-            self.hands[self.seat].remove(move.card)
+            if move.card in self.hands[self.seat]:
+                self.hands[self.seat].remove(move.card)
+            else:       # one of the seat's unseen cards
+                t.pile.remove(move.card)
+                self.hidden[self.seat] -= 1
             self.drew_last[self.seat] = False
             return self._begin(move.card, False, steps)
         if kind == "pass":
@@ -217,7 +247,7 @@ class Game(BaseGame):
         outcome, opts = t.begin(card, from_pile, steps)
         self.options_now = opts
         if outcome == "again":
-            if t.pile:
+            if self.pile_size() > 0:
                 self.phase = "draw"
                 self.drawn = None
                 return self._events(steps)
@@ -303,9 +333,12 @@ class Game(BaseGame):
                    f"in a hand or discarded)."
         if phase == "turn":
             if move.kind == "play":
+                if self.hidden[self.seat]:
+                    return (f"{label(move.get('card', '?'))} has already been seen (on the table or "
+                            f"discarded): it cannot be in your hand.")
                 return f"{label(move.get('card', '?'))} is not in your hand."
             if move.kind == "draw":
-                if not t.pile:
+                if self.pile_size() <= 0:
                     return "The draw pile is empty: play a card from your hand."
                 return ("You drew on your last turn: while you hold cards you may not draw twice in a row "
                         "(2 players: play a card from your hand).")
@@ -350,11 +383,11 @@ class Game(BaseGame):
             "slots": {self.slot_name(k): t.cards.get(k) for k in t.all_slots()},
             "era": f"P-ERA{t.era + 1}",
             "drawn": self.drawn,
-            "pile": len(t.pile),
+            "pile": self.pile_size(),
             "discard": len(t.discard),
         }
         if self.players == 2:
-            out["hands"] = [len(h) for h in self.hands]
+            out["hands"] = [self.hand_size(seat) for seat in range(2)]
         return out
 
     def player_view(self, player: int) -> dict[str, Any]:
@@ -374,11 +407,13 @@ class Game(BaseGame):
                 "special": {str(p): r for p, r in t.special.items()},
                 "slots": {self.slot_name(k): t.cards.get(k) for k in t.all_slots()},
                 "era": t.era, "kings": t.kings, "pile": sorted(t.pile), "discard": list(t.discard),
-                "result": t.result, "hands": [sorted(h) for h in self.hands],
+                "result": t.result, "hands": [sorted(h) for h in self.hands], "hidden": list(self.hidden),
                 "drew_last": list(self.drew_last)}
 
     def cards_everywhere(self) -> Counter:
-        """Every playing card with how often it is found in pile, table, hands, discard or drawn."""
+        """Every playing card with how often it is found in pile, table, hands, discard or drawn.
+
+        Cards hidden in hands (a deal nobody saw) are counted in the pile: they are unseen."""
         t = self.table
         where = Counter(t.pile) + Counter(t.cards.values()) + Counter(t.discard)
         for h in self.hands:

@@ -5,9 +5,11 @@ import argparse
 import json
 import random
 import time
+from collections import Counter
 from typing import Sequence
 
 from companion.engine import simulate
+from companion.games.prussia_core import RESULTS
 
 
 def decision_position(seed: int = 5) -> "object":
@@ -41,14 +43,32 @@ def measure(games: int, samples: int) -> dict[str, float]:
             "advise_samples_per_choice": samples}
 
 
+def result_rates(games: int) -> dict[str, dict[str, float]]:
+    """How often random play ends in each result, per centre nation and option reading."""
+    from companion.games.prussia_core import Table, load_nations, random_playout
+    out = {}
+    for centre in ("prussia", "german_empire"):
+        nations = load_nations(None, centre)
+        for alliance in ("direct", "chain"):
+            for strength in ("alliance", "alone"):
+                counts = Counter(random_playout(Table(nations, 2, alliance, strength), random.Random(i))
+                                 for i in range(games))
+                out[f"centre={centre} alliance={alliance} victory_strength={strength}"] = {
+                    r: round(counts[r] / games, 3) for r in RESULTS}
+    return out
+
+
 def main(argv: Sequence[str]) -> int:
     """Run the benchmark and print the figures."""
     p = argparse.ArgumentParser(prog="companion bench prussia")
     p.add_argument("--games", type=int, default=2000, help="random playouts to time")
     p.add_argument("--samples", type=int, default=500, help="advise playouts per choice")
+    p.add_argument("--results", action="store_true", help="also: result rates of random play per option")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(list(argv))
-    figures = measure(args.games, args.samples)
+    figures: dict = measure(args.games, args.samples)
+    if args.results:
+        figures["result_rates"] = result_rates(args.games)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
@@ -56,4 +76,6 @@ def main(argv: Sequence[str]) -> int:
         print(f"engine with explanations:    {figures['engine_games_per_s']} solo games/s (simulate)")
         print(f"advise, {figures['advise_choices']} choices × {args.samples} playouts: "
               f"{figures['advise_seconds']:.2f} s")
+        for name, rates in figures.get("result_rates", {}).items():
+            print(f"{name}: " + ", ".join(f"{r} {p:.1%}" for r, p in rates.items()))
     return 0

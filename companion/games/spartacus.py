@@ -29,6 +29,7 @@ played face up); the cards inside the face-down piles only once the game is over
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from companion import catalogue
@@ -44,6 +45,7 @@ def is_banner(card_id: str) -> bool:
     return card_id.endswith("BAN")
 
 
+@cache
 def card_value(card_id: str) -> int:
     """The number on a card (0 for a banner)."""
     return catalogue.card(card_id).value or 0
@@ -352,15 +354,16 @@ class Game(EngineGame):
     # ----------------------------------------------------------------- views
     def snapshot(self) -> dict[str, Any]:
         """The whole state, with the scores and their breakdown."""
+        rows = self.breakdown()
         return {"hands": [list(h) for h in self.hands], "trick": [[s, c] for s, c in self.trick],
                 "passed": sorted(self.passed), "leader": self.leader, "turn": self.turn,
                 "tricks_played": self.tricks_played,
                 "piles": [[{"trick": p["trick"], "cards": list(p["cards"])} for p in piles]
                           for piles in self.piles],
                 "out": list(self.out), "over": self.over, "ended_by": self.ended_by,
-                "scores": self.scores(),
+                "scores": [row["total"] for row in rows],
                 "breakdown": [{k: v for k, v in row.items() if k not in ("text", "ja")}
-                              for row in self.breakdown()]}
+                              for row in rows]}
 
     def layout(self) -> dict[str, Any]:
         """The table for the camera: the trick in play order, won piles per seat, cards out."""
