@@ -12,8 +12,9 @@ import json
 import sys
 from typing import Sequence
 
-from companion.engine import GameError, IllegalMove, simulate
+from companion.engine import GameError, IllegalMove, Simulation, simulate
 from companion.games import GAME_IDS, describe_all, game_class
+from companion.series import Series
 
 COMMAND_MODULES = (
     "printables.cli",       # companion print
@@ -29,6 +30,10 @@ BENCHES = {
     "prussia": "companion.games.prussia_bench",
 }
 """``companion bench NAME`` runs ``main(argv)`` of the named module."""
+
+
+SIMULATED_SERIES_LIMIT = 100
+"""Random players may never reach a target score: a simulated series stops after this many games."""
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -51,19 +56,43 @@ def _simulate(args: argparse.Namespace) -> int:
     cls = game_class(args.game)
     options = cls.parse_options(args.option or [])
     players = args.players if args.players is not None else cls.min_players
-    record = simulate(cls(players, options), args.seed)
-    if args.json:
-        print(json.dumps(record.to_json(), ensure_ascii=False, indent=2))
+    if args.rounds is None and args.target is None:
+        record = simulate(cls(players, options), args.seed)
+        if args.json:
+            print(json.dumps(record.to_json(), ensure_ascii=False, indent=2))
+        else:
+            _print_record(record)
         return 0
+    series = Series(args.game, players, options, rounds=args.rounds, target=args.target,
+                    max_rounds=SIMULATED_SERIES_LIMIT)
+    records = []
+    while not series.is_over():
+        record = simulate(series.new_game(), args.seed + len(records))
+        series.record(record.game)
+        records.append(record)
+    if args.json:
+        print(json.dumps({**series.to_json(), "records": [r.to_json() for r in records]},
+                         ensure_ascii=False, indent=2))
+        return 0
+    for i, record in enumerate(records, 1):
+        print(f"=== Game {i} of the series")
+        _print_record(record)
+    print("Series totals: " + ", ".join(f"P{p + 1} {t}" for p, t in enumerate(series.totals())))
+    if args.target is not None and max(series.totals()) < args.target:
+        print(f"No player reached {args.target} within {SIMULATED_SERIES_LIMIT} games.")
+    print("Series winner: " + ", ".join(f"P{p + 1}" for p in series.winners()))
+    return 0
+
+
+def _print_record(record: Simulation) -> None:
     game = record.game
-    print(f"{game.title} — {game.players} players, seed {args.seed}, options {game.options}")
+    print(f"{game.title} — {game.players} players, seed {record.seed}, options {game.options}")
     for i, (move, events) in enumerate(record.turns, 1):
         print(f"{i:4d}. {move}")
         for event in events:
             print(f"        → {event.text}")
     print("Final scores: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(game.scores())))
     print("Winner: " + ", ".join(f"P{p + 1}" for p in game.winners()))
-    return 0
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -86,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="number of players (default: the minimum)")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same game)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
+    p.add_argument("--rounds", type=int, help="play a series of this many games")
+    p.add_argument("--target", type=int, help="play a series until someone reaches this total")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_simulate)
 
