@@ -43,13 +43,6 @@ def test_camera_reproduces_the_move_log(store, game_id, players, options, camera
     assert again.state() == session.state()
 
 
-def test_several_seeds_of_the_trickiest_games(store):
-    """Spartacus (invisible passes) and Chains (several actions per turn, cards face down at once)."""
-    for seed in range(3):
-        for game_id, players, skip in (("spartacus", 4, 0.0), ("chains", 3, 0.4)):
-            play_through_camera(TableSession.create(store, game_id, players), seed=100 + seed, skip=skip)
-
-
 def test_spartacus_pass_is_inferred_from_a_later_card(store):
     s = TableSession.create(store, "spartacus", 3)
     s.play(Move.of(0, "play", card="S-R5"), expected_version=0)
