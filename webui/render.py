@@ -157,6 +157,18 @@ def _group_key(game: str, move: dict[str, Any], state: dict[str, Any], lang: str
     return t("moves", lang)
 
 
+SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
+
+
+def _order(game: str, move: dict[str, Any]) -> tuple[Any, ...]:
+    """Chance buttons in the order players name cards: by suit (♠♥♦♣), then rank A…K."""
+    info = card_info(move.get("card"))
+    if info is None or info.kind not in ("playing", "joker"):
+        return (0,)
+    rank = catalogue.RANKS.index(info.rank) if info.rank in catalogue.RANKS else 99
+    return (SUIT_ORDER.get(info.suit or "", 9), rank)
+
+
 def move_groups(game: str, moves: list[dict[str, Any]], state: dict[str, Any],
                 lang: str) -> list[tuple[str, list[dict[str, Any]]]]:
     """The legal moves as big buttons in sensible groups: ``[(title, [{label, move, card}])]``."""
@@ -172,6 +184,8 @@ def move_groups(game: str, moves: list[dict[str, Any]], state: dict[str, Any],
                 seen.add(key)
                 unique.append(m)
         moves = unique
+    if game == "prussia":
+        moves = sorted(moves, key=lambda m: _order(game, m))
     groups: "OrderedDict[str, list[dict[str, Any]]]" = OrderedDict()
     for m in moves:
         label = move_label(game, m, state, lang)

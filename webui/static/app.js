@@ -62,14 +62,15 @@
 
   function seat() { return d.seat || ""; }
 
-  function refresh() {
+  function refresh(force) {
+    if (force) shown = -1;   /* same version, other seat or language: draw it anyway */
     if (fetching) { again = true; return fetching; }
     var url = "/t/" + tableId + "/view?seat=" + encodeURIComponent(seat()) + "&lang=" + d.lang;
     fetching = fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
       if (!r.ok) throw new Error("view " + r.status);
       var v = parseInt(r.headers.get("X-Version") || "-1", 10);
       return r.text().then(function (html) {
-        if (v >= shown || v < 0) {
+        if (v > shown || v < 0) {   /* never redraw a version already shown: taps stay put */
           document.getElementById("view").innerHTML = html;
           shown = v;
           body.dataset.version = String(v);
@@ -149,7 +150,7 @@
   if (seatSel) seatSel.addEventListener("change", function () {
     d.seat = seatSel.value;
     setCookie("seat_" + tableId, seatSel.value);
-    refresh();
+    refresh(true);
   });
 
   /* live updates: the stream says "version N"; a sleeping phone reconnects and catches up */
@@ -160,7 +161,7 @@
     source.addEventListener("version", function (e) {
       if (parseInt(e.data, 10) !== shown) refresh();
     });
-    source.addEventListener("notice", function () { refresh(); });
+    source.addEventListener("notice", function () { refresh(true); });
     source.onopen = function () { body.classList.remove("offline"); };
     source.onerror = function () { body.classList.add("offline"); };
   }
