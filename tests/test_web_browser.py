@@ -209,3 +209,21 @@ def test_japanese_dark_rules_and_the_host_screen(server, browser):
     assert not phone.errors and not page.errors
     phone_ctx.close()
     ctx.close()
+
+
+def test_a_stale_tap_is_refused_with_a_message_and_the_view_catches_up(server, browser):
+    table = _create(server, "hills", 2, ["Ann", "Ben"])
+    ctx_a, a = _phone(browser)
+    ctx_b, b = _phone(browser)
+    ctx_b.route("**/events*", lambda route: route.abort())   # b hears no pushes: its view goes stale
+    _join(a, server, table["code"])
+    _join(b, server, table["code"])
+    _tap_once(a, random.Random(1))
+    assert _version(b) == 0 and _version(a) == 1
+    b.locator("button.mv").first.tap()
+    b.wait_for_selector("#toast.bad")
+    assert "table changed" in b.inner_text("#toast")
+    b.wait_for_function("() => +document.body.dataset.version === 1")
+    assert b.inner_text(".hills") == a.inner_text(".hills")     # refused, not applied twice
+    ctx_a.close()
+    ctx_b.close()

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import socket
 import sys
 import time
 from typing import Any
 
-from companion.games import GAME_IDS
+from companion.games import GAME_IDS, game_class
 
 DEFAULT_PORT = 8000
 
@@ -31,27 +30,22 @@ def print_qr(url: str, out: Any = None) -> None:
     qr.print_ascii(out=out or sys.stdout, invert=True)
 
 
-def vision_source(args: argparse.Namespace) -> Any:
-    """The vision pipeline's observations for --camera/--video, or None with a clear message."""
-    try:
-        pipeline = importlib.import_module("vision.pipeline")
-    except ModuleNotFoundError:
-        return None
-    return getattr(pipeline, "observations", None)
-
-
 def _serve(args: argparse.Namespace) -> int:
     from webui import create_app
+    from webui.camera import CameraFeed, vision_available
     from webui.demo import DemoDriver, demo_table
     from webui.server import RunningServer
 
-    if args.camera is not None or args.video:
-        source = vision_source(args)
-        if source is None:
-            print("companion serve: the camera pipeline (vision/) is not available in this build; "
-                  "use --demo GAME to see the companion working, or serve without a camera and "
-                  "tap moves in.", file=sys.stderr)
-            return 2
+    watching = args.camera is not None or bool(args.video)
+    if watching and not vision_available():
+        print("companion serve: the camera pipeline (vision/) is not available in this build; "
+              "use --demo GAME to see the companion working, or serve without a camera and tap "
+              "moves in.", file=sys.stderr)
+        return 2
+    if watching and not args.game:
+        print("companion serve: with --camera or --video, say which game is on the table: "
+              "--game GAME --players N.", file=sys.stderr)
+        return 2
     host = "0.0.0.0" if args.lan else "127.0.0.1"
     public_host = lan_address() if args.lan else "127.0.0.1"
     config: dict[str, Any] = {"PUBLIC_URL": f"http://{public_host}:{args.port}"}
@@ -66,8 +60,24 @@ def _serve(args: argparse.Namespace) -> int:
               f"with --port.", file=sys.stderr)
         return 2
     base = app.config["PUBLIC_URL"] = f"http://{public_host}:{server.port}"
-    driver = None
+    driver: Any = None
     url = f"{base}/"
+    if watching:
+        cls = game_class(args.game)
+        players = args.players or cls.min_players
+        s = tables.create(args.game, players, names=[f"P{i + 1}" for i in range(players)],
+                          options={})
+        try:
+            driver = CameraFeed(tables, s.id, camera=args.camera, video=args.video)
+        except ValueError as err:   # vision.sources.SourceError: no such camera or file
+            print(f"companion serve: {err}", file=sys.stderr)
+            return 2
+        app.config["FRAME_SOURCE"] = driver.frame
+        driver.start()
+        url = f"{base}/join?code={s.code}"
+        print(f"Watching {'camera ' + str(args.camera) if args.camera is not None else args.video} "
+              f"for a {s.game.title} game at table {s.code}.")
+        print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
     if args.demo:
         s = demo_table(tables, args.demo)
         url = f"{base}/join?code={s.code}"
@@ -108,4 +118,6 @@ def register(subparsers: Any) -> None:
     src.add_argument("--demo", choices=GAME_IDS, metavar="GAME",
                      help=f"play a simulated game with no camera ({', '.join(GAME_IDS)})")
     p.add_argument("--interval", type=float, default=1.5, help="demo: seconds between moves")
+    p.add_argument("--game", choices=GAME_IDS, help="with --camera/--video: the game on the table")
+    p.add_argument("--players", type=int, help="with --camera/--video: number of players")
     p.set_defaults(func=_serve)

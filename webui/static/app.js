@@ -96,11 +96,11 @@
       body: JSON.stringify(payload)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (j) {
-        if (r.status === 409) toast(j.error || "stale", true);
+        if (r.status === 409) toast(body.dataset.stale + (j.error ? " (" + j.error + ")" : ""), true);
         else if (!r.ok) toast(j.error || ("error " + r.status), true);
         return refresh();
       });
-    }).catch(function () { toast("offline", true); })
+    }).catch(function () { toast(body.dataset.offline, true); })
       .finally(function () { busy = false; body.classList.remove("busy"); });
   }
 
