@@ -20,6 +20,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+import numpy as np
+
 from companion import catalogue as cat
 from vision.scene import SeenCard, TableScene
 
@@ -202,40 +204,64 @@ def edge_seats(width: float, height: float, spots: Iterable[tuple[str, float]],
 
 
 # ----------------------------------------------------------------- the camera's view, without a camera
-def visible_markers(placements: Sequence[Placement], card_index: int, samples: int = 3) -> int:
-    """How many of a card's markers no higher card covers (every sampled point of the marker free)."""
-    p = placements[card_index]
-    above = [q for q in placements if q.z > p.z]
-    count = 0
-    for x, y, w, h in marker_squares(p.card_id):
-        pts = [card_point(p.card_id, p.centre, p.angle_deg, x + w * i / (samples - 1),
-                          y + h * j / (samples - 1)) for i in range(samples) for j in range(samples)]
-        if not any(inside(q.card_id, q.centre, q.angle_deg, pt) for q in above for pt in pts):
-            count += 1
-    return count
+class Cover:
+    """Which points of the table each placement covers (vectorised over all cards, for speed)."""
 
+    def __init__(self, placements: Sequence[Placement]):
+        self.placements = list(placements)
+        self.z = np.array([p.z for p in self.placements])
+        a = np.radians([p.angle_deg for p in self.placements])
+        self.right = np.stack([np.cos(a), np.sin(a)], axis=1)
+        self.up = np.stack([np.sin(a), -np.cos(a)], axis=1)
+        self.centre = np.array([p.centre for p in self.placements], dtype=float).reshape(-1, 2)
+        self.half = np.array([card_size(p.card_id) for p in self.placements], dtype=float).reshape(-1, 2) / 2
 
-def visible_share(placements: Sequence[Placement], card_index: int, grid: int = 6) -> float:
-    """The share of a card's area no higher card covers (sampled on a grid)."""
-    p = placements[card_index]
-    above = [q for q in placements if q.z > p.z]
-    w, h = card_size(p.card_id)
-    pts = [card_point(p.card_id, p.centre, p.angle_deg, w * (i + 0.5) / grid, h * (j + 0.5) / grid)
-           for i in range(grid) for j in range(grid)]
-    free = sum(not any(inside(q.card_id, q.centre, q.angle_deg, pt) for q in above) for pt in pts)
-    return free / len(pts)
+    def covered(self, index: int, points: np.ndarray) -> np.ndarray:
+        """For each point (N×2 table mm), whether a card lying above placement ``index`` covers it."""
+        above = self.z > self.z[index]
+        if not above.any():
+            return np.zeros(len(points), dtype=bool)
+        d = points[None, :, :] - self.centre[above][:, None, :]
+        u = np.abs(np.einsum("cnk,ck->cn", d, self.right[above]))
+        v = np.abs(np.einsum("cnk,ck->cn", d, self.up[above]))
+        half = self.half[above]
+        return ((u <= half[:, :1]) & (v <= half[:, 1:])).any(axis=0)
+
+    def card_points(self, index: int, xy: np.ndarray) -> np.ndarray:
+        """Table points of card-mm points (x right, y down from the card's top-left corner)."""
+        w, h = self.half[index] * 2
+        return (self.centre[index] + (xy[:, :1] - w / 2) * self.right[index]
+                + (h / 2 - xy[:, 1:]) * self.up[index])
+
+    def visible_markers(self, index: int, samples: int = 3) -> int:
+        """How many of the card's markers are wholly uncovered (every sampled point free)."""
+        t = np.linspace(0.0, 1.0, samples)
+        count = 0
+        for x, y, w, h in marker_squares(self.placements[index].card_id):
+            xy = np.array([(x + w * i, y + h * j) for i in t for j in t])
+            count += not self.covered(index, self.card_points(index, xy)).any()
+        return count
+
+    def visible_share(self, index: int, grid: int = 6) -> float:
+        """The share of the card's area no higher card covers (sampled on a grid)."""
+        w, h = self.half[index] * 2
+        t = (np.arange(grid) + 0.5) / grid
+        xy = np.array([(w * i, h * j) for i in t for j in t])
+        return float(1.0 - self.covered(index, self.card_points(index, xy)).mean())
 
 
 def seen_indices(placements: Sequence[Placement]) -> list[int]:
     """Placements a perfect camera identifies: at least one marker fully uncovered."""
-    return [i for i in range(len(placements)) if visible_markers(placements, i) > 0]
+    cover = Cover(placements)
+    return [i for i in range(len(placements)) if cover.visible_markers(i) > 0]
 
 
 def scene_from_placements(placements: Sequence[Placement], frame_index: int = 0) -> TableScene:
     """The TableScene a perfect detector would report: every card with an uncovered marker (its face
     id, or its back when face down); seat tokens go to ``seats``, calibration markers are left out."""
     cards, seats = [], {}
-    for track, i in enumerate(seen_indices(placements)):
+    cover = Cover(placements)
+    for track, i in enumerate(i for i in range(len(placements)) if cover.visible_markers(i) > 0):
         p = placements[i]
         if p.card_id.startswith("K-CAL"):
             continue
@@ -244,7 +270,7 @@ def scene_from_placements(placements: Sequence[Placement], frame_index: int = 0)
             continue
         cards.append(SeenCard(p.shown_id, p.face_up, p.centre, p.angle_deg,
                               corners(p.card_id, p.centre, p.angle_deg),
-                              visible_share(placements, i), track, "marker"))
+                              cover.visible_share(i), track, "marker"))
     return TableScene(tuple(cards), seats, True, (), frame_index)
 
 
