@@ -3,7 +3,8 @@
 ``companion advise prussia --state FILE [--samples N] [--seed S] [--nations FILE] [--json]`` reads a
 saved game (``Game.to_json()``), and for the decision now (which slot for the drawn card; which
 relation card to discard on a joker) estimates by Monte Carlo the probability of a defeat, draw,
-victory and great victory after each choice, later decisions being played at random.
+victory and great victory after each choice, later decisions being played by a fixed policy
+(``--policy greedy``, the default: the choice leaving the best strength margin; or ``random``).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import time
 from typing import Any
 
 from companion.engine import GameError
-from companion.games.prussia_core import RESULT_NAMES, RESULTS, label
+from companion.games.prussia_core import POLICIES, RESULTS, label
 
 DEFAULT_SAMPLES = 500
 
@@ -38,17 +39,24 @@ def load_state(path: str, nations: str | None = None) -> Any:
         raise GameError(f"{path}: {err}{hint}") from None
 
 
-def advice(game: Any, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> dict[str, Any]:
+def advice(game: Any, samples: int = DEFAULT_SAMPLES, seed: int = 0, policy: str = "greedy") -> dict[str, Any]:
     """The decision now, the odds per choice, and the choice with the best chance to win."""
     from companion.games.prussia import odds
     start = time.perf_counter()
-    table = odds(game, samples, seed)
+    table = odds(game, samples, seed, policy)
     seconds = time.perf_counter() - start
     win = {c: p["victory"] + p["great_victory"] for c, p in table.items()}
+    where = {}
+    for key in game.options_now:
+        a, b = game.table.ends(key)
+        name = game.slot_name(key) if game.phase == "place" else label(game.table.cards[key])
+        where[game.slot_name(key) if game.phase == "place" else game.table.cards[key]] = \
+            f"{name} ({game.namer.en(a)}–{game.namer.en(b)})"
     best = max(win, key=lambda c: (win[c], -table[c]["defeat"]))
     return {"game": game.id, "decision": game.phase if game.phase in ("place", "joker") else "none",
             "drawn": game.drawn, "samples": samples, "seed": seed,
-            "policy": "later decisions uniformly at random", "odds": table, "win": win, "best": best,
+            "policy": policy, "odds": table, "win": win, "best": best,
+            "choices": where,
             "seconds": round(seconds, 3)}
 
 
@@ -58,21 +66,22 @@ def _print(report: dict[str, Any]) -> None:
             "joker": "which relation card to discard for the joker",
             "none": "no decision now (a draw is next): odds from here"}[report["decision"]]
     print(f"Decision: {what}")
-    print(f"{report['samples']} random playouts per choice, {report['seconds']:.2f} s "
-          f"(later decisions at random)")
-    names = [RESULT_NAMES[r][0] for r in RESULTS]
-    print(f"  {'choice':<8}" + "".join(f"{n:>20}" for n in names) + f"{'win':>8}")
+    how = {"greedy": "later decisions greedy: best strength margin right away",
+           "random": "later decisions at random"}[report["policy"]]
+    print(f"{report['samples']} playouts per choice, {report['seconds']:.2f} s ({how})")
+    names = ["defeat", "draw", "victory", "great v."]
+    shown = report["choices"] or {c: c for c in report["odds"]}
+    width = max(len(n) for n in shown.values()) + 2
+    print(f"  {'choice':<{width}}" + "".join(f"{n:>10}" for n in names) + f"{'win':>10}")
     for choice, probs in report["odds"].items():
-        shown = label(choice) if choice.startswith("P-") else choice
-        print(f"  {shown:<8}" + "".join(f"{probs[r]:>20.1%}" for r in RESULTS)
-              + f"{report['win'][choice]:>8.1%}")
-    best = report["best"]
-    print(f"Best chance to win: {label(best) if best.startswith('P-') else best}")
+        print(f"  {shown[choice]:<{width}}" + "".join(f"{probs[r]:>10.1%}" for r in RESULTS)
+              + f"{report['win'][choice]:>10.1%}")
+    print(f"Best chance to win: {shown[report['best']]}")
 
 
 def _advise(args: argparse.Namespace) -> int:
     game = load_state(args.state, args.nations)
-    report = advice(game, args.samples, args.seed)
+    report = advice(game, args.samples, args.seed, args.policy)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
@@ -88,5 +97,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="random playouts per choice")
     p.add_argument("--seed", type=int, default=0, help="random seed of the playouts")
     p.add_argument("--nations", metavar="FILE", help="replay with this nations file")
+    p.add_argument("--policy", choices=POLICIES, default="greedy",
+                   help="how later decisions are played in the playouts (default: greedy)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_advise)

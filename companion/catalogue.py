@@ -30,6 +30,71 @@ CARD_HEIGHT_MM = 88.0
 MARKER_MM = 15.0            # design.md: 15 mm 5×5 markers read at 1.4 px/mm in a cascade
 MARKER_INSET_MM = 3.0       # from the card's top and left edge to the marker's outer corner
 CASCADE_GUIDE_MM = 20.0     # printed guide line: how far the next card may cover this one
+MARKER_BITS = 7             # a 5×5 marker with its one-bit black border: 7 bits across MARKER_MM
+QR_MODULES = 21             # a version-1 QR code
+QR_MODULE_MM = 2.0          # design.md: ≥ ~3 px per module from a camera seeing ~1.5–2 px/mm
+QR_MM = QR_MODULES * QR_MODULE_MM   # 42 mm, without its quiet zone
+QR_QUIET_MM = 4.0           # white around the QR (2 modules): all the card's height allows
+QR_TOP_MM = 23.0            # centred between the two 15 mm markers (18 … 70 mm from the top)
+PAWN_TOKEN_MM = 30.0        # the Wheel pawn: a square token with one centred marker, no QR
+CALIBRATION_MARKER_MM = 40.0            # the four K-CAL markers of the calibration sheet
+CALIBRATION_SPAN_MM = (190.0, 250.0)    # outer size of the four-marker pattern (A4 and Letter)
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A printed square or rectangle in a card's millimetres: origin at the card's top-left corner,
+    x to the right, y down (as in an image of the upright card). ``rotation`` (0 or 180 degrees)
+    says how a marker is turned: at 0 the marker's first corner (OpenCV's corner 0) is the rect's
+    top-left, at 180 it is the rect's bottom-right."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    rotation: int = 0
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The rect's centre (x, y) in millimetres."""
+        return (self.x + self.w / 2, self.y + self.h / 2)
+
+
+def card_size_mm(card_id: str) -> tuple[float, float]:
+    """Printed (width, height) of a card, back or token in millimetres (the pawn is a small token)."""
+    if card_id == "W-PAWN":
+        return (PAWN_TOKEN_MM, PAWN_TOKEN_MM)
+    return (CARD_WIDTH_MM, CARD_HEIGHT_MM)
+
+
+def marker_rects(card_id: str) -> tuple[Rect, ...]:
+    """Where a card's (or back's) markers are printed: top-left upright and bottom-right turned
+    180°, so the card reads the same either way up; the pawn token has one centred marker."""
+    if card_id == "W-PAWN":
+        off = (PAWN_TOKEN_MM - MARKER_MM) / 2
+        return (Rect(off, off, MARKER_MM, MARKER_MM),)
+    if card_id.startswith("K-CAL"):
+        raise ValueError("calibration markers are on the calibration sheet: see calibration_marker_rects()")
+    far_x = CARD_WIDTH_MM - MARKER_INSET_MM - MARKER_MM
+    far_y = CARD_HEIGHT_MM - MARKER_INSET_MM - MARKER_MM
+    return (Rect(MARKER_INSET_MM, MARKER_INSET_MM, MARKER_MM, MARKER_MM),
+            Rect(far_x, far_y, MARKER_MM, MARKER_MM, 180))
+
+
+def qr_rect(card_id: str) -> Rect | None:
+    """Where a card face's QR code is printed (without its quiet zone); None for backs and the pawn."""
+    if card_id == "W-PAWN" or card_id.startswith(("B-", "K-CAL")):
+        return None
+    return Rect((CARD_WIDTH_MM - QR_MM) / 2, QR_TOP_MM, QR_MM, QR_MM)
+
+
+def calibration_marker_rects() -> dict[str, Rect]:
+    """The calibration sheet's four markers (K-CAL1 top-left, 2 top-right, 3 bottom-right,
+    4 bottom-left), in millimetres from the outer top-left corner of K-CAL1; all upright."""
+    w, h = CALIBRATION_SPAN_MM
+    m = CALIBRATION_MARKER_MM
+    corners = ((0.0, 0.0), (w - m, 0.0), (w - m, h - m), (0.0, h - m))
+    return {f"K-CAL{i + 1}": Rect(x, y, m, m) for i, (x, y) in enumerate(corners)}
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from companion import catalogue
 from companion.engine import CHANCE, GameError, IllegalMove, Move, simulate, thaw
 from companion.games import game_class
 from companion.games.hills import Game
+from companion.series import Series
 
 SWITCHES = ("same_value_ban", "banners", "highest_card", "open_play", "hidden_values")
 ALL_OPTIONS = [dict(zip(SWITCHES, bits), start_player=start)
@@ -74,6 +75,8 @@ def arrange(plan: dict[int, tuple[str, str]], **options) -> Game:
 EXAMPLE_1 = ("R9@7 B1@1 R1@7 B2@2 R2@3 B4@7 R3@4 B6@7 R4@5 B3@6 "
              "R5@5 B5@6 R6@5 B7@6 R7@5 B8@6 R8@5 B9@6")
 
+MIRRORED_1 = ("B6@7 R2@1 B4@7 R3@2 B1@3 R9@7 B2@4 R1@7 B3@5 R4@6 "
+              "B5@5 R5@6 B7@5 R6@6 B8@5 R7@6 B9@5 R8@6")
 
 def test_example_1_equal_sums_go_to_the_start_player_red():
     game = Game(2)
@@ -88,8 +91,7 @@ def test_example_1_equal_sums_go_to_the_start_player_red():
 
 def test_example_1_mirrored_the_tie_goes_to_blue_when_blue_starts():
     game = Game(2, {"start_player": 1})
-    play(game, "B6@7 R2@1 B4@7 R3@2 B1@3 R9@7 B2@4 R1@7 B3@5 R4@6 "
-               "B5@5 R5@6 B7@5 R6@6 B8@5 R7@6 B9@5 R8@6")
+    play(game, MIRRORED_1)
     assert game.result[6]["winner"] == 1 and game.result[6]["reason"] == "tie"
     assert game.scores() == [1 + 2 + 6, 3 + 4 + 5 + 7]
 
@@ -255,6 +257,7 @@ def test_same_value_ban_on_a_face_up_hill_is_an_illegal_move():
     with pytest.raises(IllegalMove) as err:
         game.apply(Move.of(1, "place", hill=2, card="H-B6"))
     assert "same value banned" in err.value.reason and "already has a 6" in err.value.reason
+    assert err.value.rule == "seven-hills.md § Variant: same value banned"
     assert Move.of(1, "place", hill=2, card="H-B5") in game.legal_moves()
 
 
@@ -287,6 +290,7 @@ def test_bad_moves_are_refused_with_a_reason_and_change_nothing(move, words):
     with pytest.raises(IllegalMove) as err:
         game.apply(move)
     assert words in err.value.reason and err.value.reason == game.explain_illegal(move)
+    assert err.value.rule.startswith("seven-hills.md § ")
     assert game.snapshot() == before and game.log == []
 
 
@@ -534,3 +538,24 @@ def test_every_event_speaks_english_and_japanese():
             for event in simulate(Game(2, options), seed).game.events:
                 assert event.text and event.ja and event.text != event.ja
                 json.dumps(event.to_json(), ensure_ascii=False)
+
+
+# --------------------------------------------------------------------- series
+def test_a_two_game_series_alternates_the_start_player_and_sums_totals():
+    series = Series("hills", 2, {}, rounds=2)
+    first = series.new_game()
+    assert first.options["start_player"] == 0
+    play(first, EXAMPLE_1)                       # red takes the tied hill 7: 19–9
+    series.record(first)
+    second = series.new_game()
+    assert second.options["start_player"] == 1 and not series.is_over()
+    play(second, MIRRORED_1)                     # now blue starts and takes the tied hill 7: 9–19
+    series.record(second)
+    assert series.is_over() and series.totals() == [28, 28]
+    assert series.winners() == [0, 1]            # a drawn series stays a draw
+    third = Series("hills", 2, {"banners": True}, rounds=2)
+    game = third.new_game()
+    play(game, "RB@4 B6@2 R8@4 BB@5 R6@2 B9@1 R1@5 B3@4 R9@1 B1@3 R2@4 B2@6 R3@3 B4@4 "
+               "R4@7 B5@3 R5@6 B7@7 R7@5 B8@6")
+    third.record(game)
+    assert third.totals() == game.scores() and third.new_game().options["banners"] is True

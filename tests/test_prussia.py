@@ -365,7 +365,8 @@ def test_events_carry_structured_steps_as_json_objects():
 def test_wrong_draw_and_wrong_phase_are_explained():
     g = build(slots={"5>6": "P-C2"})
     assert "not in the draw pile" in refused(g, Move.of(CHANCE, "draw", card="P-C2"))
-    assert "a shuffle or draw" in refused(g, place_move("5>6"))
+    assert "Turn over the top card of the draw pile first" in refused(g, place_move("5>6"))
     draw(g, "P-H9")
     assert "♥9 names Russia" in refused(g, place_move("5>6"))
     assert "no slot '5>9'" in refused(g, place_move("5>9"))
+    assert "player 1 must place ♥9 first" in refused(g, Move.of(CHANCE, "draw", card="P-S2"))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pytest
 
@@ -11,7 +12,7 @@ from companion.cli import main
 from companion.engine import GameError, Move
 from companion.games.prussia import Game, odds
 from companion.games.prussia_bench import decision_position
-from companion.games.prussia_core import load_nations
+from companion.games.prussia_core import CENTRE, greedy_choice, load_nations
 from tests.prussia_positions import build, draw
 
 
@@ -88,6 +89,24 @@ def test_odds_on_a_decided_position():
         odds(Game(2), 5)
 
 
+def test_greedy_policy_prefers_the_strongest_ally_and_keeps_red_cards():
+    t = build(alive=[3, 6, 12], era=3).table
+    rng = random.Random(0)
+    assert greedy_choice(t, "place", "P-HK", [(CENTRE, 3), (CENTRE, 6), (CENTRE, 12)], rng) == (CENTRE, 6)
+    t.cards = {(CENTRE, 6): "P-HK", (3, 6): "P-C3"}
+    assert greedy_choice(t, "joker", "P-JK1", [(CENTRE, 6), (3, 6)], rng) == (3, 6)
+    assert t.cards == {(CENTRE, 6): "P-HK", (3, 6): "P-C3"}      # the trial choices were undone
+
+
+def test_odds_policies_and_a_bad_policy():
+    g = build(alive=[3, 6, 12], era=3, kings=3)
+    draw(g, "P-HK")
+    assert odds(g, 5, policy="random") == odds(g, 5, policy="greedy")    # no later decision here
+    with pytest.raises(GameError) as err:
+        odds(g, 5, policy="clever")
+    assert "policy must be one of random, greedy" in str(err.value)
+
+
 def test_odds_for_a_joker_choice_name_relation_cards():
     g = build(slots={"1>2": "P-C2", "C-3": "P-H3"})
     draw(g, "P-JK1")
@@ -103,9 +122,10 @@ def test_advise_command_json_and_text(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert set(report["odds"]) == {m.slot for m in game.legal_moves()}
     assert report["best"] in report["odds"] and report["decision"] == "place"
-    assert main(["advise", "prussia", "--state", path, "--samples", "40"]) == 0
+    assert set(report["choices"]) == set(report["odds"]) and "–" in report["choices"][report["best"]]
+    assert main(["advise", "prussia", "--state", path, "--samples", "40", "--policy", "random"]) == 0
     out = capsys.readouterr().out
-    assert "Best chance to win" in out and "where to place" in out
+    assert "Best chance to win" in out and "where to place" in out and "at random" in out
 
 
 def test_advise_with_a_bad_state_file(tmp_path, capsys):

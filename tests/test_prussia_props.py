@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -87,6 +88,9 @@ def test_engine_simulate_plays_both_player_counts_over_seeds():
         for players in (1, 2):
             record = simulate(Game(players, {"start_player": seed % players}), seed)
             assert record.game.is_over()
+            json.dumps(record.to_json())
+            for seat in range(players):
+                json.dumps(record.game.player_view(seat))
             kinds = {e.kind for _, evs in record.turns for e in evs}
             assert "game_over" in kinds and "ruling" in kinds
 

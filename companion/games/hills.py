@@ -99,6 +99,19 @@ def names(card_ids: list[str]) -> tuple[str, str]:
     return " and ".join(p[0] for p in pairs), "と".join(p[1] for p in pairs)
 
 
+def rule_section(reason: str) -> str:
+    """The spec section a refusal cites, from the words of the reason."""
+    for words, section in (("(banner)", "Variant: banner as barricade"),
+                           ("(same value banned)", "Variant: same value banned"),
+                           ("turn over", "Hidden cards and revealing"), ("reveal", "Hidden cards and revealing"),
+                           ("face down", "Hidden cards and revealing"), ("face-down", "Hidden cards and revealing"),
+                           ("face up", "Hidden cards and revealing"),
+                           ("game is over", "End and scoring")):
+        if words in reason:
+            return section
+    return "A turn"
+
+
 class Game(engine.Game):
     """One game of the Seven Hills of Rome: red (seat 0) against blue (seat 1)."""
 
@@ -259,10 +272,10 @@ class Game(engine.Game):
         return self._place_reason(move)
 
     def check(self, move: Move) -> None:
-        """Raise ``IllegalMove`` with the rule's reason unless ``move`` is legal now."""
+        """Raise ``IllegalMove`` with the rule's reason and its section unless ``move`` is legal now."""
         reason = self.illegal_reason(move)
         if reason is not None:
-            raise IllegalMove(reason, self.rules_file)
+            raise IllegalMove(reason, f"{self.rules_file} § {rule_section(reason)}")
 
     def explain_illegal(self, move: Move) -> str:
         """Why ``move`` is not legal now, in a player's words."""
@@ -411,7 +424,8 @@ class Game(engine.Game):
             events += self._cancel(hill_no, [flag, len(cards) - 1], revealing["seat"])
         elif revealing is not None and is_banner(revealing["card"]):
             hill["barricade"] = True   # RULING: a revealing banner lies face up and waits
-        if (revealing is not None and self.options["same_value_ban"] and revealing in hill["cards"]
+        if (revealing is not None and self.options["same_value_ban"]
+                and any(c is revealing for c in hill["cards"])
                 and not is_banner(revealing["card"])
                 and value(revealing["card"]) in self._numbers(hill_no, owner)):
             hill["cards"].remove(revealing)

@@ -38,7 +38,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from companion.engine import CHANCE, TERMINAL, Event, Game as BaseGame, GameError, IllegalMove, Move, Option
-from companion.games.prussia_core import (CARDS, CENTRE, ERA_NAMES, JOKERS, RESULT_NAMES, RESULTS, SPECIAL,
+from companion.games.prussia_core import (CARDS, CENTRE, ERA_NAMES, JOKERS, POLICIES, RESULT_NAMES, RESULTS,
                                           Key, Table, deck, label, load_nations, random_playout)
 from companion.games.prussia_text import Namer, render, surrender_instruction
 
@@ -84,6 +84,7 @@ class Game(BaseGame):
         self.namer = Namer(self.nations)
         self.table = Table(self.nations, o["jokers"], o["alliance"], o["victory_strength"])
         self.seat = o["start_player"]
+        self.actor = self.seat
         self.phase = "deal" if self.players == 2 else "draw"
         self.drawn: Optional[str] = None      # the card being resolved (turned over, not placed)
         self.options_now: list[Key] = []       # the slots of the pending decision
@@ -199,6 +200,7 @@ class Game(BaseGame):
     def _apply(self, move: Move) -> list[Event]:
         kind, t = move.kind, self.table
         steps: list[dict[str, Any]] = []
+        self.actor = self.seat          # whose turn it is (rulings name the player with 2 players)
         if kind == "deal":
             if move.get("hands") is None:
                 self.hidden = [HAND, HAND]
@@ -287,7 +289,8 @@ class Game(BaseGame):
         """The ruling (whole explanation), then surrender, era and game-over events."""
         if not steps:
             return []
-        en, ja = render(steps, self.namer)
+        who = (f"Player {self.actor + 1}: ", f"プレイヤー{self.actor + 1}: ") if self.players == 2 else ("", "")
+        en, ja = render(steps, self.namer, who)
         events = [Event.of("ruling", en + prompt[0], ja + prompt[1], steps=steps, **facts)]
         for step in steps:
             if step["step"] == "surrender":
@@ -318,9 +321,16 @@ class Game(BaseGame):
     def explain_illegal(self, move: Move) -> str:
         """Why a move is not legal now, citing the rule."""
         turn = self.current_player()
-        if move.player != turn:
-            return super().explain_illegal(move)
         t, phase = self.table, self.phase
+        if move.player != turn:
+            if turn == CHANCE:
+                return ("Deal the cards first (2 players: setup)." if phase == "deal" else
+                        "Turn over the top card of the draw pile first (step 1: draw).")
+            if move.player == CHANCE:
+                doing = {"place": f"place {label(self.drawn)}", "joker": "choose the relation card to discard",
+                         "turn": "play a card or draw"}[phase]
+                return f"No card is turned over now: player {turn + 1} must {doing} first."
+            return super().explain_illegal(move)
         if phase == "deal":
             return "First deal 13 cards to each player (2 players: setup)."
         if phase == "draw":
@@ -432,13 +442,15 @@ def _finish_choice(t: Table, phase: str, key: Key, drawn: str) -> None:
     t.end_turn(drawn, None)
 
 
-def odds(game: Game, samples: int = 400, seed: int = 0) -> dict[str, dict[str, float]]:
+def odds(game: Game, samples: int = 400, seed: int = 0, policy: str = "greedy") -> dict[str, dict[str, float]]:
     """Monte Carlo odds of each result for each choice of the decision now (solo).
 
     Choices are slot keys (placing the drawn card) or relation card ids (discarding for a joker);
     with no decision pending (a draw is next) the single choice ``"draw"`` gives the odds from here.
-    Every later decision is played uniformly at random; each choice sees the same ``samples`` deck
-    orders (common random numbers), so differences between choices are not noise from the deal.
+    Later decisions follow ``policy``: ``greedy`` (default) takes the choice that leaves the centre
+    side's strength margin highest right away (ties at random), ``random`` plays uniformly at random.
+    Each choice sees the same ``samples`` deck orders (common random numbers), so differences between
+    choices are not noise from the deal.
     """
     if game.players != 1:
         raise GameError("odds are computed for solo games only")
@@ -446,6 +458,8 @@ def odds(game: Game, samples: int = 400, seed: int = 0) -> dict[str, dict[str, f
         raise GameError(f"the game is over ({game.result()})")
     if samples < 1:
         raise GameError(f"samples must be at least 1, got {samples}")
+    if policy not in POLICIES:
+        raise GameError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     if game.phase in ("place", "joker"):
         choices = {(game.slot_name(k) if game.phase == "place" else game.table.cards[k]): k
                    for k in game.options_now}
@@ -458,7 +472,7 @@ def odds(game: Game, samples: int = 400, seed: int = 0) -> dict[str, dict[str, f
             t = game.table.copy()
             if key is not None:
                 _finish_choice(t, game.phase, key, game.drawn)
-            res = t.result or random_playout(t, random.Random(seed * 1_000_003 + i))
+            res = t.result or random_playout(t, random.Random(seed * 1_000_003 + i), policy)
             counts[res] += 1
         out[name] = {r: c / samples for r, c in counts.items()}
     return out

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import time
@@ -9,7 +10,7 @@ from collections import Counter
 from typing import Sequence
 
 from companion.engine import simulate
-from companion.games.prussia_core import RESULTS
+from companion.games.prussia_core import POLICIES, RESULTS
 
 
 def decision_position(seed: int = 5) -> "object":
@@ -27,10 +28,12 @@ def measure(games: int, samples: int) -> dict[str, float]:
     from companion.games.prussia import Game
     from companion.games.prussia_core import Table, load_nations, random_playout
     nations = load_nations(None, "prussia")
-    start = time.perf_counter()
-    for i in range(games):
-        random_playout(Table(nations), random.Random(i))
-    core = games / (time.perf_counter() - start)
+    core = {}
+    for policy in POLICIES:
+        start = time.perf_counter()
+        for i in range(games):
+            random_playout(Table(nations), random.Random(i), policy)
+        core[policy] = games / (time.perf_counter() - start)
     engine_games = max(1, games // 20)
     start = time.perf_counter()
     for i in range(engine_games):
@@ -38,23 +41,23 @@ def measure(games: int, samples: int) -> dict[str, float]:
     engine = engine_games / (time.perf_counter() - start)
     game = decision_position()
     report = advice(game, samples)
-    return {"core_playouts_per_s": round(core), "engine_games_per_s": round(engine, 1),
+    return {"core_playouts_per_s": round(core["random"]), "core_greedy_playouts_per_s": round(core["greedy"]),
+            "engine_games_per_s": round(engine, 1),
             "advise_seconds": report["seconds"], "advise_choices": len(report["odds"]),
             "advise_samples_per_choice": samples}
 
 
 def result_rates(games: int) -> dict[str, dict[str, float]]:
-    """How often random play ends in each result, per centre nation and option reading."""
+    """How often each playout policy ends in each result, per centre nation and option reading."""
     from companion.games.prussia_core import Table, load_nations, random_playout
     out = {}
-    for centre in ("prussia", "german_empire"):
+    for policy, centre, alliance, strength in itertools.product(
+            POLICIES, ("prussia", "german_empire"), ("direct", "chain"), ("alliance", "alone")):
         nations = load_nations(None, centre)
-        for alliance in ("direct", "chain"):
-            for strength in ("alliance", "alone"):
-                counts = Counter(random_playout(Table(nations, 2, alliance, strength), random.Random(i))
-                                 for i in range(games))
-                out[f"centre={centre} alliance={alliance} victory_strength={strength}"] = {
-                    r: round(counts[r] / games, 3) for r in RESULTS}
+        counts = Counter(random_playout(Table(nations, 2, alliance, strength), random.Random(i), policy)
+                         for i in range(games))
+        out[f"policy={policy} centre={centre} alliance={alliance} victory_strength={strength}"] = {
+            r: round(counts[r] / games, 3) for r in RESULTS}
     return out
 
 
@@ -73,8 +76,9 @@ def main(argv: Sequence[str]) -> int:
         print(json.dumps(figures, indent=2))
     else:
         print(f"table core, random play:     {figures['core_playouts_per_s']} solo games/s (one core)")
+        print(f"table core, greedy play:     {figures['core_greedy_playouts_per_s']} solo games/s (one core)")
         print(f"engine with explanations:    {figures['engine_games_per_s']} solo games/s (simulate)")
-        print(f"advise, {figures['advise_choices']} choices × {args.samples} playouts: "
+        print(f"advise (greedy), {figures['advise_choices']} choices × {args.samples} playouts: "
               f"{figures['advise_seconds']:.2f} s")
         for name, rates in figures.get("result_rates", {}).items():
             print(f"{name}: " + ", ".join(f"{r} {p:.1%}" for r, p in rates.items()))

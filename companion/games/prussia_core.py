@@ -19,7 +19,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from companion.catalogue import SUIT_SYMBOLS, default_nations
 from companion.engine import GameError
@@ -457,11 +457,43 @@ class Table:
                           "result": self.result})
 
 
-def random_playout(t: Table, rng: random.Random) -> str:
-    """Play ``t`` (at the start of a turn) to the end with random choices; return the result."""
+POLICIES = ("random", "greedy")
+"""How playouts make later decisions: uniformly at random, or greedily (see ``greedy_choice``)."""
+
+
+def margin(t: Table) -> float:
+    """The centre's red alliance minus the other survivors, in the current era (the greedy policy's
+    yardstick; an alliance also defends the centre in wars, so it is used with either
+    ``victory_strength``)."""
+    mine, allies = t.side(CENTRE, None)
+    return mine - sum(t.power(n) for n in t.alive if n not in allies)
+
+
+def greedy_choice(t: Table, kind: str, card: str, opts: list[Key], rng: random.Random) -> Key:
+    """The choice that leaves the best ``margin`` right away (ties broken at random)."""
+    best: list[Key] = []
+    top = None
+    for key in opts:
+        if kind == "place":
+            t.cards[key] = card
+            value = margin(t)
+            del t.cards[key]
+        else:
+            old = t.cards.pop(key)
+            value = margin(t)
+            t.cards[key] = old
+        if top is None or value > top:
+            top, best = value, [key]
+        elif value == top:
+            best.append(key)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def random_playout(t: Table, rng: random.Random, policy: str = "random") -> str:
+    """Play ``t`` (at the start of a turn) to the end with ``policy``'s choices; return the result."""
     pile = t.pile
     rng.shuffle(pile)
-    choice = rng.choice
+    greedy = policy == "greedy"
     while t.result is None:
         if not pile:      # cannot happen in solo (a K is always left); guard against endless play
             raise RuntimeError("the pile ran out before the 4th K")
@@ -469,9 +501,11 @@ def random_playout(t: Table, rng: random.Random) -> str:
         kind, opts = t.begin(card, True, None)
         if kind == "again":
             continue
-        if kind == "place":
-            t.place(card, choice(opts), None)
-        elif kind == "joker":
-            t.joker_discard(choice(opts), None)
+        if kind in ("place", "joker"):
+            key = greedy_choice(t, kind, card, opts, rng) if greedy and len(opts) > 1 else rng.choice(opts)
+            if kind == "place":
+                t.place(card, key, None)
+            else:
+                t.joker_discard(key, None)
         t.end_turn(card, None)
     return t.result

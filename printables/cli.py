@@ -1,0 +1,116 @@
+"""``companion print``: write the PDFs, optionally hand them to the printer (CUPS ``lp``)."""
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from printables.fonts import FontMissing
+from printables.sheets import PAPERS, PLAYERS, TARGETS, Printed, PrintError, build, default_path
+
+ALL_ORDER = TARGETS
+
+
+def register(subparsers) -> None:
+    """Add the ``print`` command to the ``companion`` command line."""
+    p = subparsers.add_parser(
+        "print", help="write print-ready PDFs of the decks, tokens, stickers and calibration sheet",
+        description="Write print-ready PDFs: 3 × 3 poker-size cards a page, cut marks, backs for "
+                    "long-edge duplex. Print at 100 %% (actual size).")
+    p.add_argument("game", metavar="GAME", choices=(*TARGETS, "all"),
+                   help=f"{', '.join(TARGETS)}, or all")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="spartacus: colour sets 3–5 (default 5); chains: Pairs decks 1–10 (default 5); "
+                        "tokens: seat tokens 1–10 (default 10); stickers: Pairs decks to label 0–10 "
+                        "(default 1); all: spartacus, chains and stickers (default 5)")
+    p.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
+    p.add_argument("--bleed", type=float, default=0.0, metavar="MM",
+                   help="print each card's background MM beyond its cut line (default 0)")
+    p.add_argument("--out", metavar="FILE",
+                   help="the PDF to write (default out/GAME.pdf); for all, a folder (default out)")
+    p.add_argument("--send", action="store_true", help="send the PDF to the printer with lp (CUPS)")
+    p.add_argument("--printer", metavar="NAME", help="with --send: the CUPS printer (default: lp's)")
+    p.set_defaults(func=run)
+
+
+def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
+    """(target, players, path) of every PDF to write; raises PrintError on bad options."""
+    if args.printer and not args.send:
+        raise PrintError("--printer needs --send (to print now), or leave it out")
+    if args.game != "all":
+        path = Path(args.out) if args.out else default_path(args.game)
+        if args.out and path.is_dir():
+            path = path / f"{args.game}.pdf"
+        return [(args.game, args.players, path)]
+    folder = Path(args.out) if args.out else Path("out")
+    if folder.suffix.lower() == ".pdf":
+        raise PrintError(f"--out {folder}: `print all` writes several PDFs, give a folder")
+    n = 5 if args.players is None else args.players
+    if not 1 <= n <= 10:
+        raise PrintError(f"print all prints for 1–10 players: --players {n} is out of range")
+    counts = {"spartacus": min(max(n, PLAYERS["spartacus"][0]), PLAYERS["spartacus"][1]),
+              "chains": n, "stickers": n}
+    return [(t, counts.get(t), folder / f"{t}.pdf") for t in ALL_ORDER]
+
+
+def _send(printed: Printed, paper: str, printer: str | None) -> bool:
+    lp = shutil.which("lp")
+    if lp is None:
+        return False
+    sides = "one-sided" if printed.target == "stickers" else "two-sided-long-edge"
+    cmd = [lp, "-o", f"sides={sides}", "-o", "print-scaling=none", "-o", "fit-to-page=false",
+           "-o", f"media={'A4' if paper == 'a4' else 'Letter'}", "-t", f"Table Companion {printed.target}"]
+    if printer:
+        cmd += ["-d", printer]
+    done = subprocess.run(cmd + [str(printed.path)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise PrintError(f"lp could not print {printed.path}: {done.stderr.strip() or done.stdout.strip()}")
+    print(f"sent to the printer: {done.stdout.strip()}")
+    return True
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the requested PDFs (and send them); exit status 2 on bad options, 1 if lp is missing."""
+    try:
+        jobs = _jobs(args)
+        # check every option of every job before writing anything
+        for target, players, path in jobs:
+            _check(target, players, args, path)
+        written: list[Printed] = []
+        start = time.perf_counter()
+        for i, (target, players, path) in enumerate(jobs, 1):
+            t0 = time.perf_counter()
+            printed = build(target, players=players, paper=args.paper, bleed=args.bleed, out=path)
+            written.append(printed)
+            took = time.perf_counter() - t0
+            prefix = f"[{i}/{len(jobs)}] " if len(jobs) > 1 else ""
+            print(f"{prefix}{printed.summary()} ({took:.1f} s)", flush=True)
+        if len(written) > 1:
+            size = sum(p.path.stat().st_size for p in written)
+            print(f"all: {sum(p.cards for p in written)} cards and labels, {sum(p.pages for p in written)} "
+                  f"pages, {size / 1e6:.1f} MB in {time.perf_counter() - start:.1f} s")
+        if args.send:
+            for printed in written:
+                if not _send(printed, args.paper, args.printer):
+                    print("companion print: cannot send: the CUPS command `lp` is missing. Install it "
+                          "with `sudo apt-get install cups-client` (and set up a printer), or print the "
+                          "PDF yourself at 100 % (actual size), double-sided, flip on long edge.",
+                          file=sys.stderr)
+                    return 1
+    except (PrintError, FontMissing) as err:
+        print(f"companion print: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _check(target: str, players: int | None, args: argparse.Namespace, path: Path) -> None:
+    """Raise PrintError for options ``build`` would refuse, before any file is written."""
+    from printables.sheets import SheetLayout, players_for
+    players_for(target, players)
+    if target != "stickers":
+        SheetLayout(args.paper, float(args.bleed))
+    if path.suffix.lower() != ".pdf":
+        raise PrintError(f"--out {path}: give a file name ending in .pdf")

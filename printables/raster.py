@@ -1,0 +1,96 @@
+"""Single cards rasterised from the same drawing code as the printed sheets (for vision's
+synthetic camera frames and for previews)."""
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+import numpy as np
+import pypdfium2 as pdfium
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from companion import catalogue as cat
+from printables.faces import draw_back, draw_face, draw_pawn
+from printables.fonts import register_font
+
+
+@lru_cache(maxsize=1024)
+def card_pdf(card_id: str, side: str = "face") -> bytes:
+    """A one-page PDF exactly the size of one card's face (or back), nothing around it."""
+    if side not in ("face", "back"):
+        raise ValueError(f"side must be 'face' or 'back', not {side!r}")
+    cat.card(card_id)   # unknown ids fail here with the catalogue's message
+    w, h = cat.card_size_mm(card_id)
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w * mm, h * mm), initialFontName=register_font(), pageCompression=1)
+    c.translate(0, h * mm)
+    c.scale(mm, -mm)
+    if card_id == "W-PAWN":
+        draw_pawn(c)
+    elif side == "back":
+        draw_back(c, card_id)
+    else:
+        draw_face(c, card_id)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+@lru_cache(maxsize=4)
+def calibration_pdf(paper: str = "a4") -> bytes:
+    """The calibration sheet alone, as a one-page PDF."""
+    from printables.sheets import PAPERS, PrintError, draw_calibration
+    if paper not in PAPERS:
+        raise PrintError(f"unknown paper {paper!r}: choose a4 or letter")
+    w, h = PAPERS[paper]
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w * mm, h * mm), initialFontName=register_font(), pageCompression=1)
+    draw_calibration(c, paper)
+    c.save()
+    return buf.getvalue()
+
+
+def _to_image(pdf: bytes, px_per_mm: float) -> np.ndarray:
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        bitmap = doc[0].render(scale=px_per_mm * 25.4 / 72, draw_annots=False)
+        image = bitmap.to_numpy()[:, :, :3].copy()   # pdfium's byte order is BGR(A), as OpenCV's
+    finally:
+        doc.close()
+    image.flags.writeable = False    # cached and shared: copy before drawing on it
+    return image
+
+
+@lru_cache(maxsize=512)
+def _render(card_id: str, side: str, px_per_mm: float) -> np.ndarray:
+    return _to_image(card_pdf(card_id, side), px_per_mm)
+
+
+def render_card_png(card_id: str, px_per_mm: float = 8.0) -> np.ndarray:
+    """A card's face as an upright BGR ``uint8`` image (OpenCV order), about
+    ``card_size_mm(card_id) × px_per_mm`` pixels; cached and read-only (copy it to draw on it)."""
+    if px_per_mm <= 0:
+        raise ValueError(f"px_per_mm must be positive, not {px_per_mm}")
+    card = cat.card(card_id)
+    if card.kind == "back":
+        raise ValueError(f"{card_id} is a back: use render_back_png({card_id!r})")
+    return _render(card_id, "face", float(px_per_mm))
+
+
+def render_back_png(back_id: str, px_per_mm: float = 8.0) -> np.ndarray:
+    """A deck's back (``B-…``) as an upright BGR ``uint8`` image; cached and read-only."""
+    if px_per_mm <= 0:
+        raise ValueError(f"px_per_mm must be positive, not {px_per_mm}")
+    if cat.card(back_id).kind != "back":
+        raise ValueError(f"{back_id} is not a back: backs are {', '.join(cat.BACKS)}")
+    return _render(back_id, "back", float(px_per_mm))
+
+
+@lru_cache(maxsize=8)
+def render_calibration_png(px_per_mm: float = 4.0, paper: str = "a4") -> np.ndarray:
+    """The whole calibration page as a BGR ``uint8`` image; K-CAL1's outer corner is at
+    ``sheets.calibration_origin(paper)`` mm and the markers at ``calibration_marker_rects()``."""
+    if px_per_mm <= 0:
+        raise ValueError(f"px_per_mm must be positive, not {px_per_mm}")
+    return _to_image(calibration_pdf(paper), float(px_per_mm))

@@ -1,0 +1,431 @@
+"""Print-ready PDFs: which cards each target prints, 3 × 3 card sheets with cut marks and duplex
+backs, the calibration sheet, and sticker sheets for cards a user already owns."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from companion import catalogue as cat
+from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
+from printables.faces import GREY, INK, colour_of, draw_back, draw_face, draw_pawn, text
+from printables.fonts import register_font
+from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+"""Paper sizes in millimetres (portrait)."""
+MIN_MARGIN_MM = 6.0     # most printers cannot print closer to the edge; cut marks live here
+COLS = ROWS = 3
+TARGETS = ("wheel", "hills", "spartacus", "prussia", "chains", "tokens", "stickers")
+TITLES = {"wheel": "Wheel of History · 歴史の車輪", "hills": "Seven Hills of Rome · ローマ七丘",
+          "spartacus": "Spartacus · スパルタクス", "prussia": "Prussia · 輪る七年戦争",
+          "chains": "Chains · チェーンズ", "tokens": "Tokens and calibration · トークンと較正シート",
+          "stickers": "Stickers · ステッカー"}
+PLAYERS = {"spartacus": (3, len(cat.SPARTACUS_COLOURS), 5), "chains": (1, cat.CHAINS_DECKS, 5),
+           "tokens": (1, 10, 10), "stickers": (0, cat.CHAINS_DECKS, 1)}
+"""Target → (fewest, most, default) for ``--players``: colour sets, Pairs decks, seat tokens, or
+sticker sets for Pairs decks."""
+CUT_MARK_MM = 5.0
+
+
+class PrintError(ValueError):
+    """Bad print options; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One physical card on a sheet: the face printed on the front page and what lands behind it."""
+
+    front: str
+    back: str | None
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A written PDF and what is in it."""
+
+    path: Path
+    target: str
+    cards: int
+    pages: int
+    extra: str = ""
+
+    def summary(self) -> str:
+        """One line for people: the file, its cards and pages."""
+        return f"{self.path}: {TITLES[self.target]}: {self.cards} {self.extra or 'cards'}, {self.pages} pages"
+
+
+def players_for(target: str, players: int | None) -> int | None:
+    """The player count a target prints for, checked against its range (None: not counted)."""
+    if target not in PLAYERS:
+        if players is not None:
+            raise PrintError(f"--players does not apply to {target}: it always prints the full set "
+                             "(it applies to spartacus, chains, tokens and stickers)")
+        return None
+    low, high, default = PLAYERS[target]
+    if players is None:
+        return default
+    if not low <= players <= high:
+        what = {"spartacus": "colour sets", "chains": "Pairs decks", "tokens": "seat tokens",
+                "stickers": "Pairs decks to label"}[target]
+        raise PrintError(f"{target} prints {low}–{high} {what}: --players {players} is out of range")
+    return players
+
+
+def slots(target: str, players: int | None = None) -> list[Slot]:
+    """The cards a target prints, in sheet order, each with the back behind it."""
+    n = players_for(target, players)
+    if target == "wheel":
+        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("wheel", "number")] + [Slot("W-PAWN", None)]
+    if target == "hills":
+        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("hills")]
+    if target == "spartacus":
+        colours = cat.SPARTACUS_COLOURS[:n]
+        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("spartacus") if c.colour in colours]
+    if target == "prussia":
+        nations = [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("prussia", "nation")]
+        eras = [Slot("P-ERA1", "P-ERA2"), Slot("P-ERA3", "P-ERA4")]   # two double-sided era cards
+        deck = [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("prussia")
+                if c.kind in ("playing", "joker")]
+        return nations + eras + deck
+    if target == "chains":
+        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("chains") if c.deck <= n]
+    if target == "tokens":
+        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("table", "seat")[:n]] + [Slot("W-PAWN", None)]
+    raise PrintError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)} or all")
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """Where the nine cards of a sheet go on the page (millimetres from the page's top-left)."""
+
+    paper: str
+    bleed: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.paper not in PAPERS:
+            raise PrintError(f"unknown paper {self.paper!r}: choose a4 or letter")
+        if not 0 <= self.bleed <= 10:
+            raise PrintError(f"--bleed {self.bleed} mm is not a bleed: give 0 to a few millimetres")
+        if min(self.margins) < MIN_MARGIN_MM - 1e-9:
+            w, h = self.page
+            most = min((w - 2 * MIN_MARGIN_MM - COLS * CW) / (2 * COLS),
+                       (h - 2 * MIN_MARGIN_MM - ROWS * CH) / (2 * ROWS))
+            raise PrintError(f"--bleed {self.bleed:g} mm leaves less than {MIN_MARGIN_MM:g} mm of margin "
+                             f"for 3 × 3 cards on {self.paper}: use at most {max(most, 0):.1f} mm")
+
+    @property
+    def page(self) -> tuple[float, float]:
+        """Page (width, height) in millimetres."""
+        return PAPERS[self.paper]
+
+    @property
+    def cell(self) -> tuple[float, float]:
+        """A card with its bleed on every side."""
+        return (CW + 2 * self.bleed, CH + 2 * self.bleed)
+
+    @property
+    def margins(self) -> tuple[float, float]:
+        """Blank paper left/right and top/bottom of the grid (bleed included in the grid)."""
+        (w, h), (cw, ch) = self.page, self.cell
+        return ((w - COLS * cw) / 2, (h - ROWS * ch) / 2)
+
+    def front(self, index: int) -> tuple[float, float]:
+        """Top-left corner of the card (cut line, not bleed) in slot ``index`` on a front page."""
+        (mx, my), (cw, ch) = self.margins, self.cell
+        col, row = index % COLS, index // COLS
+        return (mx + col * cw + self.bleed, my + row * ch + self.bleed)
+
+    def back(self, index: int) -> tuple[float, float]:
+        """Top-left corner of the back behind slot ``index``: long-edge duplex mirrors left-right."""
+        x, y = self.front(index)
+        return (self.page[0] - x - CW, y)
+
+
+def _at(c: Canvas, page_h: float, x: float, y: float) -> None:
+    """Make the canvas draw in millimetres from (x, y) on the page, y down."""
+    c.translate(x * mm, (page_h - y) * mm)
+    c.scale(mm, -mm)
+
+
+def _cut_marks(c: Canvas, layout: SheetLayout, corners: list[tuple[float, float]]) -> None:
+    """Short lines in the margins on the extension of every cut; they never touch a card."""
+    w, h = layout.page
+    mx, my = layout.margins
+    xs = sorted({round(x, 4) for x, _ in corners} | {round(x + CW, 4) for x, _ in corners})
+    ys = sorted({round(y, 4) for _, y in corners} | {round(y + CH, 4) for _, y in corners})
+    c.saveState()
+    _at(c, h, 0, 0)
+    c.setStrokeColor(INK)
+    c.setLineWidth(0.2)
+    gap = 1.0
+    for x in xs:
+        length = min(CUT_MARK_MM, my - gap - 1.5)
+        c.line(x, my - gap, x, my - gap - length)
+        c.line(x, h - my + gap, x, h - my + gap + length)
+    for y in ys:
+        length = min(CUT_MARK_MM, mx - gap - 1.5)
+        c.line(mx - gap, y, mx - gap - length, y)
+        c.line(w - mx + gap, y, w - mx + gap + length, y)
+    c.restoreState()
+
+
+def _margin_note(c: Canvas, layout: SheetLayout, note: str) -> None:
+    w, h = layout.page
+    c.saveState()
+    _at(c, h, 0, 0)
+    x = max(layout.margins[0] - 3.2, 2.5)
+    text(c, note, x, h / 2, 2.2, anchor="centre", colour=GREY, rotate=-90, max_width=h - 40)
+    c.restoreState()
+
+
+def _canvas(path: Path, page: tuple[float, float], title: str, duplex: bool) -> Canvas:
+    register_font()
+    c = Canvas(str(path), pagesize=(page[0] * mm, page[1] * mm), pageCompression=1,
+               initialFontName=register_font(), initialFontSize=10)
+    c.setTitle(f"Table Companion: {title}")
+    c.setAuthor("Table Companion")
+    c.setCreator("companion print")
+    c.setViewerPreference("PrintScaling", "None")    # print at 100 %: the camera measures these
+    c.setViewerPreference("Duplex", "DuplexFlipLongEdge" if duplex else "Simplex")
+    return c
+
+
+def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: str) -> int:
+    """Draw the cards nine to a sheet, each front page followed by its back page; pages drawn."""
+    w, h = layout.page
+    sheets = [cards[i:i + COLS * ROWS] for i in range(0, len(cards), COLS * ROWS)]
+    for number, sheet in enumerate(sheets, 1):
+        for side in ("front", "back"):
+            place = layout.front if side == "front" else layout.back
+            corners = [place(i) for i in range(len(sheet))]
+            for slot, (x, y) in zip(sheet, corners):
+                card_id = slot.front if side == "front" else slot.back
+                if card_id is None:
+                    continue
+                c.saveState()
+                _at(c, h, x, y)
+                if card_id == "W-PAWN":
+                    c.translate((CW - cat.PAWN_TOKEN_MM) / 2, (CH - cat.PAWN_TOKEN_MM) / 2)
+                    draw_pawn(c)
+                elif side == "front" or cat.card(card_id).kind != "back":
+                    if layout.bleed == 0:   # a hairline at the cut: the card's edge for people
+                        c.setStrokeColor(HexColor("#d0d0d0"))
+                        c.setLineWidth(0.1)
+                        c.rect(0, 0, CW, CH, stroke=1, fill=0)
+                    draw_face(c, card_id)
+                else:
+                    draw_back(c, card_id, layout.bleed)
+                c.restoreState()
+            _cut_marks(c, layout, corners)
+            how = ("print at 100 % (actual size), double-sided, flip on long edge"
+                   if side == "front" else "backs: this page prints behind the fronts before it")
+            _margin_note(c, layout, f"Table Companion · {title} · sheet {number} of {len(sheets)} · "
+                                    f"{side}s · {how}")
+            c.showPage()
+    return 2 * len(sheets)
+
+
+def calibration_origin(paper: str) -> tuple[float, float]:
+    """Where K-CAL1's outer top-left corner is on the calibration page (mm from the page's top-left);
+    ``catalogue.calibration_marker_rects()`` is relative to it."""
+    w, h = PAPERS[paper]
+    span_w, span_h = cat.CALIBRATION_SPAN_MM
+    return ((w - span_w) / 2, (h - span_h) / 2)
+
+
+def draw_calibration(c: Canvas, paper: str) -> None:
+    """The calibration sheet: K-CAL1–4 in the corners and scales to check the print size."""
+    w, h = PAPERS[paper]
+    span_w, span_h = cat.CALIBRATION_SPAN_MM
+    ox, oy = calibration_origin(paper)
+    c.saveState()
+    _at(c, h, 0, 0)
+    c.setFillColor(INK)
+    for card_id, rect in cat.calibration_marker_rects().items():
+        placed = cat.Rect(ox + rect.x, oy + rect.y, rect.w, rect.h)
+        c.setFillColor(INK)
+        draw_cells(c, marker_matrix(cat.card(card_id).marker), placed)
+        below = placed.y + placed.h + 4 if placed.y < h / 2 else placed.y - 2
+        text(c, card_id, placed.x + placed.w / 2, below, 2.6, anchor="centre", colour=GREY)
+    cx = w / 2
+    text(c, "Calibration sheet · 較正シート", cx, oy + 24, 6, anchor="centre", max_width=span_w - 90)
+    text(c, "Lay it flat on the table, fully in the camera's view.", cx, oy + 56, 3.6, anchor="centre",
+         max_width=span_w - 10)
+    text(c, "カメラに全体が写るよう、テーブルに平らに置いてください。", cx, oy + 62, 3.6,
+         anchor="centre", max_width=span_w - 10)
+    # a 100 mm scale: if it does not measure 100 mm, the printer scaled the page
+    x0, y0 = cx - 50, oy + 90
+    c.setStrokeColor(INK)
+    for k in range(101):
+        tick = 6 if k % 10 == 0 else 4 if k % 5 == 0 else 2.5
+        c.setLineWidth(0.25 if k % 10 else 0.35)
+        c.line(x0 + k, y0, x0 + k, y0 - tick)
+        if k % 10 == 0:
+            text(c, str(k // 10), x0 + k, y0 - 7.5, 2.8, anchor="centre")
+    c.setLineWidth(0.35)
+    c.line(x0, y0, x0 + 100, y0)
+    text(c, "cm", x0 + 104, y0 - 7.5, 2.8)
+    text(c, "This scale must measure exactly 100 mm. If not, print again at 100 % (actual size),",
+         cx, y0 + 8, 3.2, anchor="centre", max_width=span_w - 10)
+    text(c, "without “fit to page”.  このスケールが100 mmでなければ、拡大縮小なし(100 %)で印刷し直してください。",
+         cx, y0 + 13.5, 3.2, anchor="centre", max_width=span_w - 10)
+    # a bank card (ISO/IEC 7810 ID-1, 85.60 × 53.98 mm) must fit this frame exactly
+    bx, by = cx - 42.8, y0 + 25
+    c.setLineWidth(0.3)
+    c.roundRect(bx, by, 85.6, 53.98, 3.18, stroke=1, fill=0)
+    text(c, "A bank card (85.6 × 53.98 mm) fits this frame exactly.", cx, by + 25, 3.2, anchor="centre",
+         max_width=80)
+    text(c, "キャッシュカードがぴったり収まります。", cx, by + 31, 3.2, anchor="centre", max_width=80)
+    c.restoreState()
+    text_note = f"Table Companion · calibration sheet ({paper}) · markers {span_w:g} × {span_h:g} mm"
+    c.saveState()
+    _at(c, h, 0, 0)
+    text(c, text_note, cx, h - oy - 3, 2.4, anchor="centre", colour=GREY)
+    c.restoreState()
+    c.showPage()
+
+
+@dataclass(frozen=True)
+class LabelSheet:
+    """A common sheet of rectangular labels (millimetres)."""
+
+    name: str
+    w: float
+    h: float
+    cols: int
+    rows: int
+    left: float
+    top: float
+    pitch_x: float
+    pitch_y: float
+
+    def origin(self, index: int) -> tuple[float, float]:
+        """Top-left corner of label ``index`` on the page."""
+        per_page = self.cols * self.rows
+        col, row = (index % per_page) % self.cols, (index % per_page) // self.cols
+        return (self.left + col * self.pitch_x, self.top + row * self.pitch_y)
+
+
+LABELS = {
+    "a4": LabelSheet("Avery L7160 (A4, 21 labels of 63.5 × 38.1 mm, 3 × 7)", 63.5, 38.1, 3, 7,
+                     7.2, 15.1, 66.0, 38.1),
+    "letter": LabelSheet("Avery 5160 (Letter, 30 labels of 66.7 × 25.4 mm, 3 × 10)", 66.675, 25.4, 3, 10,
+                         4.7625, 12.7, 69.85, 25.4),
+}
+"""The two most common address-label sheets; both hold a 15 mm marker and a QR code."""
+STICKER_QUIET_MODULES = 2
+
+
+def sticker_cards(decks: int) -> list[str]:
+    """The cards that get a sticker: the Prussia playing cards and jokers, then Pairs decks 1..decks."""
+    prussia = [c.id for c in cat.cards_of("prussia") if c.kind in ("playing", "joker")]
+    return prussia + [c.id for c in cat.cards_of("chains") if c.deck <= decks]
+
+
+def sticker_qr(label: LabelSheet) -> cat.Rect:
+    """Where a sticker's QR code goes: as large as the label allows, right of the index."""
+    total = cat.QR_MODULES + 2 * STICKER_QUIET_MODULES
+    width = min(label.w, CW)          # a label wider than the card is trimmed at the card's edge
+    module = min((label.h - 2.0) / total, (width - 34.0) / total)
+    side = cat.QR_MODULES * module
+    quiet = STICKER_QUIET_MODULES * module
+    return cat.Rect(width - quiet - side - 0.5, (label.h - side) / 2, side, side)
+
+
+def draw_sticker(c: Canvas, card_id: str, label: LabelSheet) -> None:
+    """One label: the card's marker where a printed card has it (when the label is put flush with
+    the card's top-left corner), its value for people, and its QR code."""
+    card = cat.card(card_id)
+    top_left = cat.marker_rects(card_id)[0]
+    c.setFillColor(INK)
+    draw_cells(c, marker_matrix(card.marker), top_left)
+    qr = sticker_qr(label)
+    draw_cells(c, qr_matrix(card.payload), qr)
+    ink = colour_of(card)
+    x, right = top_left.x + top_left.w + 2.5, qr.x - 2.5
+    if card.kind == "playing":
+        text(c, card.rank, x, 12.5, 11, colour=ink, max_width=right - x)
+        text(c, cat.SUIT_SYMBOLS[card.suit], x, 22.5, 9, colour=ink)
+    elif card.kind == "joker":
+        text(c, "JOKER", x, 10.5, 4.2, max_width=right - x)
+        c.setFillColor(ink)
+        draw_symbol(c, "star", x + 4.5, 17.5, 8)
+    else:
+        text(c, str(card.value), x, 12.5, 11, colour=ink, max_width=right - x)
+        c.setFillColor(ink)
+        draw_symbol(c, cat.COLOURS[card.colour].symbol, x + 4, 18.5, 6)
+    what = f"Prussia {card.name}" if card.game == "prussia" else f"Chains deck {card.deck}"
+    text(c, what, top_left.x, min(label.h - 1.8, top_left.y + top_left.h + 4), 2.3, colour=GREY,
+         max_width=right - top_left.x)
+    if label.w > CW + 0.6:   # Letter labels are wider than a card: a line to trim the rest
+        c.setStrokeColor(GREY)
+        c.setLineWidth(0.15)
+        c.setDash(0.6, 0.8)
+        c.line(CW, 0.8, CW, label.h - 0.8)
+        c.setDash()
+
+
+def draw_sticker_sheets(c: Canvas, paper: str, cards: list[str]) -> int:
+    """Draw one label per card on the paper's label sheet; pages drawn."""
+    label = LABELS[paper]
+    w, h = PAPERS[paper]
+    per_page = label.cols * label.rows
+    pages = 0
+    for start in range(0, len(cards), per_page):
+        for i, card_id in enumerate(cards[start:start + per_page]):
+            x, y = label.origin(i)
+            c.saveState()
+            _at(c, h, x, y)
+            draw_sticker(c, card_id, label)
+            c.restoreState()
+        c.saveState()
+        _at(c, h, 0, 0)
+        text(c, f"Table Companion stickers on {label.name} · print at 100 % (actual size), "
+                f"one-sided · put each label flush with the card's top-left corner",
+             w / 2, label.top - 4, 2.3, anchor="centre", colour=GREY, max_width=w - 12)
+        c.restoreState()
+        c.showPage()
+        pages += 1
+    return pages
+
+
+def default_path(target: str) -> Path:
+    """Where a target's PDF goes when no --out is given."""
+    return Path("out") / f"{target}.pdf"
+
+
+def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = 0.0,
+          out: str | os.PathLike | None = None) -> Printed:
+    """Write one target's PDF and say what is in it; options are checked before anything is written."""
+    if target not in TARGETS:
+        raise PrintError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)} or all")
+    if paper not in PAPERS:
+        raise PrintError(f"unknown paper {paper!r}: choose a4 or letter")
+    n = players_for(target, players)
+    path = Path(out) if out is not None else default_path(target)
+    if path.suffix.lower() != ".pdf":
+        raise PrintError(f"--out {path}: give a file name ending in .pdf")
+    if target == "stickers":
+        cards = sticker_cards(n)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        c = _canvas(path, PAPERS[paper], TITLES[target], duplex=False)
+        pages = draw_sticker_sheets(c, paper, cards)
+        c.save()
+        return Printed(path, target, len(cards), pages, f"labels on {LABELS[paper].name}")
+    layout = SheetLayout(paper, float(bleed))
+    cards = slots(target, n)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    c = _canvas(path, layout.page, TITLES[target], duplex=True)
+    pages = draw_card_sheets(c, layout, cards, TITLES[target])
+    extra = ""
+    if target == "tokens":
+        draw_calibration(c, paper)
+        pages += 1
+        extra = "seat and pawn tokens + the calibration sheet"
+    c.save()
+    return Printed(path, target, len(cards), pages, extra)

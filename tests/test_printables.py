@@ -1,0 +1,360 @@
+"""Printables, checked through a real rasteriser: `companion print all` is rendered at 150 dpi with
+pypdfium2 and every QR code (pyzbar) and every marker (OpenCV ArucoDetector) is read back."""
+from __future__ import annotations
+
+import subprocess
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from pyzbar.pyzbar import ZBarSymbol, decode
+
+from companion import catalogue as cat
+from companion.cli import main
+from printables.sheets import LABELS, sticker_cards
+
+DPI = 150
+GAMES = ("wheel", "hills", "spartacus", "prussia", "chains")
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = 15   # clean renders: one pass
+    params.minMarkerPerimeterRate = 0.1     # 15 mm markers on a page; skips the QR codes' squares
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000), params)
+
+
+@dataclass
+class Mark:
+    """A marker read from a page: its card, its four corners in page millimetres, its turn."""
+
+    card: str
+    corners: np.ndarray
+    upright: bool
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+
+@dataclass
+class Page:
+    width_mm: float
+    height_mm: float
+    marks: list[Mark]
+    qr: dict[str, list[str]]    # card id of an upright marker → QR payloads read in its card/label
+
+
+def scan(path: Path, label=None) -> list[Page]:
+    """Render every page and read every marker, then every QR code in the card (or label) that
+    each upright marker starts."""
+    detector = _detector()
+    pages = []
+    doc = pdfium.PdfDocument(path)
+    try:
+        for page in doc:
+            w_pt, h_pt = page.get_size()
+            img = page.render(scale=DPI / 72, grayscale=True).to_numpy().squeeze()
+            # pdfium fits the page to a whole number of pixels: measure with the bitmap's own scale
+            px_per_mm = np.array([img.shape[1], img.shape[0]]) / (np.array([w_pt, h_pt]) / 72 * 25.4)
+            corners, ids, _ = detector.detectMarkers(img)
+            marks = []
+            for quad, marker in zip(corners, [] if ids is None else ids.ravel()):
+                card = cat.by_marker(int(marker))
+                assert card is not None, f"{path.name}: marker {marker} is not in the catalogue"
+                quad = quad.reshape(4, 2)
+                upright = int(np.argmin(quad.sum(axis=1))) == 0   # corner 0 at the top-left
+                marks.append(Mark(card.id, (quad + 0.5) / px_per_mm, upright))   # pixel centres → edges
+            qr = {}
+            for m in marks:
+                if not m.upright or m.card.startswith("K-CAL"):
+                    continue
+                if label is not None:
+                    w, h = label.w, label.h
+                else:
+                    w, h = cat.card_size_mm(m.card)
+                first = cat.marker_rects(m.card)[0]
+                inset = np.array([first.x, first.y])
+                x0, y0 = (m.corners[0] - inset - 1.0) * px_per_mm
+                x1, y1 = x0 + (w + 2) * px_per_mm[0], y0 + (h + 2) * px_per_mm[1]
+                crop = img[max(int(y0), 0):int(y1), max(int(x0), 0):int(x1)]
+                qr[m.card] = [r.data.decode() for r in decode(crop, symbols=[ZBarSymbol.QRCODE])]
+            pages.append(Page(w_pt / 72 * 25.4, h_pt / 72 * 25.4, marks, qr))
+    finally:
+        doc.close()
+    return pages
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """`companion print all` into a fresh folder, each PDF scanned once."""
+    out = tmp_path_factory.mktemp("print-all")
+    assert main(["print", "all", "--out", str(out)]) == 0
+    files = {p.stem: p for p in out.glob("*.pdf")}
+    assert set(files) == {*GAMES, "tokens", "stickers"}
+    scans = {name: scan(path, LABELS["a4"] if name == "stickers" else None) for name, path in files.items()}
+    return files, scans
+
+
+def expected_faces(name: str) -> set[str]:
+    """The faces a file must carry, straight from the catalogue and the rules' counts."""
+    if name == "chains":
+        return {c.id for c in cat.cards_of("chains") if c.deck <= 5}
+    if name == "tokens":
+        return {c.id for c in cat.cards_of("table")} | {"W-PAWN"}
+    return {c.id for c in cat.cards_of(name)}
+
+
+RULE_COUNTS = {"wheel": 26, "hills": 27, "spartacus": 55, "prussia": 72, "chains": 275, "tokens": 15}
+"""Wheel 25 + pawn; Hills 2 × 9 + 2 banners + 7 hills; Spartacus 5 × 11; Prussia 14 nations + 4 era
+faces + 52 + 2 jokers; Chains 5 decks × 55; tokens 10 seats + pawn + 4 calibration markers."""
+
+
+@pytest.mark.parametrize("name", [*GAMES, "tokens"])
+def test_every_code_reads_and_matches_the_catalogue(printed, name):
+    _, scans = printed
+    faces = [m for page in scans[name] for m in page.marks if not m.card.startswith("B-")]
+    count = Counter(m.card for m in faces)
+    assert set(count) == expected_faces(name)
+    assert len(count) == RULE_COUNTS[name]
+    for card_id, n in count.items():   # two index corners per card; one marker on pawn and K-CAL
+        corners = 1 if card_id.startswith("K-CAL") else len(cat.marker_rects(card_id))
+        assert n == corners, card_id
+    uprights = Counter(m.card for m in faces if m.upright)
+    assert all(v == 1 for v in uprights.values()), "a card is printed twice"
+    payloads = Counter(p for page in scans[name] for card_id, found in page.qr.items()
+                       if not card_id.startswith("B-") for p in found)
+    want = {cat.card(c).payload for c in expected_faces(name) if cat.qr_rect(c) is not None}
+    assert set(payloads) == want                  # 100 % of the QR codes read …
+    assert all(v == 1 for v in payloads.values())  # … and none twice
+    for page in scans[name]:
+        for card_id, found in page.qr.items():      # each QR sits on the card its markers name
+            if not card_id.startswith("B-") and cat.qr_rect(card_id) is not None:
+                assert found == [cat.card(card_id).payload]
+
+
+@pytest.mark.parametrize("name", [*GAMES, "tokens"])
+def test_backs_carry_only_a_deck_marker(printed, name):
+    _, scans = printed
+    for page in scans[name]:
+        for card_id, found in page.qr.items():
+            if card_id.startswith("B-"):
+                assert found == [], f"a back shows a QR code: {found}"
+
+
+def card_centres(page: Page) -> dict[tuple[float, float], str]:
+    """Centre of every two-marker card on a page (midpoint of its two index markers), measured."""
+    ups = [m for m in page.marks if m.upright]
+    downs = [m for m in page.marks if not m.upright]
+    top, bottom = cat.marker_rects("W-R1")
+    offset = np.array(bottom.centre) - np.array(top.centre)
+    centres = {}
+    for m in ups:
+        partners = [d for d in downs if d.card == m.card]
+        if not partners:
+            continue
+        partner = min(partners, key=lambda d: np.linalg.norm(d.centre - m.centre - offset))
+        assert np.linalg.norm(partner.centre - m.centre - offset) < 1.0
+        centre = (m.centre + partner.centre) / 2
+        centres[(float(centre[0]), float(centre[1]))] = m.card
+    return centres
+
+
+def expected_back(front: str) -> str:
+    """What must be printed behind a face: its deck's back, or the other face of an era card."""
+    return {"P-ERA1": "P-ERA2", "P-ERA3": "P-ERA4"}.get(front) or cat.back_of(cat.card(front))
+
+
+def check_registration(pages: list[Page]) -> int:
+    """Every back's centre mirrors its front's across the page's vertical axis within 0.1 mm."""
+    checked = 0
+    for front, back in zip(pages[0::2], pages[1::2]):
+        fronts, backs = card_centres(front), card_centres(back)
+        assert len(fronts) == len(backs)
+        for (x, y), card_id in fronts.items():
+            mirrored = np.array([front.width_mm - x, y])
+            (bx, by), back_id = min(backs.items(), key=lambda kv: np.linalg.norm(np.array(kv[0]) - mirrored))
+            assert np.linalg.norm(np.array([bx, by]) - mirrored) < 0.1, (card_id, (x, y), (bx, by))
+            assert back_id == expected_back(card_id)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_backs_land_behind_their_fronts_in_long_edge_duplex(printed, name):
+    _, scans = printed
+    assert check_registration(scans[name]) == RULE_COUNTS[name] - (1 if name == "wheel" else 0) - (
+        2 if name == "prussia" else 0)   # the pawn has no back; era II and IV are backs themselves
+
+
+def test_registration_holds_on_letter_with_bleed(tmp_path):
+    out = tmp_path / "hills.pdf"
+    assert main(["print", "hills", "--paper", "letter", "--bleed", "0.5", "--out", str(out)]) == 0
+    pages = scan(out)
+    assert round(pages[0].width_mm, 1) == 215.9 and round(pages[0].height_mm, 1) == 279.4
+    assert check_registration(pages) == 27
+
+
+def test_tokens_and_calibration_sheet(printed):
+    _, scans = printed
+    seats = {m.card for page in scans["tokens"] for m in page.marks if m.card.startswith("T-SEAT")}
+    assert seats == {f"T-SEAT{i}" for i in range(1, 11)}
+    calibration = scans["tokens"][-1]
+    marks = {m.card: m for m in calibration.marks}
+    assert set(marks) == {"K-CAL1", "K-CAL2", "K-CAL3", "K-CAL4"}
+    rects = cat.calibration_marker_rects()
+    # measured marker layout = catalogue layout (vision's table millimetres), within 0.2 mm
+    origin = marks["K-CAL1"].corners[0]
+    for card_id, rect in rects.items():
+        assert np.allclose(marks[card_id].corners[0] - origin, [rect.x, rect.y], atol=0.2), card_id
+        side = np.linalg.norm(marks[card_id].corners[1] - marks[card_id].corners[0])
+        assert abs(side - cat.CALIBRATION_MARKER_MM) < 0.2
+
+
+def test_stickers_read_and_cover_a_deck_and_five_pairs_decks(printed):
+    _, scans = printed
+    marks = Counter(m.card for page in scans["stickers"] for m in page.marks)
+    assert set(marks) == set(sticker_cards(5)) and len(marks) == 54 + 5 * 55
+    assert all(n == 1 for n in marks.values())
+    for page in scans["stickers"]:
+        for card_id, found in page.qr.items():
+            assert found == [cat.card(card_id).payload]
+
+
+def test_pdfs_embed_their_fonts_and_ask_for_no_scaling(printed):
+    files, _ = printed
+    for name, path in files.items():
+        rows = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True,
+                              check=True).stdout.splitlines()[2:]
+        assert rows, f"{name}: no fonts"
+        for row in rows:
+            assert "IPAexGothic" in row and row.split()[-5] == "yes", f"{name}: {row}"   # emb column
+        data = path.read_bytes()
+        assert b"/PrintScaling /None" in data and b"/Duplex /" in data
+
+
+def test_summary_lines_and_progress(tmp_path, capsys):
+    assert main(["print", "spartacus", "--players", "3", "--out", str(tmp_path / "s.pdf")]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith(str(tmp_path / "s.pdf")) and "33 cards, 8 pages" in line
+    pages = scan(tmp_path / "s.pdf")
+    assert {m.card[2] for p in pages for m in p.marks if not m.card.startswith("B-")} == {"R", "B", "G"}
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["print", "spartacus", "--players", "6"], "3–5 colour sets"),
+    (["print", "chains", "--players", "0"], "1–10 Pairs decks"),
+    (["print", "wheel", "--players", "3"], "does not apply"),
+    (["print", "prussia", "--bleed", "3"], "at most 1.5 mm"),
+    (["print", "prussia", "--paper", "letter", "--bleed", "1"], "at most 0.6 mm"),
+    (["print", "wheel", "--out", "cards.txt"], "ending in .pdf"),
+    (["print", "all", "--out", "x.pdf"], "give a folder"),
+    (["print", "hills", "--printer", "office"], "--printer needs --send"),
+])
+def test_bad_options_say_what_to_do_and_write_nothing(tmp_path, monkeypatch, capsys, argv, words):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_send_without_lp_says_how_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert main(["print", "hills", "--send", "--out", str(tmp_path / "h.pdf")]) == 1
+    assert "cups-client" in capsys.readouterr().err
+    assert (tmp_path / "h.pdf").exists()
+
+
+def test_send_hands_the_pdf_to_lp_duplex_unscaled(tmp_path, monkeypatch, capsys):
+    # CUPS cannot run here: a stand-in `lp` on PATH records the command line it was given
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    lp = bin_dir / "lp"
+    lp.write_text(f'#!/bin/sh\necho "$@" > {tmp_path}/lp-args\necho "request id is office-1"\n')
+    lp.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    assert main(["print", "hills", "--send", "--printer", "office", "--out", str(tmp_path / "h.pdf")]) == 0
+    args = (tmp_path / "lp-args").read_text().split()
+    assert args[-1] == str(tmp_path / "h.pdf")
+    assert "sides=two-sided-long-edge" in args and "print-scaling=none" in args
+    assert args[args.index("-d") + 1] == "office"
+
+
+def test_missing_font_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    from printables import fonts
+    monkeypatch.setenv("TC_FONT", str(tmp_path / "no-such-font.ttf"))
+    fonts.register_font.cache_clear()
+    try:
+        assert main(["print", "hills", "--out", str(tmp_path / "h.pdf")]) == 2
+        assert "apt-get install fonts-ipaexfont-gothic" in capsys.readouterr().err
+        assert not (tmp_path / "h.pdf").exists()
+    finally:
+        monkeypatch.delenv("TC_FONT")
+        fonts.register_font.cache_clear()
+        fonts.register_font()
+
+
+def test_letter_stickers_read(tmp_path):
+    out = tmp_path / "stickers.pdf"
+    assert main(["print", "stickers", "--paper", "letter", "--players", "0", "--out", str(out)]) == 0
+    pages = scan(out, LABELS["letter"])
+    assert len(pages) == 2    # 54 labels, 30 a sheet
+    read = {card_id: found for page in pages for card_id, found in page.qr.items()}
+    assert set(read) == set(sticker_cards(0)) and len(read) == 54
+    assert all(found == [cat.card(card_id).payload] for card_id, found in read.items())
+
+
+@pytest.mark.parametrize("card_id", ["H-R5", "P-N3", "P-HQ", "C07-10-4", "T-SEAT2", "P-ERA2"])
+def test_render_card_png_puts_marks_where_the_catalogue_says(card_id):
+    from printables import render_card_png
+    ppm = 6.0
+    img = render_card_png(card_id, ppm)
+    assert img.dtype == np.uint8 and img.shape[2] == 3 and not img.flags.writeable
+    assert abs(img.shape[1] - cat.CARD_WIDTH_MM * ppm) <= 1 and abs(img.shape[0] - cat.CARD_HEIGHT_MM * ppm) <= 1
+    framed = cv2.copyMakeBorder(img, 10, 10, 10, 10, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    corners, ids, _ = _detector().detectMarkers(cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY))
+    assert sorted(ids.ravel()) == [cat.card(card_id).marker] * 2
+    want = []
+    for rect in cat.marker_rects(card_id):   # corner 0: top-left upright, bottom-right turned
+        want.append((rect.x, rect.y) if rect.rotation == 0 else (rect.x + rect.w, rect.y + rect.h))
+    got = sorted(((q.reshape(4, 2)[0] - 10 + 0.5) / ppm).tolist() for q in corners)
+    assert np.allclose(got, sorted(want), atol=0.25)
+    (qr,) = decode(img, symbols=[ZBarSymbol.QRCODE])
+    assert qr.data.decode() == cat.card(card_id).payload
+    rect = cat.qr_rect(card_id)
+    assert np.allclose([qr.rect.left / ppm, qr.rect.top / ppm, qr.rect.width / ppm],
+                       [rect.x, rect.y, rect.w], atol=0.5)
+
+
+def test_render_back_png_shows_the_deck_marker_only():
+    from printables import render_back_png, render_card_png
+    img = render_back_png("B-C03", 5.0)
+    _, ids, _ = _detector().detectMarkers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    assert sorted(ids.ravel()) == [cat.card("B-C03").marker] * 2
+    assert decode(img, symbols=[ZBarSymbol.QRCODE]) == []
+    pawn = render_card_png("W-PAWN", 5.0)
+    assert abs(pawn.shape[0] - cat.PAWN_TOKEN_MM * 5) <= 1
+    with pytest.raises(ValueError, match="is a back"):
+        render_card_png("B-WHEEL")
+    with pytest.raises(ValueError, match="not a back"):
+        render_back_png("W-R1")
+    with pytest.raises(KeyError, match="no card"):
+        render_card_png("W-R9")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_render_calibration_png_places_the_markers_of_the_catalogue(paper):
+    from printables import calibration_origin, render_calibration_png
+    ppm = 3.0
+    img = render_calibration_png(ppm, paper)
+    corners, ids, _ = _detector().detectMarkers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    found = {cat.by_marker(int(i)).id: q.reshape(4, 2)[0] for q, i in zip(corners, ids.ravel())}
+    ox, oy = calibration_origin(paper)
+    assert set(found) == set(cat.calibration_marker_rects())
+    for card_id, rect in cat.calibration_marker_rects().items():
+        assert np.allclose((found[card_id] + 0.5) / ppm, [ox + rect.x, oy + rect.y], atol=0.4)
