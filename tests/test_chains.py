@@ -169,6 +169,8 @@ def test_bad_options_are_refused_clearly():
 def test_setup_accepts_any_copy_and_leaves_45_cards_per_deck():
     game = Game(2)
     assert game.current_player() == CHANCE and game.legal_moves() == []
+    assert game.layout() == {"terminals": [[], []], "out": [], "players": [
+        {"work": [], "temporary": [None] * 5, "discard": [], "dead": 0, "deck": 55}] * 2}
     set_up(game, copy_of=lambda seat, value: value)  # the last copy of each value
     assert game.terminals[1][6] == "C02-7-7"
     assert [len(d) for d in game.deck] == [45, 45]
