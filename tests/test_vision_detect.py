@@ -68,16 +68,33 @@ def placed(centre_mm, angle_deg: float, size_mm) -> np.ndarray:
         np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], dtype=np.float64)
 
 
+def draw_hand(frame: np.ndarray, palm_px: tuple[float, float], scale: float) -> None:
+    """An arm reaching in from the frame's bottom edge to a palm with fingers at ``palm_px``."""
+    x, y = palm_px
+    skin, shade = (110, 150, 205), (90, 125, 180)
+    arm = np.array([[x - 45 * scale, y + 40 * scale], [x + 45 * scale, y + 40 * scale],
+                    [x + 120 * scale, frame.shape[0] + 10], [x - 30 * scale, frame.shape[0] + 10]], np.int32)
+    cv2.fillPoly(frame, [arm], shade)
+    cv2.ellipse(frame, (int(x), int(y)), (int(55 * scale), int(65 * scale)), 0, 0, 360, skin, -1)
+    for i, dx in enumerate((-40, -15, 10, 35)):
+        tip = (int(x + dx * scale), int(y - (110 + 10 * (i % 2)) * scale))
+        cv2.line(frame, (int(x + dx * scale), int(y - 30 * scale)), tip, skin, int(20 * scale))
+    cv2.line(frame, (int(x + 50 * scale), int(y)), (int(x + 100 * scale), int(y - 50 * scale)), skin, int(22 * scale))
+
+
 def render(cards, px_per_mm: float = 1.7, seed: int = 0, layout: CalibrationLayout | None = None,
-           extra=(), blur: float = 0.8, noise: float = 4.0, jpeg: int = 85, cam: np.ndarray | None = None):
+           extra=(), blur: float = 0.8, noise: float = 4.0, jpeg: int = 85, cam: np.ndarray | None = None,
+           hand: tuple[float, float] | None = None):
     """A 1920 × 1080 BGR frame of ``cards`` = [(card_id, face_up, (x, y) mm, angle)] in z order on a
-    wooden-ish table, with the calibration sheet; ``extra`` = [(image, card-px -> table-mm)] drawn last."""
-    rng = np.random.default_rng(seed)
+    wooden-ish table, with the calibration sheet; ``extra`` = [(image, image-px -> table-mm)] drawn
+    after the cards; ``hand``: a hand with its palm over this table point (mm)."""
+    rng = np.random.default_rng(seed)       # this frame's sensor noise
+    table_rng = np.random.default_rng(12345)  # the same table in every frame
     layout = layout or CalibrationLayout.sheet()
     cam = camera(px_per_mm) if cam is None else cam
     # a wooden table: low-frequency grain, not pixel noise
-    grain = cv2.resize(rng.normal(0, 1, (34, 60)).astype(np.float32), (1920, 1080), interpolation=cv2.INTER_CUBIC)
-    streaks = cv2.resize(rng.normal(0, 1, (540, 8)).astype(np.float32), (1920, 1080), interpolation=cv2.INTER_LINEAR)
+    grain = cv2.resize(table_rng.normal(0, 1, (34, 60)).astype(np.float32), (1920, 1080), interpolation=cv2.INTER_CUBIC)
+    streaks = cv2.resize(table_rng.normal(0, 1, (180, 8)).astype(np.float32), (1920, 1080), interpolation=cv2.INTER_LINEAR)
     wood = 12 * grain + 8 * streaks
     frame = np.clip(np.array([70, 110, 150], np.float32) + wood[..., None], 0, 255).astype(np.uint8)
     # the calibration sheet: white paper with the four markers
@@ -96,6 +113,9 @@ def render(cards, px_per_mm: float = 1.7, seed: int = 0, layout: CalibrationLayo
         _paste(frame, image, cam @ to_mm)
     for image, to_mm in extra:
         _paste(frame, image, cam @ to_mm)
+    if hand is not None:
+        palm = cv2.perspectiveTransform(np.array([[hand]], np.float64), cam)[0, 0]
+        draw_hand(frame, tuple(palm), px_per_mm / 1.4)
     if blur:
         frame = cv2.GaussianBlur(frame, (0, 0), blur)
     if noise:
@@ -134,7 +154,7 @@ def test_known_placements_recovered_within_a_few_mm(px_per_mm):
     for card_id, ((centre, angle),) in poses.items():
         want_centre, want_angle = expected[card_id]
         assert math.dist(centre, want_centre) < 3.0, (card_id, centre, want_centre)
-        assert abs((angle - want_angle + 90) % 180 - 90) < 3.0, (card_id, angle, want_angle)
+        assert abs((angle - want_angle + 90) % 180 - 90) < 3.0, (card_id, angle, want_angle)  # either way up
 
 
 def test_calibration_from_table_corners_maps_marker_centres():

@@ -4,8 +4,9 @@ Every card face carries its own 15 mm DICT_5X5_1000 marker in the top-left index
 turned 180°, in the bottom-right one; backs carry their deck's marker the same way (design.md). A
 single marker fixes the whole card outline: in the marker's own frame the card always extends the
 same way (the card reads the same either way up), so a card at the bottom of a cascade, with only
-its top strip in view, is located as exactly as a card lying alone. The card's "up" is therefore
-known only up to 180°; ``angle`` is reported in (-90°, 90°].
+its top strip in view, is located as exactly as a card lying alone. Which way up the card lies is
+not known from its markers (the first one read is taken as the top-left one, right for the top strip
+of a cascade); the QR code settles it when read, and the tracker keeps it (``vision.track``).
 
 QR codes are decoded on rectified, upscaled crops located from the marker pose (design.md: reading
 the full frame fails at webcam resolution); ``scan_qr_full`` looks at the whole frame for codes no
@@ -67,6 +68,14 @@ class Sighting:
     markers: int                # how many of its markers were read
     qr: str | None = None       # the card id the QR code gave, when read
     source: str = "marker"
+    upright_known: bool = False  # the QR code showed which way up the card lies
+
+    def flip(self) -> None:
+        """Take the other way up: the card's top is where we thought its bottom was."""
+        w, h = self.size_mm
+        turn = np.array([[-1.0, 0, w], [0, -1.0, h], [0, 0, 1]])
+        self.card_pts = np.array([w, h]) - self.card_pts
+        self.to_image = self.to_image @ turn
 
     @property
     def size_mm(self) -> tuple[float, float]:
@@ -171,7 +180,8 @@ class Detector:
     # --- QR codes ------------------------------------------------------------------------------
     def read_qr(self, grey: np.ndarray, sighting: Sighting) -> str | None:
         """Decode the QR code of a sighted card on a rectified, upscaled crop; the card id it names,
-        or None when unreadable (covered, blurred, out of view). Foreign payloads are logged."""
+        or None when unreadable (covered, blurred, out of view). Foreign payloads are logged.
+        The code's orientation settles which way up the card lies (``sighting.flip()``)."""
         rect = cat.qr_rect(sighting.card_id)
         if rect is None:
             return None
@@ -183,9 +193,13 @@ class Detector:
         crop = cv2.warpPerspective(grey, sighting.to_image @ crop_to_card, (size, size),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=255)
-        for payload in self._decode(crop, pure=True):
+        for payload, upside_down in self._decode(crop):
             card = self._parse(payload)
             if card is not None:
+                sighting.qr = card.id
+                sighting.upright_known = True
+                if upside_down:
+                    sighting.flip()
                 return card.id
         return None
 
@@ -214,13 +228,16 @@ class Detector:
             self._logged.once(f"QR code: {err}")
             return None
 
-    def _decode(self, crop: np.ndarray, pure: bool = False) -> list[str]:
+    def _decode(self, crop: np.ndarray) -> list[tuple[str, bool]]:
+        """(payload, upside down?) of each QR code in an upright card crop."""
         if self.decoder == "zxing":
             import zxingcpp
-            return [r.text for r in zxingcpp.read_barcodes(crop, formats=zxingcpp.BarcodeFormat.QRCode,
-                                                           try_downscale=False, try_invert=False)]
+            return [(r.text, abs(r.orientation) > 135)
+                    for r in zxingcpp.read_barcodes(crop, formats=zxingcpp.BarcodeFormat.QRCode,
+                                                    try_downscale=False, try_invert=False)]
         from pyzbar import pyzbar
-        return [r.data.decode("latin-1") for r in pyzbar.decode(crop, symbols=[pyzbar.ZBarSymbol.QRCODE])]
+        return [(r.data.decode("latin-1"), r.orientation == "DOWN")
+                for r in pyzbar.decode(crop, symbols=[pyzbar.ZBarSymbol.QRCODE])]
 
     def _decode_full(self, grey: np.ndarray) -> list[tuple[str, np.ndarray | None]]:
         if self.decoder == "zxing":
@@ -305,12 +322,9 @@ def rigid_fit(src: np.ndarray, dst: np.ndarray, scale: bool = False) -> np.ndarr
 
 def card_pose_mm(outline_mm: np.ndarray) -> tuple[tuple[float, float], float]:
     """(centre, angle) of a card from its outline TL, TR, BR, BL in table mm; the angle is the
-    direction of the card's up (TL←BL) in degrees, folded into (-90, 90] (a card reads both ways)."""
+    direction of the card's up (BL→TL) in degrees, 0 = towards -y, clockwise positive in the image
+    (up = (sin a, -cos a)), in (-180, 180]."""
     centre = outline_mm.mean(axis=0)
     up = ((outline_mm[0] - outline_mm[3]) + (outline_mm[1] - outline_mm[2])) / 2
-    angle = math.degrees(math.atan2(up[0], -up[1]))   # 0 = up points to y = 0 (away from K-CAL4)
-    if angle <= -90:
-        angle += 180
-    elif angle > 90:
-        angle -= 180
-    return (float(centre[0]), float(centre[1])), round(angle, 1)
+    angle = math.degrees(math.atan2(up[0], -up[1]))
+    return (float(centre[0]), float(centre[1])), round(angle if angle > -180 else angle + 360, 1)
