@@ -48,13 +48,16 @@ def _games(args: argparse.Namespace) -> int:
         print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {g['min_players']}–{g['max_players']} players")
         for opt in g["options"]:
             choices = f" [{'|'.join(map(str, opt['choices']))}]" if "choices" in opt else ""
-            print(f"    --option {opt['name']}={json.dumps(opt['default'])}{choices}  {opt['help']}")
+            default = "(none)" if opt["default"] is None else json.dumps(opt["default"])
+            print(f"    --option {opt['name']}={default}{choices}  {opt['help']}")
     return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
     cls = game_class(args.game)
     options = cls.parse_options(args.option or [])
+    if args.nations:
+        options["nations"] = cls.option("nations").parse(args.nations)
     players = args.players if args.players is not None else cls.min_players
     if args.rounds is None and args.target is None:
         record = simulate(cls(players, options), args.seed)
@@ -115,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="number of players (default: the minimum)")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same game)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
+    p.add_argument("--nations", metavar="FILE", help="prussia: your own nation table (JSON, same shape "
+                   "as companion/data/nations.json)")
     p.add_argument("--rounds", type=int, help="play a series of this many games")
     p.add_argument("--target", type=int, help="play a series until someone reaches this total")
     p.add_argument("--json", action="store_true", help="machine-readable output")

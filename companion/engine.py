@@ -35,10 +35,11 @@ class GameError(ValueError):
 class IllegalMove(ValueError):
     """A move the rules forbid; ``reason`` says why in a player's words, ``rule`` cites the rule."""
 
-    def __init__(self, reason: str, rule: str = "") -> None:
+    def __init__(self, reason: str, rule: str = "", ja: str = "") -> None:
         super().__init__(f"{reason} ({rule})" if rule else reason)
         self.reason = reason
         self.rule = rule
+        self.ja = ja  # the reason in Japanese, where the game gives one
 
 
 class FrozenDict(tuple):

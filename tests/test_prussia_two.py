@@ -88,7 +88,8 @@ def test_played_card_of_a_surrendered_nation_is_discarded_without_drawing_again(
     g = build(2, alive=[1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12])
     deal(g, ["P-S7"], [])
     events = g.apply(Move.of(0, "play", card="P-S7"))
-    assert "Played ♠7: Denmark has surrendered → discard it" in ruling(events).text
+    assert ruling(events).text.startswith("Player 1: Played ♠7: Denmark has surrendered → discard it")
+    assert ruling(events).ja.startswith("プレイヤー1: ♠7を出した")
     assert "draw again" not in ruling(events).text
     assert "P-S7" in g.table.discard and g.current_player() == 1
 

@@ -84,6 +84,7 @@ class Game(BaseGame):
         self.namer = Namer(self.nations)
         self.table = Table(self.nations, o["jokers"], o["alliance"], o["victory_strength"])
         self.seat = o["start_player"]
+        self.actor = self.seat
         self.phase = "deal" if self.players == 2 else "draw"
         self.drawn: Optional[str] = None      # the card being resolved (turned over, not placed)
         self.options_now: list[Key] = []       # the slots of the pending decision
@@ -199,6 +200,7 @@ class Game(BaseGame):
     def _apply(self, move: Move) -> list[Event]:
         kind, t = move.kind, self.table
         steps: list[dict[str, Any]] = []
+        self.actor = self.seat          # whose turn it is (rulings name the player with 2 players)
         if kind == "deal":
             if move.get("hands") is None:
                 self.hidden = [HAND, HAND]
@@ -287,7 +289,8 @@ class Game(BaseGame):
         """The ruling (whole explanation), then surrender, era and game-over events."""
         if not steps:
             return []
-        en, ja = render(steps, self.namer)
+        who = (f"Player {self.actor + 1}: ", f"プレイヤー{self.actor + 1}: ") if self.players == 2 else ("", "")
+        en, ja = render(steps, self.namer, who)
         events = [Event.of("ruling", en + prompt[0], ja + prompt[1], steps=steps, **facts)]
         for step in steps:
             if step["step"] == "surrender":

@@ -1,0 +1,76 @@
+"""The command line: games listing, simulations (same seed, same game), clear errors."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.games import GAME_IDS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_json(capsys, *argv):
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_games_lists_all_five_with_options(capsys):
+    games = run_json(capsys, "games", "--json")
+    assert [g["id"] for g in games] == list(GAME_IDS) == ["wheel", "hills", "spartacus", "prussia", "chains"]
+    assert all(g["implemented"] for g in games)
+    hills = next(g for g in games if g["id"] == "hills")
+    assert {"same_value_ban", "banners", "highest_card", "open_play"} <= {o["name"] for o in hills["options"]}
+
+
+@pytest.mark.parametrize("argv", [
+    ["wheel", "--players", "4"], ["hills", "--players", "2", "--option", "banners=true"],
+    ["spartacus", "--players", "5", "--option", "joker=true"], ["chains", "--players", "4"],
+    ["chains", "--players", "1"], ["prussia", "--players", "1"], ["prussia", "--players", "2"]])
+def test_simulate_plays_a_full_game_deterministically(capsys, argv):
+    first = run_json(capsys, "simulate", *argv, "--seed", "7", "--json")
+    again = run_json(capsys, "simulate", *argv, "--seed", "7", "--json")
+    assert first == again
+    assert {"game", "players", "moves", "events", "scores", "winner"} <= set(first)
+    assert first["game"] == argv[0] and len(first["scores"]) == int(argv[2])
+    assert first["moves"] and any(e["kind"] == "game_over" for e in first["events"])
+    other = run_json(capsys, "simulate", *argv, "--seed", "8", "--json")
+    assert other["moves"] != first["moves"]
+
+
+def test_series_on_the_command_line(capsys):
+    out = run_json(capsys, "simulate", "hills", "--rounds", "2", "--seed", "1", "--json")
+    assert len(out["games"]) == 2 and out["totals"] == [sum(s) for s in zip(*out["games"])]
+    assert [r["options"]["start_player"] for r in out["records"]] == [0, 1]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "wheel", "--players", "9"], "2–5 players"),
+    (["simulate", "wheel", "--option", "banners=true"], "no option 'banners'"),
+    (["simulate", "hills", "--option", "banners=maybe"], "true or false"),
+    (["simulate", "spartacus", "--players", "3", "--option", "joker=true", "--option", "no_banners=true"], "joker"),
+    (["simulate", "spartacus", "--players", "3", "--option", "joker_penalty=true"], "needs option joker"),
+])
+def test_bad_requests_exit_2_with_a_message(capsys, argv, words):
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_own_nations_file(capsys, tmp_path):
+    table = json.loads((ROOT / "companion/data/nations.json").read_text())
+    table["nations"][2]["strength"] = [1, 1, 1, 1]      # a weak France
+    path = tmp_path / "nations.json"
+    path.write_text(json.dumps(table, ensure_ascii=False))
+    out = run_json(capsys, "simulate", "prussia", "--nations", str(path), "--seed", "1", "--json")
+    assert out["options"]["nations"] == str(path)
+    path.write_text("{ not json")
+    assert main(["simulate", "prussia", "--nations", str(path)]) == 2
+    assert "nations" in capsys.readouterr().err
+
+
+def test_console_entry_point_runs_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "games"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Wheel of History" in done.stdout and "輪る七年戦争" in done.stdout
