@@ -6,13 +6,16 @@ Python API (small on purpose):
   PDF (``wheel``, ``hills``, ``spartacus``, ``prussia``, ``chains``, ``tokens``, ``stickers``).
 * ``render_card_png(card_id, px_per_mm=8.0)`` and ``render_back_png(back_id, px_per_mm=8.0)``
   rasterise one card face or deck back (BGR numpy image, OpenCV order) from the very drawing code
-  of the printed sheets, through the PDF and pypdfium2, for vision's synthetic camera frames.
+  of the printed sheets, through the PDF and pypdfium2, for vision's synthetic camera frames;
+  ``render_calibration_png(px_per_mm=4.0, paper="a4")`` the whole calibration page (K-CAL1's
+  outer corner at ``calibration_origin(paper)`` mm).
 
 Where the markers and the QR code sit on a card is in ``companion.catalogue``
 (``marker_rects``, ``qr_rect``, ``card_size_mm``, ``calibration_marker_rects``).
 """
 from printables.fonts import FontMissing
-from printables.raster import render_back_png, render_card_png
-from printables.sheets import PrintError, Printed, build
+from printables.raster import render_back_png, render_calibration_png, render_card_png
+from printables.sheets import PrintError, Printed, build, calibration_origin
 
-__all__ = ["FontMissing", "PrintError", "Printed", "build", "render_back_png", "render_card_png"]
+__all__ = ["FontMissing", "PrintError", "Printed", "build", "calibration_origin", "render_back_png",
+           "render_calibration_png", "render_card_png"]

@@ -37,9 +37,22 @@ def card_pdf(card_id: str, side: str = "face") -> bytes:
     return buf.getvalue()
 
 
-@lru_cache(maxsize=512)
-def _render(card_id: str, side: str, px_per_mm: float) -> np.ndarray:
-    doc = pdfium.PdfDocument(card_pdf(card_id, side))
+@lru_cache(maxsize=4)
+def calibration_pdf(paper: str = "a4") -> bytes:
+    """The calibration sheet alone, as a one-page PDF."""
+    from printables.sheets import PAPERS, PrintError, draw_calibration
+    if paper not in PAPERS:
+        raise PrintError(f"unknown paper {paper!r}: choose a4 or letter")
+    w, h = PAPERS[paper]
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w * mm, h * mm), initialFontName=register_font(), pageCompression=1)
+    draw_calibration(c, paper)
+    c.save()
+    return buf.getvalue()
+
+
+def _to_image(pdf: bytes, px_per_mm: float) -> np.ndarray:
+    doc = pdfium.PdfDocument(pdf)
     try:
         bitmap = doc[0].render(scale=px_per_mm * 25.4 / 72, draw_annots=False)
         image = bitmap.to_numpy()[:, :, :3].copy()   # pdfium's byte order is BGR(A), as OpenCV's
@@ -47,6 +60,11 @@ def _render(card_id: str, side: str, px_per_mm: float) -> np.ndarray:
         doc.close()
     image.flags.writeable = False    # cached and shared: copy before drawing on it
     return image
+
+
+@lru_cache(maxsize=512)
+def _render(card_id: str, side: str, px_per_mm: float) -> np.ndarray:
+    return _to_image(card_pdf(card_id, side), px_per_mm)
 
 
 def render_card_png(card_id: str, px_per_mm: float = 8.0) -> np.ndarray:
@@ -67,3 +85,12 @@ def render_back_png(back_id: str, px_per_mm: float = 8.0) -> np.ndarray:
     if cat.card(back_id).kind != "back":
         raise ValueError(f"{back_id} is not a back: backs are {', '.join(cat.BACKS)}")
     return _render(back_id, "back", float(px_per_mm))
+
+
+@lru_cache(maxsize=8)
+def render_calibration_png(px_per_mm: float = 4.0, paper: str = "a4") -> np.ndarray:
+    """The whole calibration page as a BGR ``uint8`` image; K-CAL1's outer corner is at
+    ``sheets.calibration_origin(paper)`` mm and the markers at ``calibration_marker_rects()``."""
+    if px_per_mm <= 0:
+        raise ValueError(f"px_per_mm must be positive, not {px_per_mm}")
+    return _to_image(calibration_pdf(paper), float(px_per_mm))

@@ -230,11 +230,19 @@ def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: s
     return 2 * len(sheets)
 
 
+def calibration_origin(paper: str) -> tuple[float, float]:
+    """Where K-CAL1's outer top-left corner is on the calibration page (mm from the page's top-left);
+    ``catalogue.calibration_marker_rects()`` is relative to it."""
+    w, h = PAPERS[paper]
+    span_w, span_h = cat.CALIBRATION_SPAN_MM
+    return ((w - span_w) / 2, (h - span_h) / 2)
+
+
 def draw_calibration(c: Canvas, paper: str) -> None:
     """The calibration sheet: K-CAL1–4 in the corners and scales to check the print size."""
     w, h = PAPERS[paper]
     span_w, span_h = cat.CALIBRATION_SPAN_MM
-    ox, oy = (w - span_w) / 2, (h - span_h) / 2
+    ox, oy = calibration_origin(paper)
     c.saveState()
     _at(c, h, 0, 0)
     c.setFillColor(INK)

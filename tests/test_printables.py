@@ -297,3 +297,64 @@ def test_missing_font_is_a_clear_error(tmp_path, monkeypatch, capsys):
         monkeypatch.delenv("TC_FONT")
         fonts.register_font.cache_clear()
         fonts.register_font()
+
+
+def test_letter_stickers_read(tmp_path):
+    out = tmp_path / "stickers.pdf"
+    assert main(["print", "stickers", "--paper", "letter", "--players", "0", "--out", str(out)]) == 0
+    pages = scan(out, LABELS["letter"])
+    assert len(pages) == 2    # 54 labels, 30 a sheet
+    read = {card_id: found for page in pages for card_id, found in page.qr.items()}
+    assert set(read) == set(sticker_cards(0)) and len(read) == 54
+    assert all(found == [cat.card(card_id).payload] for card_id, found in read.items())
+
+
+@pytest.mark.parametrize("card_id", ["H-R5", "P-N3", "P-HQ", "C07-10-4", "T-SEAT2", "P-ERA2"])
+def test_render_card_png_puts_marks_where_the_catalogue_says(card_id):
+    from printables import render_card_png
+    ppm = 6.0
+    img = render_card_png(card_id, ppm)
+    assert img.dtype == np.uint8 and img.shape[2] == 3 and not img.flags.writeable
+    assert abs(img.shape[1] - cat.CARD_WIDTH_MM * ppm) <= 1 and abs(img.shape[0] - cat.CARD_HEIGHT_MM * ppm) <= 1
+    framed = cv2.copyMakeBorder(img, 10, 10, 10, 10, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    corners, ids, _ = _detector().detectMarkers(cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY))
+    assert sorted(ids.ravel()) == [cat.card(card_id).marker] * 2
+    want = []
+    for rect in cat.marker_rects(card_id):   # corner 0: top-left upright, bottom-right turned
+        want.append((rect.x, rect.y) if rect.rotation == 0 else (rect.x + rect.w, rect.y + rect.h))
+    got = sorted(((q.reshape(4, 2)[0] - 10 + 0.5) / ppm).tolist() for q in corners)
+    assert np.allclose(got, sorted(want), atol=0.25)
+    (qr,) = decode(img, symbols=[ZBarSymbol.QRCODE])
+    assert qr.data.decode() == cat.card(card_id).payload
+    rect = cat.qr_rect(card_id)
+    assert np.allclose([qr.rect.left / ppm, qr.rect.top / ppm, qr.rect.width / ppm],
+                       [rect.x, rect.y, rect.w], atol=0.5)
+
+
+def test_render_back_png_shows_the_deck_marker_only():
+    from printables import render_back_png, render_card_png
+    img = render_back_png("B-C03", 5.0)
+    _, ids, _ = _detector().detectMarkers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    assert sorted(ids.ravel()) == [cat.card("B-C03").marker] * 2
+    assert decode(img, symbols=[ZBarSymbol.QRCODE]) == []
+    pawn = render_card_png("W-PAWN", 5.0)
+    assert abs(pawn.shape[0] - cat.PAWN_TOKEN_MM * 5) <= 1
+    with pytest.raises(ValueError, match="is a back"):
+        render_card_png("B-WHEEL")
+    with pytest.raises(ValueError, match="not a back"):
+        render_back_png("W-R1")
+    with pytest.raises(KeyError, match="no card"):
+        render_card_png("W-R9")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_render_calibration_png_places_the_markers_of_the_catalogue(paper):
+    from printables import calibration_origin, render_calibration_png
+    ppm = 3.0
+    img = render_calibration_png(ppm, paper)
+    corners, ids, _ = _detector().detectMarkers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    found = {cat.by_marker(int(i)).id: q.reshape(4, 2)[0] for q, i in zip(corners, ids.ravel())}
+    ox, oy = calibration_origin(paper)
+    assert set(found) == set(cat.calibration_marker_rects())
+    for card_id, rect in cat.calibration_marker_rects().items():
+        assert np.allclose((found[card_id] + 0.5) / ppm, [ox + rect.x, oy + rect.y], atol=0.4)

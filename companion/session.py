@@ -1,0 +1,531 @@
+"""The table session: one physical table bound to one game engine, its history safe in SQLite.
+
+Moves come from the camera (``observe``: a stable layout is reconciled into legal moves, see
+``session_reconcile``) and from phones (``play``). Everything that changes the session is an entry in
+an append-only log (``store``): moves, prompts, answers, undos, overrides, the next game of a
+series. The state is never stored, only rebuilt by replaying the log, so a process killed at any
+moment comes back exactly as it was. Each entry carries the next version number; a writer who saw an
+older version gets ``StaleVersion`` and nothing changes. The API the web UI uses is described in
+``SESSION_API.md``; docs/session.md tells the story.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping, Sequence
+
+from companion.engine import CHANCE, Event, Game, GameError, IllegalMove, Move, thaw
+from companion.games import game_class
+from companion.session_reconcile import adapter, describe, explain, fast_clone, matches, why_not
+from companion.store import SessionError, StaleVersion, Store
+
+__all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
+
+BLOCKING = ("choose", "illegal")
+"""Prompt kinds that stop moves until answered: the state or the table is in doubt."""
+EVENTS_SHOWN = 50
+OBSERVE_RETRIES = 20
+
+
+@dataclass
+class Prompt:
+    """A question to the table: choose an explanation, fix an illegal change, carry out a ruling."""
+
+    id: str
+    kind: str
+    text: str
+    ja: str = ""
+    rule: str = ""
+    choices: list[dict[str, Any]] = field(default_factory=list)
+    version: int = 0
+    """The log version that opened it."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The prompt as the web page shows it."""
+        return {"id": self.id, "kind": self.kind, "text": self.text, "ja": self.ja, "rule": self.rule,
+                "choices": self.choices, "version": self.version}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Prompt":
+        """Read a prompt written by ``to_json``."""
+        return cls(data["id"], data["kind"], data["text"], data.get("ja", ""), data.get("rule", ""),
+                   list(data.get("choices", [])), data.get("version", 0))
+
+
+@dataclass
+class Outcome:
+    """What an observation led to: ``nothing`` new, moves ``applied``, or a ``prompt``."""
+
+    kind: str
+    moves: list[Move] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    prompt: Prompt | None = None
+    version: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as JSON (for ``companion session observe``)."""
+        return {"kind": self.kind, "moves": [m.to_json() for m in self.moves],
+                "events": [e.to_json() for e in self.events],
+                "prompt": self.prompt.to_json() if self.prompt else None, "version": self.version}
+
+
+def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), override: bool = False) -> dict[str, Any]:
+    return {"id": choice_id, "label": label, "ja": ja,
+            "move": moves[0].to_json() if moves else None,
+            "moves": [m.to_json() for m in moves], "override": override}
+
+
+class _State:
+    """Everything the log determines; rebuilt by ``reduce``-ing entries in order."""
+
+    def __init__(self, game_id: str, players: int, options: dict[str, Any]) -> None:
+        self.game_id, self.players, self.options = game_id, players, options
+        self.version = 0
+        self.finished: list[dict[str, Any]] = []   # {"game": Game, "moves": [...]} per finished game
+        self.moves: list[dict[str, Any]] = []      # {"move": Move, "override": bool, "version": int}
+        self.prompts: dict[str, Prompt] = {}
+        self.events: list[dict[str, Any]] = []
+        self.game = self._new_game()
+
+    def copy(self) -> "_State":
+        """A copy that a trial entry may change freely (finished games and log items are shared:
+        nothing changes them in place)."""
+        twin = copy.copy(self)
+        twin.game = fast_clone(self.game)
+        twin.finished = list(self.finished)
+        twin.moves = list(self.moves)
+        twin.prompts = dict(self.prompts)
+        twin.events = list(self.events)
+        return twin
+
+    def _new_game(self) -> Game:
+        first = self.options.get("start_player", 0)
+        options = dict(self.options, start_player=(first + len(self.finished)) % self.players)
+        return game_class(self.game_id)(self.players, options)
+
+    # ----------------------------------------------------------------- applying moves
+    def apply(self, moves: Sequence[Move], version: int, override: bool = False) -> list[Event]:
+        """Apply moves to the game (an override skips the legality check); return their events."""
+        events: list[Event] = []
+        for move in moves:
+            if override:
+                events += _apply_unchecked(self.game, move)
+            else:
+                events += self.game.apply(move)
+            self.moves.append({"move": move, "override": override, "version": version})
+        self.events += [dict(e.to_json(), version=version) for e in events]
+        return events
+
+    def rebuild(self) -> None:
+        """Replay the current game's moves from its start (after an undo)."""
+        moves, self.moves = self.moves, []
+        self.game = self._new_game()
+        for m in moves:
+            self.apply([m["move"]], m["version"], m["override"])
+
+    def open_rulings(self, events: list[Event], version: int) -> None:
+        """A prompt for each event that asks the table to do something by hand."""
+        ad = adapter(self.game_id)
+        for i, event in enumerate(e for e in events if ad.is_ruling(e)):
+            pid = f"r{version}.{i}"
+            self.prompts[pid] = Prompt(pid, "ruling", event.text, event.ja, self.game.rules_file,
+                                       [_choice("done", "Done", "完了")], version)
+
+    def close(self, ids: Sequence[str]) -> None:
+        """Close the prompts with these ids (unknown ids are ignored: already closed)."""
+        for pid in ids:
+            self.prompts.pop(pid, None)
+
+    # ----------------------------------------------------------------- the reducer
+    def reduce(self, version: int, kind: str, data: dict[str, Any], by: str) -> list[Event]:
+        """Apply one log entry; raise (changing this state partly) if it cannot be applied."""
+        if version != self.version + 1:
+            raise SessionError(f"log entry {version} follows {self.version}: the log is damaged")
+        self.version = version
+        self.close(data.get("close", []))
+        events: list[Event] = []
+        if kind in ("moves", "answer", "override", "correct"):
+            moves = [Move.from_json(m) for m in data.get("moves", [])]
+            if kind == "correct":
+                self._undo()
+            if kind == "answer":
+                self.prompts.pop(data["prompt"], None)
+            events = self.apply(moves, version, override=data.get("override", False))
+            if not data.get("rulings_seen"):
+                self.open_rulings(events, version)
+        elif kind == "prompt":
+            prompt = Prompt.from_json(dict(data["prompt"], id=f"p{version}", version=version))
+            self.prompts[prompt.id] = prompt
+        elif kind == "undo":
+            self._undo()
+        elif kind == "next_game":
+            self.finished.append({"game": self.game, "moves": self.moves})
+            self.moves, self.prompts = [], {}
+            self.game = self._new_game()
+            self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
+                                "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
+        elif kind == "note":
+            pass
+        else:
+            raise SessionError(f"unknown log entry kind {kind!r}")
+        return events
+
+    def _undo(self) -> None:
+        if not self.moves:
+            raise SessionError("there is no move to undo in this game")
+        last = self.moves[-1]["version"]
+        while self.moves and self.moves[-1]["version"] == last:
+            self.moves.pop()   # a reconciled observation may have applied several moves at once
+        self.prompts = {k: p for k, p in self.prompts.items() if p.version < last}
+        self.rebuild()
+        self.events.append({"kind": "undo", "text": "The last move was taken back.",
+                            "ja": "直前の手を取り消しました。", "data": {}, "version": self.version})
+
+
+def _apply_unchecked(game: Game, move: Move) -> list[Event]:
+    """A house ruling: apply a move the rules refuse (tried on a copy first, so a crash changes nothing)."""
+    trial = game.clone()
+    try:
+        events = trial._apply(move)
+    except Exception as err:  # the engine cannot represent this move at all
+        raise SessionError(f"the engine cannot carry out {move} even as a house ruling: {err}") from None
+    trial.log.append(move)
+    trial.events.extend(events)
+    game.__dict__.update(trial.__dict__)
+    return events
+
+
+class TableSession:
+    """One table: a game (or a series) fed by the camera and by phones; see SESSION_API.md."""
+
+    def __init__(self, store: Store, row: dict[str, Any]) -> None:
+        self.store = store
+        self.id: str = row["id"]
+        self.code: str = row["code"]
+        self.game_id: str = row["game"]
+        settings = row["settings"]
+        self.players: int = settings["players"]
+        self.options: dict[str, Any] = settings["options"]
+        self.names: list[str] = settings["names"]
+        self.seats: list[Any] | None = settings.get("seats")
+        self.rounds: int | None = settings.get("rounds")
+        self.target: int | None = settings.get("target")
+        self.created: float = row["created"]
+        self._st = _State(self.game_id, self.players, self.options)
+        self._catch_up()
+
+    # ----------------------------------------------------------------- creating and opening
+    @classmethod
+    def create(cls, store: Store, game_id: str, players: int, options: Mapping[str, Any] | None = None,
+               names: Sequence[str] | None = None, seats: Sequence[Any] | None = None,
+               rounds: int | None = None, target: int | None = None) -> "TableSession":
+        """A new session (persisted); bad settings raise ``GameError`` and store nothing."""
+        cls_ = game_class(game_id)
+        options = adapter(game_id).session_options(dict(options or {}))
+        options = cls_.validate_options(options, players) if isinstance(players, int) else options
+        cls_(players, options)   # checks the player count too
+        names = list(names) if names else [f"P{i + 1}" for i in range(players)]
+        if len(names) != players or not all(isinstance(n, str) and n.strip() for n in names):
+            raise SessionError(f"give {players} non-empty names, one per seat (got {names})")
+        if seats is not None and len(seats) != players:
+            raise SessionError(f"give {players} seats, one per player (got {len(seats)})")
+        for label, value in (("rounds", rounds), ("target", target)):
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise SessionError(f"{label} must be a whole number of at least 1, got {value!r}")
+        settings = {"players": players, "options": options, "names": [n.strip() for n in names],
+                    "seats": list(seats) if seats is not None else None, "rounds": rounds, "target": target}
+        session_id, _ = store.create_session(game_id, settings)
+        return cls.open(store, session_id)
+
+    @classmethod
+    def open(cls, store: Store, session_id: str) -> "TableSession":
+        """The session rebuilt by replaying its log."""
+        return cls(store, store.session_row(session_id))
+
+    def _catch_up(self) -> None:
+        """Apply entries other writers (threads, processes) committed since we last looked."""
+        for version, kind, data, by in self.store.entries(self.id, after=self._st.version):
+            self._st.reduce(version, kind, data, by)
+
+    def refresh(self) -> "TableSession":
+        """Bring this object up to date with the store; return it."""
+        self._catch_up()
+        return self
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def version(self) -> int:
+        """The number of committed log entries seen by this object."""
+        return self._st.version
+
+    @property
+    def game(self) -> Game:
+        """The current engine game."""
+        return self._st.game
+
+    @property
+    def prompts(self) -> list[Prompt]:
+        """The open prompts, oldest first."""
+        return list(self._st.prompts.values())
+
+    def blocked(self) -> Prompt | None:
+        """The first open prompt that stops moves (choose or illegal), or None."""
+        return next((p for p in self._st.prompts.values() if p.kind in BLOCKING), None)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves of the player to move ([] at a chance node, when over or while a prompt blocks)."""
+        if self.blocked() or self.game.is_over() or self.game.is_chance_node():
+            return []
+        return self.game.legal_moves()
+
+    def chance_moves(self) -> list[Move]:
+        """At a chance node, the outcomes the table can name ([] if too many to list, e.g. a shuffle)."""
+        if self.blocked() or not self.game.is_chance_node():
+            return []
+        return self.game.legal_moves()
+
+    def series(self) -> dict[str, Any]:
+        """Each finished game's scores, the running totals and whether the series is over."""
+        games = [f["game"].scores() for f in self._st.finished]
+        if self.game.is_over():
+            games.append(self.game.scores())
+        totals = [sum(g[p] for g in games) for p in range(self.players)]
+        if self.rounds is not None or self.target is not None:
+            over = ((self.rounds is not None and len(games) >= self.rounds)
+                    or (self.target is not None and bool(games) and max(totals) >= self.target))
+        else:
+            over = self.game.is_over()
+        return {"games": games, "totals": totals, "is_over": over, "rounds": self.rounds,
+                "target": self.target, "game_number": len(self._st.finished) + 1}
+
+    def state(self, player: int | None = None) -> dict[str, Any]:
+        """Everything a page shows, as JSON (``player``: whose private view; None for the table)."""
+        self._catch_up()
+        game = self.game
+        view = game.player_view(player) if player is not None else {
+            "layout": game.layout(), "scores": game.scores(), "current_player": game.current_player()}
+        return {"id": self.id, "code": self.code, "game": self.game_id, "title": game.title,
+                "title_ja": game.title_ja, "players": self.players, "names": self.names,
+                "options": self.options, "version": self.version,
+                "current_player": game.current_player(), "is_over": game.is_over(),
+                "scores": game.scores(), "winners": game.winners() if game.is_over() else [],
+                "layout": game.layout(), "view": view,
+                "legal_moves": [m.to_json() for m in self.legal_moves()],
+                "chance_moves": [m.to_json() for m in self.chance_moves()[:60]],
+                "prompts": [p.to_json() for p in self.prompts],
+                "events": self._st.events[-EVENTS_SHOWN:],
+                "moves": [dict(m["move"].to_json(), version=m["version"], override=m["override"])
+                          for m in self._st.moves],
+                "series": self.series()}
+
+    # ----------------------------------------------------------------- writing
+    def _commit(self, kind: str, data: dict[str, Any], by: str, expected_version: int | None) -> list[Event]:
+        """Check an entry against a copy of the state, commit it, then apply it: all or nothing."""
+        self._catch_up()
+        if expected_version is not None and expected_version != self.version:
+            raise StaleVersion(expected_version, self.version)
+        trial = self._st.copy()
+        events = trial.reduce(self.version + 1, kind, data, by)   # raises: nothing stored
+        finished = trial.game.is_over()
+        self.store.append(self.id, self.version + 1, kind, data, by, finished)   # raises StaleVersion
+        self._st = trial
+        return events
+
+    def _require_unblocked(self) -> None:
+        prompt = self.blocked()
+        if prompt:
+            raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})")
+
+    def play(self, move: Move, *, by: str = "manual", expected_version: int) -> list[Event]:
+        """A tapped move (a seat's, or a chance move naming the card drawn); IllegalMove if refused."""
+        self._catch_up()
+        if expected_version != self.version:
+            raise StaleVersion(expected_version, self.version)
+        self._require_unblocked()
+        self.game.check(move)
+        rulings = [p.id for p in self.prompts if p.kind == "ruling"]   # the table has moved on
+        return self._commit("moves", {"moves": [move.to_json()], "source": by, "close": rulings},
+                            by, expected_version)
+
+    def observe(self, observation: Mapping[str, Any], *, source: str = "camera") -> Outcome:
+        """Reconcile a stable observation of the table: apply, ask to choose, or say what is wrong."""
+        if not isinstance(observation, Mapping):
+            raise SessionError("an observation must be a JSON object shaped like the game's layout")
+        obs = dict(observation)
+        for _ in range(OBSERVE_RETRIES):
+            self._catch_up()
+            try:
+                return self._observe_once(obs, source)
+            except StaleVersion:
+                continue   # someone wrote first: reconcile again against the new state
+        raise SessionError("the session keeps changing under this observation; try again")
+
+    def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
+        version, game = self.version, self.game
+        open_ids = {p.kind: [] for p in self.prompts}
+        for p in self.prompts:
+            open_ids[p.kind].append(p.id)
+        if matches(obs, game.layout()):
+            # the table shows the current state: rulings are done, an illegal change was put right
+            close = open_ids.get("ruling", []) + open_ids.get("illegal", [])
+            if not close:
+                return Outcome("nothing", version=version)
+            self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
+            return Outcome("nothing", version=self.version)
+        if open_ids.get("choose"):
+            return Outcome("prompt", prompt=self._st.prompts[open_ids["choose"][0]], version=version)
+        found = explain(game, obs)
+        if len(found.sequences) == 1:
+            moves = found.sequences[0]
+            close = open_ids.get("illegal", []) + ([] if found.pending else open_ids.get("ruling", []))
+            events = self._commit("moves", {"moves": [m.to_json() for m in moves], "source": source,
+                                            "close": close, "rulings_seen": not found.pending,
+                                            "observation": obs}, source, version)
+            return Outcome("applied", moves, events, version=self.version)
+        if found.sequences:
+            prompt = self._choose_prompt(found.sequences, found.pending)
+        else:
+            prompt = self._illegal_prompt(obs)
+        if any(p.kind == prompt.kind and p.text == prompt.text for p in self.prompts):
+            same = next(p for p in self.prompts if p.kind == prompt.kind and p.text == prompt.text)
+            return Outcome("prompt", prompt=same, version=version)   # asked already: do not repeat
+        self._commit("prompt", {"prompt": prompt.to_json(), "observation": obs,
+                                "close": open_ids.get("illegal", [])}, source, version)
+        return Outcome("prompt", prompt=self._st.prompts[f"p{self.version}"], version=self.version)
+
+    def _choose_prompt(self, sequences: list[list[Move]], pending: bool) -> Prompt:
+        game = self.game
+        choices = []
+        for i, seq in enumerate(sequences):
+            label = "; ".join(describe(game, m, self.names) for m in seq)
+            choices.append(dict(_choice(f"c{i + 1}", label, label, seq), rulings_seen=not pending))
+        choices.append(_choice("none", "None of these: we will fix the table", "どれでもない:卓を直します"))
+        return Prompt("", "choose", f"{game.title}: the camera cannot tell what happened. Which was it?",
+                      f"{game.title_ja}: カメラでは判別できません。どれでしたか?", "", choices)
+
+    def _illegal_prompt(self, obs: dict[str, Any]) -> Prompt:
+        text, rule, tried = why_not(self.game, obs)
+        choices = [_choice("fixed", "We will fix the table", "卓を直します")]
+        if tried:
+            label = describe(self.game, tried[0], self.names)
+            choices.append(_choice("override", f"House ruling: accept {label}", f"ハウスルール: {label} を認める",
+                                   tried[:1], override=True))
+        return Prompt("", "illegal", text, text, rule, choices)
+
+    def answer(self, prompt_id: str, choice_id: str, *, by: str, expected_version: int) -> list[Event]:
+        """Answer an open prompt with one of its choices (the chosen moves are applied)."""
+        self._catch_up()
+        if expected_version != self.version:
+            raise StaleVersion(expected_version, self.version)
+        prompt = self._st.prompts.get(prompt_id)
+        if prompt is None:
+            raise SessionError(f"no open prompt {prompt_id!r} (open: {', '.join(self._st.prompts) or 'none'})")
+        choice = next((c for c in prompt.choices if c["id"] == choice_id), None)
+        if choice is None:
+            raise SessionError(f"prompt {prompt_id} has no choice {choice_id!r} "
+                               f"(choices: {', '.join(c['id'] for c in prompt.choices)})")
+        data = {"prompt": prompt_id, "choice": choice_id, "moves": choice["moves"],
+                "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
+        return self._commit("answer", data, by, expected_version)
+
+    def undo(self, *, by: str = "host", expected_version: int) -> Move:
+        """Take back the last move (all moves one observation applied together); host only."""
+        self._catch_up()
+        if not self._st.moves:
+            raise SessionError("there is no move to undo in this game")
+        last = self._st.moves[-1]["move"]
+        self._commit("undo", {}, by, expected_version)
+        return last
+
+    def correct(self, move: Move, *, by: str = "host", expected_version: int) -> list[Event]:
+        """Replace the last move by ``move`` (a misread card): one logged correction."""
+        self._catch_up()
+        trial = self._st.copy()
+        trial._undo()
+        trial.game.check(move)
+        return self._commit("correct", {"moves": [move.to_json()]}, by, expected_version)
+
+    def override(self, move: Move, *, reason: str, expected_version: int, by: str = "host") -> list[Event]:
+        """A house ruling: apply ``move`` even if the rules refuse it; logged with the reason."""
+        if not reason or not reason.strip():
+            raise SessionError("an override needs a reason (it is kept in the log)")
+        blocking = [p.id for p in self.prompts if p.kind in BLOCKING]
+        return self._commit("override", {"moves": [move.to_json()], "override": True, "reason": reason,
+                                         "close": blocking}, by, expected_version)
+
+    def next_game(self, *, by: str = "host", expected_version: int | None = None) -> None:
+        """Series: start the next game (the start player moves one seat on)."""
+        self._catch_up()
+        if not self.game.is_over():
+            raise SessionError("the current game is not over yet")
+        if (self.rounds is not None or self.target is not None) and self.series()["is_over"]:
+            raise SessionError("the series is over")
+        self._commit("next_game", {}, by, expected_version)
+
+    def wait_for_change(self, version: int, timeout: float) -> int:
+        """Block until the stored version passes ``version`` or ``timeout`` seconds pass; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            current = self.store.version(self.id)
+            if current > version or time.monotonic() >= deadline:
+                if current > self.version:
+                    self._catch_up()
+                return current
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+
+    # ----------------------------------------------------------------- export
+    def _games(self) -> list[tuple[Game, list[dict[str, Any]]]]:
+        return [(f["game"], f["moves"]) for f in self._st.finished] + [(self.game, self._st.moves)]
+
+    def export(self) -> dict[str, Any]:
+        """The session's games as JSON: settings, every move, scores, winners, series totals."""
+        self._catch_up()
+        games = []
+        for i, (game, moves) in enumerate(self._games()):
+            games.append({"number": i + 1, "finished": game.is_over(),
+                          "start_player": game.options.get("start_player", 0),
+                          "options": dict(game.options),
+                          "moves": [dict(m["move"].to_json(), override=m["override"]) for m in moves],
+                          "scores": game.scores(),
+                          "winners": game.winners() if game.is_over() else [],
+                          "state": game.snapshot()})
+        return {"format": "table-companion-session/1", "id": self.id, "code": self.code,
+                "game": self.game_id, "title": self.game.title, "title_ja": self.game.title_ja,
+                "players": self.players, "names": self.names, "options": self.options,
+                "created": datetime.fromtimestamp(self.created, timezone.utc).isoformat(),
+                "version": self.version, "games": games, "series": self.series()}
+
+    def bgstats_payload(self, number: int | None = None) -> dict[str, Any]:
+        """The BG Stats "push play" JSON of a finished game (default: the last finished one)."""
+        self._catch_up()
+        finished = [(i, g) for i, (g, _) in enumerate(self._games()) if g.is_over()]
+        if not finished:
+            raise SessionError("no game of this session is finished yet")
+        if number is None:
+            index, game = finished[-1]
+        else:
+            match = [(i, g) for i, g in finished if i + 1 == number]
+            if not match:
+                raise SessionError(f"game {number} is not a finished game of this session")
+            index, game = match[0]
+        scores, winners = game.scores(), game.winners()
+        start = game.options.get("start_player", 0)
+        return {
+            "sourceName": "Table Companion",
+            "sourcePlayId": f"{self.id}-{index + 1}",
+            "playDate": datetime.fromtimestamp(self.created, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+            "game": {"name": game.title, "sourceGameId": f"table-companion:{game.id}",
+                     "highestWins": True, "noPoints": False},
+            "players": [{"name": name, "sourcePlayerId": f"{self.id}:{seat}", "score": str(scores[seat]),
+                         "winner": seat in winners, "startPlayer": seat == start, "seatOrder": seat + 1}
+                        for seat, name in enumerate(self.names)],
+        }
+
+    def bgstats_link(self, number: int | None = None) -> str:
+        """A ``bgstats://app.pushPlay?data=…`` link that records the game in the BG Stats app."""
+        payload = json.dumps(self.bgstats_payload(number), ensure_ascii=False, separators=(",", ":"))
+        return "bgstats://app.pushPlay?data=" + urllib.parse.quote(payload, safe="")

@@ -1,0 +1,175 @@
+"""``companion session``: create, list, show and export table sessions; play and observe for scripts.
+
+Every command takes ``--db PATH`` (default ``$COMPANION_DB`` or the user data directory).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from companion.engine import Move
+from companion.games import GAME_IDS, game_class
+from companion.session import SessionError, TableSession
+from companion.store import Store
+
+
+def _store(args: argparse.Namespace) -> Store:
+    return Store(args.db)
+
+
+def _json_arg(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SessionError(f"{what} must be JSON ({err.msg} at character {err.pos}); "
+                           "quote it for the shell, e.g. '{\"player\": 0, \"kind\": \"pass\"}'") from None
+
+
+def _print(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _new(args: argparse.Namespace) -> int:
+    cls = game_class(args.game)
+    options = cls.parse_options(args.option or [])
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    players = args.players if args.players is not None else (len(names) if names else cls.min_players)
+    session = TableSession.create(_store(args), args.game, players, options, names=names,
+                                  rounds=args.rounds, target=args.target)
+    if args.json:
+        _print({"id": session.id, "code": session.code})
+    else:
+        print(f"session {session.id} (join code {session.code}): {session.game.title}, "
+              f"{players} players: {', '.join(session.names)}")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    rows = _store(args).sessions()
+    if args.json:
+        _print(rows)
+        return 0
+    if not rows:
+        print("no sessions yet: `companion session new GAME --players N`")
+    for r in rows:
+        status = "finished" if r["finished"] else "in play"
+        print(f"{r['id']}  {r['game']:<10} {', '.join(r['names']):<30} v{r['version']:<5} {status}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    session = TableSession.open(_store(args), args.id)
+    state = session.state()
+    if args.json:
+        _print(state)
+        return 0
+    names = session.names
+    print(f"{state['title']} — session {session.id} (code {session.code}), version {state['version']}")
+    turn = state["current_player"]
+    who = "game over" if state["is_over"] else ("the table (a card to turn over)" if turn < 0 else names[turn])
+    print(f"to move: {who}")
+    print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state["scores"])))
+    series = state["series"]
+    if len(series["games"]) > 1 or series["rounds"] or series["target"]:
+        print("series totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, series["totals"])))
+    for p in state["prompts"]:
+        print(f"PROMPT {p['id']} ({p['kind']}): {p['text']}")
+        for c in p["choices"]:
+            print(f"    {c['id']}: {c['label']}")
+    for e in state["events"][-10:]:
+        print(f"  v{e['version']}: {e['text']}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    session = TableSession.open(_store(args), args.id)
+    if args.bgstats:
+        print(session.bgstats_link(args.game_number))
+    else:
+        _print(session.export())
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    session = TableSession.open(_store(args), args.id)
+    move = Move.from_json(_json_arg(args.move, "MOVE_JSON"))
+    version = session.version if args.expected_version is None else args.expected_version
+    events = session.play(move, by=args.by, expected_version=version)
+    _print({"version": session.version, "events": [e.to_json() for e in events]})
+    return 0
+
+
+def _observe(args: argparse.Namespace) -> int:
+    session = TableSession.open(_store(args), args.id)
+    layout = _json_arg(args.layout, "LAYOUT_JSON")
+    _print(session.observe(layout, source=args.source).to_json())
+    return 0
+
+
+def _answer(args: argparse.Namespace) -> int:
+    session = TableSession.open(_store(args), args.id)
+    events = session.answer(args.prompt, args.choice, by=args.by, expected_version=session.version)
+    _print({"version": session.version, "events": [e.to_json() for e in events]})
+    return 0
+
+
+def _undo(args: argparse.Namespace) -> int:
+    session = TableSession.open(_store(args), args.id)
+    move = session.undo(by="host", expected_version=session.version)
+    _print({"version": session.version, "undone": move.to_json()})
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``companion session …`` to the command line."""
+    p = subparsers.add_parser("session", help="table sessions: new, list, show, export, play, observe")
+    sub = p.add_subparsers(dest="session_command", required=True, metavar="SUBCOMMAND")
+
+    def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
+        q = sub.add_parser(name, help=help_text)
+        q.add_argument("--db", help="SQLite file (default: $COMPANION_DB or the user data directory)")
+        q.set_defaults(func=func)   # SessionError is a GameError: `companion` prints it, exit 2
+        return q
+
+    q = add("new", _new, "start a session for a game")
+    q.add_argument("game", choices=GAME_IDS)
+    q.add_argument("--players", type=int, help="number of players (default: number of names, else the minimum)")
+    q.add_argument("--names", help="player names, comma-separated, in seat order")
+    q.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
+    q.add_argument("--rounds", type=int, help="a series of this many games")
+    q.add_argument("--target", type=int, help="a series until someone reaches this total")
+    q.add_argument("--json", action="store_true", help="print the id and join code as JSON")
+
+    q = add("list", _list, "list the sessions")
+    q.add_argument("--json", action="store_true")
+
+    q = add("show", _show, "show a session's state")
+    q.add_argument("id")
+    q.add_argument("--json", action="store_true", help="the full state as the web page gets it")
+
+    q = add("export", _export, "export a session's games as JSON, or a BG Stats link")
+    q.add_argument("id")
+    q.add_argument("--bgstats", action="store_true", help="print a bgstats://app.pushPlay link instead")
+    q.add_argument("--game-number", type=int, help="which game of a series (default: the last finished)")
+
+    q = add("play", _play, "enter a move (JSON, e.g. '{\"player\": 0, \"kind\": \"take\", \"card\": \"W-R5\"}')")
+    q.add_argument("id")
+    q.add_argument("move", metavar="MOVE_JSON")
+    q.add_argument("--by", default="manual", help="who entered it (kept in the log)")
+    q.add_argument("--expected-version", type=int, help="refuse if the session has moved past this version")
+
+    q = add("observe", _observe, "reconcile an observation of the table (a layout as JSON)")
+    q.add_argument("id")
+    q.add_argument("layout", metavar="LAYOUT_JSON")
+    q.add_argument("--source", default="camera")
+
+    q = add("answer", _answer, "answer an open prompt")
+    q.add_argument("id")
+    q.add_argument("prompt")
+    q.add_argument("choice")
+    q.add_argument("--by", default="host")
+
+    q = add("undo", _undo, "take back the last move (host)")
+    q.add_argument("id")
+

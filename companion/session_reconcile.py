@@ -1,0 +1,464 @@
+"""Reconciling: which legal moves explain what the camera sees now?
+
+An observation is a dict shaped like ``game.layout()``, possibly partial: keys it leaves out are not
+compared, and the string ``"?"`` anywhere stands for "could not see". ``explain(game, obs)`` searches
+sequences of legal moves from the current state (chance outcomes included: the card turned over is
+read from the observation) and returns those whose resulting layout matches.
+
+* Shortest first: a sequence is only reported if no shorter one matches, so an invisible move (a
+  Spartacus pass, a Wheel "keep") is inferred only when a later visible change needs it.
+* Depth: each game allows a few *player* moves between two stable frames (``ADAPTERS``); chance moves
+  are free because they are read off the table. Two passes: the first only tries moves whose named
+  cards are visible in the observation (fast), the second, if the first found nothing, tries all.
+* A ruling the table must carry out by hand (remove a cancelled card, pile a won trick) is part of
+  the engine's move, but the table shows it a moment later. A *pending* match accepts a layout where
+  the parts a ruling changes still look as before the move; the session keeps the ruling prompt open.
+* Nothing matches: ``interpret`` reads the nearest physical move off the difference (the card that
+  moved) and the engine's ``IllegalMove`` says why it is not allowed.
+"""
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from companion import catalogue
+from companion.engine import CHANCE, Game, IllegalMove, Move, thaw
+
+UNSEEN = "?"
+"""In an observation: the camera could not see this value."""
+
+_MISSING = object()
+
+
+# --------------------------------------------------------------------------- comparing layouts
+def compare(obs: Any, after: Any, before: Any = _MISSING, ruling_cards: frozenset[str] = frozenset()) -> str | None:
+    """``"exact"`` if ``obs`` matches ``after`` where observed; ``"pending"`` if every difference
+    still shows ``before`` (or only ruling cards differ); otherwise None."""
+    if obs == UNSEEN:
+        return "exact"
+    if isinstance(obs, dict) and isinstance(after, dict):
+        worst = "exact"
+        for key, value in obs.items():
+            sub_before = before.get(key, _MISSING) if isinstance(before, dict) else _MISSING
+            got = compare(value, after.get(key, _MISSING), sub_before, ruling_cards)
+            if got is None:
+                return None
+            if got == "pending":
+                worst = "pending"
+        return worst
+    if (isinstance(obs, list) and isinstance(after, list) and len(obs) == len(after)
+            and any(isinstance(o, (dict, list)) for o in obs)):
+        before_list = before if isinstance(before, list) and len(before) == len(obs) else None
+        worst = "exact"
+        for i, (o, a) in enumerate(zip(obs, after)):
+            got = compare(o, a, before_list[i] if before_list else _MISSING, ruling_cards)
+            if got is None:
+                return None
+            if got == "pending":
+                worst = "pending"
+        return worst
+    if _leaf_equal(obs, after):
+        return "exact"
+    if before is _MISSING:
+        return None
+    if _leaf_equal(obs, before):
+        return "pending"
+    if ruling_cards and isinstance(obs, list) and isinstance(after, list):
+        if [c for c in obs if c not in ruling_cards] == [c for c in after if c not in ruling_cards]:
+            return "pending"
+    return None
+
+
+def _leaf_equal(obs: Any, actual: Any) -> bool:
+    if obs == UNSEEN:
+        return True
+    if isinstance(obs, list) and isinstance(actual, list):
+        return len(obs) == len(actual) and all(_leaf_equal(o, a) for o, a in zip(obs, actual))
+    return obs is not _MISSING and obs == actual
+
+
+def matches(obs: dict[str, Any], layout: dict[str, Any]) -> bool:
+    """True if the observation agrees with the layout wherever it saw something."""
+    return compare(obs, layout) == "exact"
+
+
+def differences(obs: Any, layout: Any, path: str = "") -> list[str]:
+    """The paths (``hills[3].red``) where the observation disagrees with the layout."""
+    if obs == UNSEEN:
+        return []
+    if isinstance(obs, dict) and isinstance(layout, dict):
+        out: list[str] = []
+        for key, value in obs.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in layout:
+                out.append(sub)
+            else:
+                out += differences(value, layout[key], sub)
+        return out
+    if (isinstance(obs, list) and isinstance(layout, list) and len(obs) == len(layout)
+            and any(isinstance(o, (dict, list)) for o in obs)):
+        return [d for i, (o, a) in enumerate(zip(obs, layout)) for d in differences(o, a, f"{path}[{i}]")]
+    return [] if _leaf_equal(obs, layout) else [path or "(whole table)"]
+
+
+def strings(value: Any) -> set[str]:
+    """Every string inside a JSON value (the card ids an observation shows)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(strings(v) for v in value)) if value else set()
+    return set()
+
+
+def _is_card(text: str) -> bool:
+    try:
+        catalogue.card(text)
+        return True
+    except Exception:  # the catalogue raises for anything that is not a printed card
+        return False
+
+
+def named_cards(move: Move) -> set[str]:
+    """The printed cards a move names (its visible content)."""
+    return {s for s in strings(thaw(tuple(v for _, v in move.params))) if _is_card(s)}
+
+
+# --------------------------------------------------------------------------- per-game knowledge
+@dataclass(frozen=True)
+class Adapter:
+    """What the reconciler needs to know about one game."""
+
+    depth: Callable[[Game], int]
+    """Player moves allowed between two stable frames."""
+    ruling_kinds: frozenset[str] = frozenset()
+    """Event kinds that ask the table to do something by hand."""
+    chance_from_obs: Callable[[Game, dict[str, Any]], list[Move]] = lambda game, obs: []
+    """Chance moves the engine does not list (a whole shuffle), built from what the table shows."""
+    interpret: Callable[[Game, dict[str, Any]], list[Move]] = lambda game, obs: []
+    """The physical moves the difference suggests (for explaining an illegal change)."""
+    session_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda options: options
+    """Options a camera-watched table needs (hidden values where cards lie face down)."""
+    ruling_steps: frozenset[str] = frozenset()
+    """For events that list ``steps``: only these steps ask the table to act (Prussia)."""
+
+    def is_ruling(self, event: Any) -> bool:
+        """True if ``event`` asks the table to carry something out by hand."""
+        if event.kind not in self.ruling_kinds:
+            return False
+        steps = thaw(event.get("steps")) if self.ruling_steps else None
+        if not steps:
+            return True
+        return any(isinstance(s, dict) and s.get("step") in self.ruling_steps for s in steps)
+
+
+def _wheel_chance(game: Game, obs: dict[str, Any]) -> list[Move]:
+    circle, pawn = obs.get("circle"), obs.get("pawn")
+    if isinstance(circle, list) and len(circle) == 25 and all(isinstance(c, str) for c in circle) \
+            and isinstance(pawn, int):
+        return [Move.of(CHANCE, "lay_circle", circle=circle, pawn=pawn)]
+    return []
+
+
+def _wheel_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
+    now = game.layout()
+    out = []
+    for seat, cards in enumerate(obs.get("taken") or []):
+        if isinstance(cards, list) and seat < len(now["taken"]):
+            out += [Move.of(seat, "take", card=c) for c in cards if c not in now["taken"][seat]]
+    return out
+
+
+def _hills_options(options: dict[str, Any]) -> dict[str, Any]:
+    # RULING (session): face-down cards are unknown to the table until their hill is revealed, so a
+    # camera session runs the engine in hidden-values mode unless hands are open or it was set.
+    if "hidden_values" not in options and not options.get("open_play"):
+        return dict(options, hidden_values=True)
+    return options
+
+
+def _hills_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
+    now = game.layout()["hills"]
+    out = []
+    for i, hill in enumerate(obs.get("hills") or []):
+        if not isinstance(hill, dict) or i >= len(now):
+            continue
+        for seat, side in enumerate(("red", "blue")):
+            seen, had = hill.get(side), now[i][side]
+            if isinstance(seen, list) and len(seen) > len(had):
+                card = seen[-1]
+                hidden = game.options.get("hidden_values") and card.startswith("B-")
+                out.append(Move.of(seat, "place", hill=i + 1, card=None if hidden else card))
+    return out
+
+
+def _spartacus_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
+    trick, had = obs.get("trick"), game.layout()["trick"]
+    if not isinstance(trick, list):
+        return []
+    out = []
+    for card in trick:
+        if card not in had and isinstance(card, str) and card.startswith("S-") and len(card) > 2:
+            seat = catalogue.SPARTACUS_COLOURS.index(card[2]) if card[2] in catalogue.SPARTACUS_COLOURS else -1
+            if 0 <= seat < game.players:
+                out.append(Move.of(seat, "play", card=card))
+    return out
+
+
+def _chains_chance(game: Game, obs: dict[str, Any]) -> list[Move]:
+    rows = obs.get("terminals")
+    if not isinstance(rows, list) or len(rows) != game.players:
+        return []
+    cards = []
+    for row in rows:
+        if not isinstance(row, list) or len(row) != 10:
+            return []
+        cards.append([t.get("card") if isinstance(t, dict) else t for t in row])
+    return [Move.of(CHANCE, "setup", terminals=cards)]
+
+
+def _chains_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
+    now = game.layout()
+    out = []
+    seat = game.current_player()
+    for p, row in enumerate(obs.get("terminals") or []):
+        for i, t in enumerate(row if isinstance(row, list) else []):
+            if isinstance(t, dict) and t.get("state") == "taken" and p < len(now["terminals"]) \
+                    and i < len(now["terminals"][p]) and now["terminals"][p][i]["state"] != "taken":
+                out.append(Move.of(p, "take_terminal", card=t.get("card")))
+    if seat >= 0:
+        players = obs.get("players") or []
+        if seat < len(players) and isinstance(players[seat], dict):
+            work = players[seat].get("work")
+            temp = now["players"][seat]["temporary"]
+            if isinstance(work, list):
+                for slot, card in enumerate(temp):
+                    if card is not None and card in work and card not in now["players"][seat]["work"]:
+                        out.append(Move.of(seat, "temporary_to_work", slot=slot))
+    return out
+
+
+def _prussia_chance(game: Game, obs: dict[str, Any]) -> list[Move]:
+    # At a real table nobody sees the hands: the deal is recorded without them.
+    if game.players == 2 and game.current_player() == CHANCE and not game.log:
+        return [Move.of(CHANCE, "deal")]
+    return []
+
+
+def _prussia_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
+    now = game.layout()
+    seat = game.current_player()
+    out = []
+    drawn = obs.get("drawn")
+    if seat >= 0 and game.players == 2 and isinstance(drawn, str) and drawn != now.get("drawn"):
+        out.append(Move.of(seat, "play", card=drawn))
+    slots = obs.get("slots")
+    if seat >= 0 and isinstance(slots, dict):
+        for key, card in slots.items():
+            if card not in (None, UNSEEN) and now["slots"].get(key) != card:
+                out.append(Move.of(seat, "place", slot=key))
+    return out
+
+
+ADAPTERS: dict[str, Adapter] = {
+    # one take per turn; the single-card-fall variant adds a keep/discard after it
+    "wheel": Adapter(depth=lambda g: 3 if g.options.get("single_card_fall") else 2,
+                     chance_from_obs=_wheel_chance, interpret=_wheel_interpret),
+    # one placement per turn; a reveal (chance) follows when the second colour arrives
+    "hills": Adapter(depth=lambda g: 2, ruling_kinds=frozenset({"cards_cancelled", "card_removed"}),
+                     interpret=_hills_interpret, session_options=_hills_options),
+    # a card and up to a round of invisible passes (which end the trick) between two frames
+    "spartacus": Adapter(depth=lambda g: g.players + 1, ruling_kinds=frozenset({"trick", "trick_out"}),
+                         interpret=_spartacus_interpret),
+    # a turn may chain actions 1 and 3 several times before action 2 or 4 ends it
+    "chains": Adapter(depth=lambda g: 4, ruling_kinds=frozenset({"value_stopped", "work_dead", "work_ruined"}),
+                      chance_from_obs=_chains_chance, interpret=_chains_interpret),
+    # play (or draw) then place or discard; the engine resolves wars and surrenders itself
+    "prussia": Adapter(depth=lambda g: 3, ruling_kinds=frozenset({"ruling", "surrender", "era"}),
+                       ruling_steps=frozenset({"exchange", "discard_drawn", "gone", "surrender", "era"}),
+                       chance_from_obs=_prussia_chance, interpret=_prussia_interpret),
+}
+DEFAULT_ADAPTER = Adapter(depth=lambda g: 2)
+
+
+def adapter(game_id: str) -> Adapter:
+    """The reconciler's knowledge of a game (a generic one for games it does not know)."""
+    return ADAPTERS.get(game_id, DEFAULT_ADAPTER)
+
+
+# --------------------------------------------------------------------------- the search
+def fast_clone(game: Game) -> Game:
+    """``game.clone()`` that shares the move log and event list items (immutable Moves and Events):
+    copying a long game's history is most of the cost of a deep copy."""
+    log, events = game.log, game.events
+    game.log, game.events = [], []
+    try:
+        twin = copy.deepcopy(game)
+    finally:
+        game.log, game.events = log, events
+    twin.log, twin.events = list(log), list(events)
+    return twin
+
+
+@dataclass
+class Explanation:
+    """The result of ``explain``: matching sequences (shortest first), and how they matched."""
+
+    sequences: list[list[Move]] = field(default_factory=list)
+    pending: bool = False
+    """True if the table still shows the state before a ruling the last move caused."""
+    searched: int = 0
+    exhausted: bool = False
+    """True if the search stopped at its budget (a longer explanation may exist)."""
+
+
+NODE_BUDGET = 4000
+"""States visited per pass; keeps a reconcile well under a second on a loaded machine."""
+TIME_BUDGET = 3.0
+MAX_SEQUENCES = 60
+"""More explanations than this: the prompt lists these and says to enter the move by hand."""
+
+
+def _candidates(game: Game, obs: dict[str, Any], seen: set[str], ad: Adapter) -> list[Move]:
+    if game.is_over():
+        return []
+    moves = game.legal_moves()
+    if not game.is_chance_node():
+        return moves
+    if not moves:
+        return ad.chance_from_obs(game, obs)
+    # The card turned over is read off the table: try the outcomes whose cards are in view (or
+    # already on the table); if none is, the card went face down at once and all are possible.
+    known = seen | strings(game.layout())
+    visible = [m for m in moves if named_cards(m) <= known]
+    return visible or moves
+
+
+def observed_strings(layout: Any, obs: Any) -> set[str]:
+    """The strings of ``layout`` in the places the observation looked at."""
+    if obs == UNSEEN:
+        return set()
+    if isinstance(obs, dict) and isinstance(layout, dict):
+        return set().union(set(), *(observed_strings(layout[k], v) for k, v in obs.items() if k in layout))
+    if isinstance(obs, list) and isinstance(layout, list) and len(obs) == len(layout):
+        return set().union(set(), *(observed_strings(a, o) for a, o in zip(layout, obs)))
+    return strings(layout)
+
+
+def _ruling_cards(events: list[Any], ad: Adapter) -> frozenset[str]:
+    out: set[str] = set()
+    for e in events:
+        if ad.is_ruling(e):
+            out |= {s for s in strings(thaw(e.data)) if _is_card(s)}
+    return frozenset(out)
+
+
+def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Explanation:
+    """The shortest legal move sequences from ``game`` whose layout matches ``obs``.
+
+    Breadth first, so the shortest explanations come first. A move that brings a card into view
+    (out of a hand or a deck) where the camera looked but did not see it is a dead end: this
+    prunes almost every wrong card at once, while a card that went straight out of view (a trick
+    piled face down, a card discarded by a war) stays possible, and several such are asked about.
+    """
+    ad = adapter(game.id)
+    result = Explanation()
+    if matches(obs, game.layout()):
+        result.sequences = [[]]
+        return result
+    seen = strings(obs)
+    depth = ad.depth(game)
+    start = time.monotonic()
+    frontier: list[tuple[Game, list[Move], int]] = [(game, [], 0)]
+    exact: list[list[Move]] = []
+    pending: list[list[Move]] = []
+    while frontier and not exact and not result.exhausted:
+        nxt: list[tuple[Game, list[Move], int]] = []
+        for node, seq, used in frontier:
+            if result.exhausted:
+                break
+            before = node.layout()
+            on_table = strings(before)
+            for move in _candidates(node, obs, seen, ad):
+                cost = 0 if move.player == CHANCE else 1
+                if used + cost > depth:
+                    continue
+                if result.searched >= budget or time.monotonic() - start > TIME_BUDGET:
+                    result.exhausted = True
+                    break
+                result.searched += 1
+                child = fast_clone(node)
+                try:
+                    events = child.apply(move)
+                except IllegalMove:
+                    continue   # e.g. a shuffle built from a misread circle
+                after = child.layout()
+                got = compare(obs, after)
+                if got == "exact":
+                    exact.append(seq + [move])
+                    continue
+                if any(ad.is_ruling(e) for e in events) and \
+                        compare(obs, after, before, _ruling_cards(events, ad)) == "pending":
+                    pending.append(seq + [move])
+                new_cards = named_cards(move) - on_table
+                if new_cards & observed_strings(after, obs) - seen:
+                    continue   # it brought into view a card the camera does not see
+                if not child.is_over():
+                    nxt.append((child, seq + [move], used + cost))
+        frontier = nxt
+    if exact:
+        result.sequences = exact[:MAX_SEQUENCES]
+    elif pending:
+        shortest = min(map(len, pending))
+        result.sequences = [p for p in pending if len(p) == shortest][:MAX_SEQUENCES]
+        result.pending = True
+    return result
+
+
+def why_not(game: Game, obs: dict[str, Any]) -> tuple[str, str, list[Move]]:
+    """What looks wrong, the rule it breaks, and the physical moves tried (nearest first)."""
+    ad = adapter(game.id)
+    tried = ad.interpret(game, obs)
+    for move in tried:
+        try:
+            game.check(move)
+        except IllegalMove as err:
+            return _titled(game, err.reason), err.rule, tried
+    diffs = differences(obs, game.layout())
+    where = ", ".join(diffs[:6]) + (" …" if len(diffs) > 6 else "")
+    if tried:
+        return (f"{game.title}: {describe(game, tried[0])} is allowed, but the table does not show "
+                f"what it leads to (look at: {where}).", game.rules_file, tried)
+    return (f"{game.title}: the table does not match any legal move from here (look at: {where}).",
+            game.rules_file, tried)
+
+
+def _titled(game: Game, reason: str) -> str:
+    """``Seven Hills of Rome: …`` unless the engine's reason already names its game."""
+    head = reason.split(":", 1)[0].strip().lower() if ":" in reason[:40] else ""
+    if head and (head in game.title.lower() or head == game.id):
+        return reason
+    return f"{game.title}: {reason}"
+
+
+def describe(game: Game, move: Move, names: list[str] | None = None) -> str:
+    """A move in words for a prompt's choice: ``Ann: place hill=3``."""
+    if move.player == CHANCE:
+        who = "Table"
+    elif names and move.player < len(names):
+        who = names[move.player]
+    else:
+        who = f"P{move.player + 1}"
+    details = " ".join(f"{k}={_short(thaw(v))}" for k, v in move.params)
+    return f"{who}: {move.kind} {details}".rstrip()
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list) and len(value) > 6:
+        return f"[{len(value)} cards]"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_short, value)) + "]"
+    return str(value)

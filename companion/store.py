@@ -1,0 +1,189 @@
+"""The table session's event log in SQLite: every session's entries, versioned, append-only.
+
+One row per committed log entry, keyed by ``(session, version)``: two writers racing for version N
+cannot both succeed (the PRIMARY KEY refuses the second, which gets ``StaleVersion``). A write is
+one transaction that is committed (WAL, ``synchronous=FULL``) before the caller is told it worked,
+so a process killed at any moment leaves either the whole entry or nothing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Iterator
+
+from companion.engine import GameError
+
+CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"
+"""Join-code characters: no 0/O, 1/I/L, 2/Z, 5/S, 8/B that people confuse when read aloud."""
+CODE_LENGTH = 4
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id       TEXT PRIMARY KEY,
+    code     TEXT NOT NULL UNIQUE,
+    game     TEXT NOT NULL,
+    settings TEXT NOT NULL,          -- JSON: players, names, options, seats, rounds, target
+    created  REAL NOT NULL,
+    version  INTEGER NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS entries (
+    session  TEXT NOT NULL REFERENCES sessions(id),
+    version  INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    data     TEXT NOT NULL,          -- JSON
+    by       TEXT NOT NULL,
+    created  REAL NOT NULL,
+    PRIMARY KEY (session, version)
+);
+"""
+
+
+class SessionError(GameError):
+    """A session request that cannot be done: unknown session, bad request, wrong game."""
+
+
+class StaleVersion(SessionError):
+    """Someone else changed the session first; the request was refused and changed nothing."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"the session changed (you saw version {expected}, it is now {actual}): "
+                         "reload and try again")
+        self.expected = expected
+        self.actual = actual
+
+
+def default_path() -> Path:
+    """``$COMPANION_DB``, else ``companion.db`` in the user's data directory (platformdirs)."""
+    env = os.environ.get("COMPANION_DB")
+    if env:
+        return Path(env)
+    import platformdirs
+    return Path(platformdirs.user_data_dir("table-companion", appauthor=False)) / "companion.db"
+
+
+class Store:
+    """A SQLite file holding every session's settings and log; safe across threads and processes."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        if str(self.path) == ":memory:":
+            raise SessionError("the store needs a file (several connections share it); use a temporary file")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._db().executescript(SCHEMA)   # CREATE ... IF NOT EXISTS: safe from many processes
+
+    # ----------------------------------------------------------------- connections
+    def _db(self) -> sqlite3.Connection:
+        """This thread's connection (SQLite connections must not be shared between threads)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA busy_timeout=30000")
+            self._local.db = db
+        return db
+
+    class _Txn:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, exc_type: Any, *_: Any) -> None:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+    def _write(self) -> "Store._Txn":
+        return Store._Txn(self._db())
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their threads end)."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # ----------------------------------------------------------------- sessions
+    def create_session(self, game: str, settings: dict[str, Any]) -> tuple[str, str]:
+        """Insert a new session; return its id and join code."""
+        session_id = uuid.uuid4().hex[:12]
+        for _ in range(100):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self._write() as db:
+                    db.execute("INSERT INTO sessions (id, code, game, settings, created) VALUES (?,?,?,?,?)",
+                               (session_id, code, game, json.dumps(settings), time.time()))
+                return session_id, code
+            except sqlite3.IntegrityError:
+                continue   # the code is taken: draw another
+        raise SessionError("could not find a free join code; delete old sessions")
+
+    def session_row(self, session_id: str) -> dict[str, Any]:
+        """A session's settings row; unknown ids raise ``SessionError``."""
+        row = self._db().execute("SELECT id, code, game, settings, created, version, finished "
+                                 "FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise SessionError(f"no session {session_id!r} (see `companion session list`)")
+        return {"id": row[0], "code": row[1], "game": row[2], "settings": json.loads(row[3]),
+                "created": row[4], "version": row[5], "finished": bool(row[6])}
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Every session, newest first: id, code, game, players, names, created, finished, version."""
+        rows = self._db().execute("SELECT id, code, game, settings, created, version, finished "
+                                  "FROM sessions ORDER BY created DESC").fetchall()
+        out = []
+        for sid, code, game, settings, created, version, finished in rows:
+            s = json.loads(settings)
+            out.append({"id": sid, "code": code, "game": game, "players": s["players"],
+                        "names": s["names"], "created": created, "finished": bool(finished),
+                        "version": version})
+        return out
+
+    def find_by_code(self, code: str) -> str | None:
+        """The id of the session with join code ``code`` (case-insensitive), or None."""
+        row = self._db().execute("SELECT id FROM sessions WHERE code = ?",
+                                 (code.strip().upper(),)).fetchone()
+        return row[0] if row else None
+
+    # ----------------------------------------------------------------- the log
+    def version(self, session_id: str) -> int:
+        """The session's latest committed version (0 before the first entry)."""
+        row = self._db().execute("SELECT version FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise SessionError(f"no session {session_id!r}")
+        return row[0]
+
+    def entries(self, session_id: str, after: int = 0) -> Iterator[tuple[int, str, dict[str, Any], str]]:
+        """The session's entries with version > ``after``, in order: (version, kind, data, by)."""
+        rows = self._db().execute("SELECT version, kind, data, by FROM entries WHERE session = ? "
+                                  "AND version > ? ORDER BY version", (session_id, after)).fetchall()
+        for version, kind, data, by in rows:
+            yield version, kind, json.loads(data), by
+
+    def append(self, session_id: str, version: int, kind: str, data: dict[str, Any], by: str,
+               finished: bool) -> None:
+        """Commit entry ``version`` (must be the next one) or raise ``StaleVersion``, changing nothing."""
+        text = json.dumps(data, ensure_ascii=False)
+        try:
+            with self._write() as db:
+                current = db.execute("SELECT version FROM sessions WHERE id = ?", (session_id,)).fetchone()
+                if current is None:
+                    raise SessionError(f"no session {session_id!r}")
+                if current[0] != version - 1:
+                    raise StaleVersion(version - 1, current[0])
+                db.execute("INSERT INTO entries (session, version, kind, data, by, created) "
+                           "VALUES (?,?,?,?,?,?)", (session_id, version, kind, text, by, time.time()))
+                db.execute("UPDATE sessions SET version = ?, finished = ? WHERE id = ?",
+                           (version, int(finished), session_id))
+        except sqlite3.IntegrityError:
+            # the UNIQUE key is the last line of defence should two writers slip past the check
+            raise StaleVersion(version - 1, self.version(session_id)) from None
