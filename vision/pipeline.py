@@ -60,7 +60,7 @@ class Pipeline:
     """Detection, calibration, tracking and reading for one game at one table."""
 
     def __init__(self, game_id: str, players: int, *, layout: CalibrationLayout | None = None,
-                 decoder: str = "zxing", persist: int = 2, drop_after: int = 2,
+                 decoder: str = "zxing", persist: int = 2, drop_after: int = 1,
                  qr_per_frame: int = 6) -> None:
         self.game_id = game_id
         self.players = players
