@@ -10,6 +10,7 @@ from vision.bench import camera, render
 from vision.calibrate import CalibrationLayout, calibrate
 from vision.detect import Detector, card_pose_mm, map_points
 
+
 def _seen(frame, layout=None):
     detector = Detector()
     found = detector.detect(frame)
