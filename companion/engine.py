@@ -259,6 +259,10 @@ class Game(ABC):
                 for needed in opt.requires:
                     if not values[needed]:
                         raise GameError(f"option {opt.name} needs option {needed}")
+        start = values.get("start_player")
+        if start is not None and not 0 <= start < players:
+            raise GameError(f"option start_player must be a seat from 0 to {players - 1} for "
+                            f"{players} players, got {start}")
         cls._check_options(values, players)
         return values
 

@@ -43,6 +43,13 @@ def test_camera_reproduces_the_move_log(store, game_id, players, options, camera
     assert again.state() == session.state()
 
 
+def test_more_seeds_of_the_trickiest_games(store):
+    """Spartacus (invisible passes) and Chains (several actions between frames, cards face down)."""
+    for seed in (101, 102):
+        play_through_camera(TableSession.create(store, "spartacus", 4), seed=seed, skip=0.0)
+        play_through_camera(TableSession.create(store, "chains", 2), seed=seed, skip=0.4)
+
+
 def test_spartacus_pass_is_inferred_from_a_later_card(store):
     s = TableSession.create(store, "spartacus", 3)
     s.play(Move.of(0, "play", card="S-R5"), expected_version=0)

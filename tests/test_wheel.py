@@ -148,6 +148,7 @@ def test_colour_and_value_variant_ends_once_both_are_scored():
     game.turn, game.pawn = 0, game.circle.index("W-R5") - 1
     events = take(game, "W-R5")
     assert game.is_over() and game.ended_by == "colour_and_value"
+    assert [e.kind for e in events] == ["card_taken", "colour_scored", "value_scored", "game_over"]
     assert game.scores() == [15 + 1, 0 + 4]   # red 1–5 summed; one 5 worth 1 vs four
     assert min(game.scores()) >= 0
 

@@ -48,7 +48,7 @@ from functools import cache
 from typing import Any, Mapping
 
 from companion import engine
-from companion.engine import CHANCE, TERMINAL, Event, GameError, IllegalMove, Move, Option
+from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option
 
 VALUES = tuple(range(1, 11))
 SLOTS = 5
@@ -148,11 +148,6 @@ class Game(engine.Game):
             if isinstance(value, (bool, str)) or value is None:
                 options["ten_not_first"] = aliases.get(value, value)
         return super().validate_options(options, players)
-
-    @classmethod
-    def _check_options(cls, options: dict[str, Any], players: int) -> None:
-        if options["start_player"] >= players:
-            raise GameError(f"start_player must be a seat from 0 to {players - 1}")
 
     # ----------------------------------------------------------------- state
     def _setup(self) -> None:

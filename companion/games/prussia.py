@@ -72,8 +72,6 @@ class Game(BaseGame):
     # ------------------------------------------------------------------ setup
     @classmethod
     def _check_options(cls, options: dict[str, Any], players: int) -> None:
-        if options["start_player"] >= players:
-            raise GameError(f"option start_player must be a seat 0–{players - 1}, got {options['start_player']}")
         if options["nations"] is not None and not isinstance(options["nations"], str):
             raise GameError(f"option nations takes a file path, got {options['nations']!r}")
         load_nations(options["nations"], options["centre"])

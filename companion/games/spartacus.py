@@ -100,10 +100,6 @@ class Game(EngineGame):
 
     @classmethod
     def _check_options(cls, options: dict[str, Any], players: int) -> None:
-        start = options["start_player"]
-        if start is None or not 0 <= start < players:
-            raise GameError(f"option start_player must be a seat from 0 to {players - 1} "
-                            f"for {players} players, got {start!r}")
         if options["joker"] and options["no_banners"]:
             raise GameError("options joker and no_banners cannot be combined: the joker variant "
                             "plays the banner cards as jokers; switch one of them off")

@@ -69,11 +69,6 @@ class Game(engine.Game):
                "(1→5 … 5→1); the game ends once a colour and a value have scored"),
     )
 
-    @classmethod
-    def _check_options(cls, options: dict[str, Any], players: int) -> None:
-        if options["start_player"] >= players:
-            raise engine.GameError(f"start_player must be a seat from 0 to {players - 1}")
-
     # ----------------------------------------------------------------- state
     def _setup(self) -> None:
         self.circle: list[str | None] = [None] * SLOTS
