@@ -250,6 +250,16 @@ class Cover:
         return float(1.0 - self.covered(index, self.card_points(index, xy)).mean())
 
 
+def visible_markers(placements: Sequence[Placement], card_index: int, samples: int = 3) -> int:
+    """How many of a card's markers no higher card covers (every sampled point of the marker free)."""
+    return Cover(placements).visible_markers(card_index, samples)
+
+
+def visible_share(placements: Sequence[Placement], card_index: int, grid: int = 6) -> float:
+    """The share of a card's area no higher card covers (sampled on a grid)."""
+    return Cover(placements).visible_share(card_index, grid)
+
+
 def seen_indices(placements: Sequence[Placement]) -> list[int]:
     """Placements a perfect camera identifies: at least one marker fully uncovered."""
     cover = Cover(placements)
