@@ -53,3 +53,35 @@ def test_bench_small_load_has_no_failures(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["moves"] >= 4 and report["updates_measured"] == report["moves"] * 2
     assert report["failed_requests"] == 0 and report["view_p95_ms"] > 0
+
+
+@pytest.mark.skipif(importlib.util.find_spec("vision.pipeline") is None,
+                    reason="the vision pipeline is not installed")
+def test_camera_frames_reach_the_host_screen(tmp_path):
+    import cv2
+    import numpy as np
+
+    from webui.camera import CameraFeed
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    rng = np.random.default_rng(1)
+    for i in range(3):   # a table with no calibration sheet in view: frames, but no observation
+        cv2.imwrite(str(folder / f"f{i}.jpg"), rng.integers(0, 255, (540, 960, 3), dtype=np.uint8))
+    app = make_app(tmp_path)
+    tables = app.extensions["tables"]
+    s = tables.create("wheel", 3, names=["A", "B", "C"], options={})
+    feed = CameraFeed(tables, s.id, images=str(folder))
+    app.config["FRAME_SOURCE"] = feed.frame
+    feed.start()
+    assert feed.done.wait(60) and feed.error is None and feed.seen == 3
+    client = app.test_client()
+    r = client.get(f"/api/tables/{s.id}/camera", headers={"X-Table-Token": tables.join_token(s.id)})
+    assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.data[:2] == b"\xff\xd8"
+    assert feed.outcomes == [] and tables.get(s.id).version == 0
+    assert feed.frame("another-table") is None
+
+
+def test_serve_with_a_camera_needs_the_game(capsys):
+    assert main(["serve", "--images", "nowhere", "--port", "0"]) == 2
+    wanted = "--game" if importlib.util.find_spec("vision.pipeline") else "not available"
+    assert wanted in capsys.readouterr().err
