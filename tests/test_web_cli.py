@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 
 import pytest
 
@@ -85,3 +86,43 @@ def test_serve_with_a_camera_needs_the_game(capsys):
     assert main(["serve", "--images", "nowhere", "--port", "0"]) == 2
     wanted = "--game" if importlib.util.find_spec("vision.pipeline") else "not available"
     assert wanted in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("vision.layouts") is None,
+                    reason="the vision pipeline is not installed")
+def test_a_filmed_game_reaches_the_phones(tmp_path):
+    """Frames of a real table layout (vision's own test renderer) → pipeline → session → state."""
+    import cv2
+
+    from companion.engine import simulate
+    from companion.games import game_class
+    from tests.test_vision_detect import camera, render
+    from vision import layouts
+    from vision.pipeline import default_layout
+    from webui.camera import CameraFeed
+
+    cls = game_class("wheel")
+    record = simulate(cls(3), seed=1)
+    replay = cls(3)
+    width, height = layouts.table_size("wheel", 3)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    n = 0
+    for k, (move, _) in enumerate(record.turns[:3]):          # the circle laid, then two takes
+        replay.apply(move)
+        placed = sorted(layouts.place("wheel", replay.layout(), 3, random.Random(k)), key=lambda p: p.z)
+        cards = [(p.card_id, p.face_up, p.centre, p.angle_deg) for p in placed
+                 if not p.card_id.startswith("K-CAL")]
+        for _ in range(3):
+            frame = render(cards, px_per_mm=1.3, seed=n, layout=default_layout("wheel", 3),
+                           cam=camera(1.3, centre_mm=(width / 2, height / 2)))
+            cv2.imwrite(str(folder / f"f{n:03d}.jpg"), frame)
+            n += 1
+    app = make_app(tmp_path)
+    tables = app.extensions["tables"]
+    s = tables.create("wheel", 3, names=["A", "B", "C"], options={})
+    feed = CameraFeed(tables, s.id, images=str(folder)).start()
+    assert feed.done.wait(120) and feed.error is None
+    st = tables.get(s.id).state()
+    assert st["layout"] == replay.layout() and feed.outcomes.count("applied") == 3
