@@ -126,3 +126,23 @@ def test_a_filmed_game_reaches_the_phones(tmp_path):
     assert feed.done.wait(120) and feed.error is None
     st = tables.get(s.id).state()
     assert st["layout"] == replay.layout() and feed.outcomes.count("applied") == 3
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("vision.synthetic") is None,
+                    reason="vision's synthetic renderer is not installed")
+def test_demo_shows_the_synthetic_camera_frame(tmp_path):
+    from webui.demo import DemoCamera
+    app = make_app(tmp_path)
+    tables = app.extensions["tables"]
+    s = demo_table(tables, "wheel")
+    camera = DemoCamera(tables, s.id)
+    app.config["FRAME_SOURCE"] = camera.frame
+    camera.start()
+    try:
+        assert wait_until(lambda: camera.frames >= 1, 90)
+    finally:
+        camera.stop()
+    r = app.test_client().get(f"/api/tables/{s.id}/camera",
+                              headers={"X-Table-Token": tables.join_token(s.id)})
+    assert r.status_code == 200 and r.data[:2] == b"\xff\xd8" and 10_000 < len(r.data) < 400_000

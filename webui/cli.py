@@ -83,6 +83,15 @@ def _serve(args: argparse.Namespace) -> int:
         s = demo_table(tables, args.demo)
         url = f"{base}/join?code={s.code}"
         driver = DemoDriver(tables, s.id, interval=args.interval).start()
+        if vision_available():   # show the table as the camera would see it, read by the pipeline
+            from webui.demo import DemoCamera
+            try:
+                camera = DemoCamera(tables, s.id)
+            except Exception as err:   # no renderer for this game yet: the demo runs without
+                print(f"(no synthetic camera view: {err})")
+            else:
+                app.config["FRAME_SOURCE"] = camera.frame
+                camera.start()
         print(f"Demo: a simulated {s.game.title} game is being played at table {s.code}.")
         print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
     print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
