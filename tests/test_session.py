@@ -242,3 +242,25 @@ def test_bgstats_link_and_export_of_a_finished_game(store):
     assert exported["games"][0]["finished"] and exported["games"][0]["scores"] == s.game.scores()
     assert len(exported["games"][0]["moves"]) == len(s.game.log)
     json.dumps(exported)
+
+
+def test_wait_for_change_sees_another_writer(store, tmp_path):
+    import threading
+    import time
+    s = TableSession.create(store, "spartacus", 3)
+    other = TableSession.open(Store(tmp_path / "t.db"), s.id)
+    start = time.monotonic()
+    assert s.wait_for_change(0, timeout=0.2) == 0 and time.monotonic() - start >= 0.2
+    writer = threading.Timer(0.2, lambda: other.play(Move.of(0, "play", card="S-R5"), expected_version=0))
+    writer.start()
+    assert s.wait_for_change(0, timeout=10) == 1
+    writer.join()
+    assert s.version == 1 and s.game.log == [Move.of(0, "play", card="S-R5")]
+
+
+def test_observations_after_the_game_are_ignored(store):
+    s = TableSession.create(store, "spartacus", 3)
+    play_through_camera(s, seed=4, skip=0)
+    version = s.version
+    assert s.observe({"trick": ["S-R1"], "won": [0, 0, 0]}).kind == "nothing"
+    assert s.version == version and s.prompts == []
