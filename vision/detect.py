@@ -35,14 +35,27 @@ SAME_CARD_MM = 20.0
 DECODERS = ("zxing", "pyzbar")
 
 
-def aruco_detector() -> cv2.aruco.ArucoDetector:
-    """The marker detector with design.md's measured settings (5×5_1000, perimeter rate 0.02)."""
+MIN_PERIMETER_PX = 0.02 * 1920
+"""design.md's minMarkerPerimeterRate 0.02 of a 1080p frame, kept in pixels for smaller regions."""
+
+Box = tuple[int, int, int, int]
+"""A region of the frame, (x0, y0, x1, y1) in px."""
+
+
+def aruco_params(longest_side: int = 1920) -> cv2.aruco.DetectorParameters:
+    """design.md's measured settings (minMarkerPerimeterRate 0.02 of 1080p) for an image or region
+    whose longest side is ``longest_side`` px; sub-pixel corners for a steady pose."""
     params = cv2.aruco.DetectorParameters()
-    params.minMarkerPerimeterRate = 0.02
+    params.minMarkerPerimeterRate = min(1.0, MIN_PERIMETER_PX / max(longest_side, 1))
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     params.cornerRefinementWinSize = 3
+    return params
+
+
+def aruco_detector() -> cv2.aruco.ArucoDetector:
+    """The marker detector: DICT_5X5_1000 with ``aruco_params()``."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000)
-    return cv2.aruco.ArucoDetector(dictionary, params)
+    return cv2.aruco.ArucoDetector(dictionary, aruco_params())
 
 
 @dataclass(frozen=True)
@@ -143,20 +156,34 @@ class Detector:
         self._logged = _Logged()
 
     # --- markers -------------------------------------------------------------------------------
-    def markers(self, grey: np.ndarray) -> list[MarkerHit]:
-        """Every DICT_5X5_1000 marker in a grey image."""
+    def markers(self, grey: np.ndarray, boxes: list[Box] | None = None) -> list[MarkerHit]:
+        """Every DICT_5X5_1000 marker in a grey image, or only inside ``boxes``."""
+        if boxes is None:
+            return self._markers(grey, (0, 0))
+        found: list[MarkerHit] = []
+        for x0, y0, x1, y1 in boxes:
+            self.aruco.setDetectorParameters(aruco_params(max(x1 - x0, y1 - y0)))
+            for hit in self._markers(grey[y0:y1, x0:x1], (x0, y0)):
+                # overlapping regions may both see a marker: keep it once
+                if not any(h.marker == hit.marker and np.abs(h.corners - hit.corners).max() < 3 for h in found):
+                    found.append(hit)
+        self.aruco.setDetectorParameters(aruco_params())
+        return found
+
+    def _markers(self, grey: np.ndarray, offset: tuple[int, int]) -> list[MarkerHit]:
         corners, ids, _ = self.aruco.detectMarkers(grey)
         if ids is None:
             return []
-        return [MarkerHit(int(i), c.reshape(4, 2).astype(np.float64)) for c, i in zip(corners, ids.ravel())]
+        return [MarkerHit(int(i), c.reshape(4, 2).astype(np.float64) + offset) for c, i in zip(corners, ids.ravel())]
 
-    def detect(self, frame: np.ndarray) -> FrameDetections:
-        """Cards and calibration markers in one BGR (or grey) frame, from markers alone."""
+    def detect(self, frame: np.ndarray, boxes: list[Box] | None = None) -> FrameDetections:
+        """Cards and calibration markers in one BGR (or grey) frame (or only inside ``boxes``),
+        from markers alone."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         hits: dict[str, list[MarkerHit]] = {}
         calibration: dict[str, np.ndarray] = {}
         foreign: list[str] = []
-        for hit in self.markers(grey):
+        for hit in self.markers(grey, boxes):
             card = cat.by_marker(hit.marker)
             if card is None:
                 what = f"marker {hit.marker}: not one of our cards"
@@ -203,14 +230,15 @@ class Detector:
                 return card.id
         return None
 
-    def scan_qr_full(self, grey: np.ndarray) -> list[tuple[str, np.ndarray]]:
-        """QR codes anywhere in the frame: (card id, (4, 2) px corners of the symbol, TL TR BR BL in
-        the symbol's own orientation); foreign codes are logged and left out."""
+    def scan_qr_full(self, grey: np.ndarray, boxes: list[Box] | None = None) -> list[tuple[str, np.ndarray]]:
+        """QR codes anywhere in the frame (or inside ``boxes``): (card id, (4, 2) px corners of the
+        symbol, TL TR BR BL in the symbol's own orientation); foreign codes are logged, left out."""
         found = []
-        for payload, corners in self._decode_full(grey):
-            card = self._parse(payload)
-            if card is not None and corners is not None:
-                found.append((card.id, corners))
+        for x0, y0, x1, y1 in boxes if boxes is not None else [(0, 0, grey.shape[1], grey.shape[0])]:
+            for payload, corners in self._decode_full(grey[y0:y1, x0:x1]):
+                card = self._parse(payload)
+                if card is not None and corners is not None:
+                    found.append((card.id, corners + (x0, y0)))
         return found
 
     def sighting_from_qr(self, card_id: str, corners: np.ndarray) -> Sighting:

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion import catalogue as cat
 from vision.calibrate import Calibration, CalibrationLayout, calibrate
-from vision.detect import Detector, Sighting, card_pose_mm, map_points
+from vision.detect import Box, Detector, Sighting, card_pose_mm, map_points
 from vision.scene import SeenCard, TableScene
 from vision.track import MotionMeter, Track, Tracker
 
@@ -38,6 +38,14 @@ well, something (a hand, an arm) lies over it; a card taken away changes only it
 RING_CHANGE = 30
 """Grey levels by which a ring pixel must change to count as covered."""
 
+FULL_EVERY = 20
+"""Once the scene has settled, still frames look for markers only where the image changed; every
+this many still frames the whole frame is searched again (a card missed by every look so far)."""
+
+GROW_MM = 50.0
+"""A changed region is searched with this margin: enough to include the markers of a card of which
+only a part changed (a card laid half over another)."""
+
 QR_TRIES = 3
 """A card whose QR code is not read after this many tries is left to its markers (e.g. a cascade)."""
 
@@ -52,7 +60,7 @@ class Pipeline:
     """Detection, calibration, tracking and reading for one game at one table."""
 
     def __init__(self, game_id: str, players: int, *, layout: CalibrationLayout | None = None,
-                 decoder: str = "zxing", persist: int = 2, drop_after: int = 2,
+                 decoder: str = "zxing", persist: int = 2, drop_after: int = 1,
                  qr_per_frame: int = 6) -> None:
         self.game_id = game_id
         self.players = players
@@ -65,7 +73,13 @@ class Pipeline:
         self.calibration: Calibration | None = None
         self.frame_index = -1
         self._qr_tries: dict[int, int] = {}
+        self._qr_budget = qr_per_frame
+        self._qr_conflicts: dict[int, str] = {}
         self._scanned = False
+        self._reference: np.ndarray | None = None     # the small grey frame of the settled scene
+        self._signature: tuple[str, ...] = ()
+        self._settled = 0
+        self._since_full = 0
         self._lock = threading.Lock()
         self._last: tuple[np.ndarray, TableScene | None] | None = None
         self._pending: tuple[Any, int] | None = None
@@ -81,72 +95,128 @@ class Pipeline:
             # the scene moves (a hand, a card being laid): nothing on it is read until it settles,
             # so the tracks stand as they are and the markers are not searched (the costly part)
             self._scanned = False
-            return self._scene(frame, still, ())
-        found = self.detector.detect(grey)
+            return self._scene(frame, still)
+        boxes = self._changed_boxes(grey.shape)
+        if boxes == []:
+            self._since_full += 1       # still, and nothing changed since the scene settled
+            return self._scene(frame, still)
+        found = self.detector.detect(grey, boxes)
         self._calibrate(found.calibration, still)
         if self.calibration is None:
             with self._lock:
                 self._last = (frame, None)
             return None
         cal = self.calibration
-        conflicts = list(found.conflicts)
         sightings = list(found.sightings)
         if still and not self._scanned:
-            # once per settled scene, the whole frame for QR codes no marker pointed at: a card whose
-            # both markers are covered, or a foreign code (logged and ignored)
+            # once per settled scene, for QR codes no marker pointed at: a card whose both markers
+            # are covered, or a foreign code (logged and ignored)
             self._scanned = True
-            sightings += self._qr_only(grey, sightings, cal)
-        budget = self.qr_per_frame
-        seen: list[SeenCard] = []
-        for s in sightings:
-            pose = s.to_table(cal)
-            centre, _ = card_pose_mm(map_points(pose, s.outline_card()))
-            track = self.tracker.find(s.card_id, centre)
-            if track is not None and track.qr:
-                s.source = "marker+qr"
-            wants_qr = s.markers > 0 and cat.qr_rect(s.card_id) is not None and (
-                track is None or (not track.qr and self._qr_tries.get(track.number, 0) < QR_TRIES))
-            if wants_qr and budget > 0:
-                budget -= 1
-                if track is not None:
-                    self._qr_tries[track.number] = self._qr_tries.get(track.number, 0) + 1
-                if self.detector.read_qr(grey, s) is not None:
-                    if s.qr != s.card_id:
-                        conflicts.append(f"{s.card_id}: its QR code says {s.qr}")
-                        log.warning("conflict: %s", conflicts[-1])
-                    s.source = "marker+qr"
-                    pose = s.to_table(cal)
-            elif track is not None and track.upright_known:
-                _, angle = card_pose_mm(map_points(pose, s.outline_card()))
-                if abs((angle - track.card.angle + 180) % 360 - 180) > 90:
-                    s.flip()        # keep the way up its QR code once showed
-                    s.upright_known = True
-                    pose = s.to_table(cal)
-            seen.append(self._seen(s, pose))
+            sightings += self._qr_only(grey, sightings, cal, boxes)
+        seen = [self._read(grey, s, cal) for s in sightings]
         _visible(seen, sightings, cal)
-        matched = self.tracker.update(seen, still, lambda t: self._looks(grey, t))
+        scope = None if boxes is None else (lambda t: _inside(cal.to_image(np.array([t.card.centre]))[0], boxes))
+        matched = self.tracker.update(seen, still, lambda t: self._looks(grey, t), scope)
         for s, track in zip(sightings, matched):
             track.qr = track.qr or s.qr == s.card_id
             track.upright_known = track.upright_known or s.upright_known
+            if s.qr is not None and s.qr != s.card_id:
+                self._qr_conflicts[track.number] = f"{s.card_id}: its QR code says {s.qr}"
+                log.warning("conflict: %s", self._qr_conflicts[track.number])
             if still:
                 track.patch = self._patch(grey, track.card)
-        return self._scene(frame, still, tuple(conflicts))
+        self._settle(boxes)
+        return self._scene(frame, still)
 
-    def _scene(self, frame: np.ndarray, still: bool, conflicts: tuple[str, ...]) -> TableScene:
+    def _read(self, grey: np.ndarray, s: Sighting, cal: Calibration) -> SeenCard:
+        """One sighting into table mm, its QR code read (within the frame's budget) until its track
+        has it, its way up kept from the track."""
+        pose = s.to_table(cal)
+        centre, _ = card_pose_mm(map_points(pose, s.outline_card()))
+        track = self.tracker.find(s.card_id, centre)
+        if track is not None and track.qr:
+            s.source = "marker+qr"
+        wants_qr = s.markers > 0 and cat.qr_rect(s.card_id) is not None and (
+            track is None or (not track.qr and self._qr_tries.get(track.number, 0) < QR_TRIES))
+        if wants_qr and self._qr_budget > 0:
+            self._qr_budget -= 1
+            if track is not None:
+                self._qr_tries[track.number] = self._qr_tries.get(track.number, 0) + 1
+            if self.detector.read_qr(grey, s) is not None:
+                s.source = "marker+qr"
+                pose = s.to_table(cal)
+        elif track is not None and track.upright_known:
+            _, angle = card_pose_mm(map_points(pose, s.outline_card()))
+            if abs((angle - track.card.angle + 180) % 360 - 180) > 90:
+                s.flip()        # keep the way up its QR code once showed
+                s.upright_known = True
+                pose = s.to_table(cal)
+        return self._seen(s, pose)
+
+    def _changed_boxes(self, shape: tuple[int, ...]) -> list[Box] | None:
+        """Where to look for markers in this still frame: None for the whole frame (not calibrated
+        or settled yet, or the periodic full look), else the regions that changed since the scene
+        last settled, grown by most of a card ([] when nothing changed)."""
+        self._qr_budget = self.qr_per_frame
+        if self._reference is None or self.calibration is None or self._since_full >= FULL_EVERY:
+            return None
+        small = self.motion.previous
+        changed = (cv2.absdiff(small, self._reference) > self.motion.threshold).astype(np.uint8)
+        if not changed.any():
+            return []
+        scale = shape[1] / small.shape[1]
+        grow = int(np.ceil(GROW_MM * self.calibration.px_per_mm(self._table_centre()) / scale))
+        changed = cv2.dilate(changed, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * grow + 1, 2 * grow + 1)))
+        if changed.mean() > 0.5:
+            return None
+        count, _, stats, _ = cv2.connectedComponentsWithStats(changed)
+        boxes = []
+        for x, y, w, h, _ in stats[1:count]:
+            boxes.append((int(x * scale), int(y * scale), min(int((x + w) * scale), shape[1]),
+                          min(int((y + h) * scale), shape[0])))
+        return boxes
+
+    def _table_centre(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.layout.bounds()
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def _settle(self, boxes: list[Box] | None) -> None:
+        """Remember the frame as the settled scene once the cards on it stayed the same for
+        ``persist`` still frames: later still frames look only where the image changed since."""
+        self._since_full = 0 if boxes is None else self._since_full + 1
+        signature = tuple(sorted(t.card.card_id for t in self.tracker.tracks))
+        pending = any(t.missing for t in self.tracker.tracks)     # a card about to be taken off
+        self._settled = 0 if pending else self._settled + 1 if signature == self._signature else 1
+        self._signature = signature
+        if self._settled >= self.persist:
+            self._reference = self.motion.previous
+
+    def _scene(self, frame: np.ndarray, still: bool) -> TableScene:
         cards, seats = [], {}
         for card in self.tracker.cards():
             if card.card_id.startswith("T-SEAT"):
                 seats[int(card.card_id[6:]) - 1] = card.centre
             else:
                 cards.append(card)
-        scene = TableScene(tuple(cards), seats, still, conflicts, self.frame_index)
+        numbers = {t.number for t in self.tracker.tracks}
+        conflicts = [text for n, text in self._qr_conflicts.items() if n in numbers]
+        by_id: dict[str, list[SeenCard]] = {}
+        for card in self.tracker.cards():
+            if card.face_up:
+                by_id.setdefault(card.card_id, []).append(card)
+        for card_id, copies in by_id.items():
+            if len(copies) > 1:
+                where = ", ".join(f"({c.centre[0]:.0f}, {c.centre[1]:.0f}) mm" for c in copies)
+                conflicts.append(f"{card_id}: {len(copies)} copies in view at {where}")
+        scene = TableScene(tuple(cards), seats, still, tuple(conflicts), self.frame_index)
         with self._lock:
             self._last = (frame, scene)
         return scene
 
-    def _qr_only(self, grey: np.ndarray, sightings: list[Sighting], cal: Calibration) -> list[Sighting]:
+    def _qr_only(self, grey: np.ndarray, sightings: list[Sighting], cal: Calibration,
+                 boxes: list[Box] | None) -> list[Sighting]:
         found = []
-        for card_id, corners in self.detector.scan_qr_full(grey):
+        for card_id, corners in self.detector.scan_qr_full(grey, boxes):
             s = self.detector.sighting_from_qr(card_id, corners)
             centre = cal.to_table(s.centre_px()[None])[0]
             near = [o for o in sightings if o.card_id == card_id
@@ -271,6 +341,10 @@ class Pipeline:
             return None
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return data.tobytes() if ok else None
+
+
+def _inside(point: np.ndarray, boxes: list[Box]) -> bool:
+    return any(x0 <= point[0] < x1 and y0 <= point[1] < y1 for x0, y0, x1, y1 in boxes)
 
 
 def _label(image: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int]) -> None:

@@ -78,15 +78,19 @@ class Tracker:
         self.tracks: list[Track] = []
         self._numbers = itertools.count(1)
 
-    def update(self, seen: list[SeenCard], still: bool, looks: Looks | None = None) -> list[Track]:
+    def update(self, seen: list[SeenCard], still: bool, looks: Looks | None = None,
+               scope: Callable[[Track], bool] | None = None) -> list[Track]:
         """Fold one frame's sightings (``track`` ignored) into the tracks; returns the tracks the
-        sightings matched, in the order of ``seen``; new cards get new tracks."""
+        sightings matched, in the order of ``seen``; new cards get new tracks. With ``scope``, only
+        the tracks it accepts were looked for (the rest of the frame did not change)."""
+        in_scope = {t.number for t in self.tracks if scope is None or scope(t)}
         unmatched = list(self.tracks)
         matched: list[Track] = []
         for card in seen:
             same = [t for t in unmatched if t.card.card_id == card.card_id]
             track = None
-            if len(same) == 1 and sum(c.card_id == card.card_id for c in seen) == 1:
+            if len(same) == 1 and same[0].number in in_scope and \
+                    sum(c.card_id == card.card_id for c in seen) == 1:
                 track = same[0]     # the only copy of this card: the same card, however far it moved
             elif same:
                 near = min(same, key=lambda t: math.dist(t.card.centre, card.centre))
@@ -100,6 +104,7 @@ class Tracker:
             track.card = replace(card, track=track.number)
             track.missing = 0
             matched.append(track)
+        unmatched = [t for t in unmatched if t.number in in_scope]
         for track in unmatched:
             if track.card.source != "tracked":
                 track.card = replace(track.card, source="tracked")
