@@ -33,7 +33,7 @@ from printables.raster import render_back_png, render_card_png
 from vision.calibrate import Calibration, CalibrationLayout
 
 SCALES = (1.2, 1.4, 1.7, 2.0)
-GAME_PLAYERS = {"wheel": 3, "hills": 2, "spartacus": 3, "prussia": 2, "chains": 3}
+GAME_PLAYERS = {"wheel": 3, "hills": 2, "spartacus": 3, "prussia": 2, "chains": 2}
 MATCH_MM = 20.0
 """A reported card counts as identified when a true card of its id lies within this distance."""
 
