@@ -215,9 +215,10 @@ def visible_truth(placed_cards: Sequence, cam: np.ndarray) -> list[tuple[str, tu
     """(shown id, centre) of every card a perfect camera identifies: a marker uncovered and inside
     the frame; seat tokens included (they are read too)."""
     from vision import layouts
+    cover = layouts.Cover(placed_cards)
     out = []
     for i, p in enumerate(placed_cards):
-        if layouts.visible_markers(placed_cards, i) == 0:
+        if cover.visible_markers(i) == 0:
             continue
         inside = False
         for x, y, w, h in layouts.marker_squares(p.card_id):
