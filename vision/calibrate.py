@@ -139,7 +139,7 @@ def calibrate(seen: dict[str, np.ndarray], layout: CalibrationLayout,
     or None when fewer than ``MIN_MARKERS`` of the layout's markers are in view. With all four
     markers spread over most of the frame (K-CAL in the table's corners), the lens's radial
     distortion is found too (the k that lets one homography fit best, coarse then fine search), if
-    it halves the misfit at least; otherwise the lens is taken as distortion-free."""
+    it cuts the misfit by a fifth at least; otherwise the lens is taken as distortion-free."""
     used = sorted(k for k in seen if k in layout.markers)
     if len(used) < MIN_MARKERS:
         return None
@@ -152,7 +152,7 @@ def calibrate(seen: dict[str, np.ndarray], layout: CalibrationLayout,
         for span in (MAX_K, MAX_K / 10, MAX_K / 100):
             grid = np.linspace(best_k - span, best_k + span, 21)
             best_k = float(min(grid, key=lambda k: _fit(src, dst, k, frame)[0]))
-        if _fit(src, dst, 0.0, frame)[0] < 2 * _fit(src, dst, best_k, frame)[0]:
+        if _fit(src, dst, best_k, frame)[0] > 0.8 * _fit(src, dst, 0.0, frame)[0]:
             best_k = 0.0        # no clear gain: noise, not a lens
     error, homography = _fit(src, dst, best_k, frame)
     if homography is None:
