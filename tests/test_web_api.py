@@ -249,6 +249,35 @@ def test_override_applies_an_illegal_move_with_a_reason(client):
     assert far in state(client, table)["layout"]["taken"][st["current_player"]]
 
 
+def test_correct_replaces_the_last_move(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    first, second = [m["move"] for m in st["groups"][0]["moves"]][:2]
+    url = f"/api/tables/{table['id']}/move"
+    assert client.post(url, json={"version": st["version"], "move": first},
+                       headers=_player(table)).status_code == 200
+    fix = f"/api/tables/{table['id']}/correct"
+    v = st["version"] + 1
+    assert client.post(fix, json={"version": v, "move": second}, headers=_player(table)).status_code == 403
+    r = client.post(fix, json={"version": v, "move": second}, headers=_host(table))
+    assert r.status_code == 200
+    taken = state(client, table)["layout"]["taken"][st["current_player"]]
+    assert taken == [second["card"]]
+
+
+def test_prussia_two_players_can_deal_at_the_table(client):
+    table = new_table(client, "prussia", 2)
+    st = state(client, table)
+    deal = [m["move"] for g in st["groups"] for m in g["moves"] if m["move"]["kind"] == "deal"]
+    assert deal == [{"player": -1, "kind": "deal"}]
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": deal[0]},
+                    headers=_player(table))
+    assert r.status_code == 200
+    st = state(client, table, seat=0)
+    plays = [m["move"] for g in st["groups"] for m in g["moves"] if m["move"]["kind"] == "play"]
+    assert len(plays) > 40 and st["view"]["hand"] == []   # any unseen card may be the one played
+
+
 def test_next_game_of_a_series(client):
     table = new_table(client, "wheel", 2, rounds=2)
     url = f"/api/tables/{table['id']}/next"

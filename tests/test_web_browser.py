@@ -227,3 +227,24 @@ def test_a_stale_tap_is_refused_with_a_message_and_the_view_catches_up(server, b
     assert b.inner_text(".hills") == a.inner_text(".hills")     # refused, not applied twice
     ctx_a.close()
     ctx_b.close()
+
+
+def test_the_table_enters_the_wheel_circle_it_laid(server, browser):
+    table = _create(server, "wheel", 2, ["Ann", "Ben"])
+    ctx, page = _phone(browser)
+    _join(page, server, table["code"])
+    order = [f"W-{c}{v}" for v in range(5, 0, -1) for c in "PYGBR"]   # any order the table laid
+    for card in order[:3]:
+        page.tap(f".circle-card[data-card='{card}']")
+    page.tap("#circle-back")
+    assert page.inner_text("#circle-count") == "2"
+    for card in order[2:]:
+        page.tap(f".circle-card[data-card='{card}']")
+    page.tap("#circle-done")
+    page.wait_for_function("() => +document.body.dataset.version === 1")
+    # the first three cards clockwise from the pawn are the ones that can be taken
+    takes = page.locator("button.mv").all_inner_texts()
+    names = ["purple 5", "yellow 5", "green 5"]
+    assert all(any(n in t for t in takes) for n in names) and len(takes) == 3
+    _shot(page, "wheel-circle-entered")
+    ctx.close()

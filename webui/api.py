@@ -11,7 +11,7 @@ from typing import Any, Callable
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from companion import catalogue
-from companion.engine import GameError, IllegalMove, Move
+from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
 from webui.common import (ApiError, expected_version, fail, get_session, json_body, lang,
                           require_role, session_module, tables)
@@ -123,6 +123,9 @@ def state_for(s: Any, seat: int | None, language: str) -> dict[str, Any]:
     """The session state plus the legal moves as labelled groups for the phone."""
     st = s.state(seat)
     moves = (st.get("legal_moves") or []) + (st.get("chance_moves") or [])
+    if s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal" and not s.prompts:
+        # two players dealt real cards at the table: the app need not know the hands
+        moves.append({"player": CHANCE, "kind": "deal"})
     st["groups"] = [{"title": title, "moves": moves}
                     for title, moves in move_groups(s.game_id, moves, st, language)]
     return st
@@ -256,6 +259,14 @@ def override(table_id: str) -> tuple[Response, int]:
             fail(400, "An override needs a \"reason\" (it is logged as a house ruling).")
         return s.override(_parse_move(s, body.get("move")), reason=reason.strip()[:200],
                           expected_version=version)
+    return _write(table_id, "host", act)
+
+
+@bp.post("/tables/<table_id>/correct")
+def correct(table_id: str) -> tuple[Response, int]:
+    """Host: replace the last move by another (a misread or mistapped card), checked and logged."""
+    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+        return s.correct(_parse_move(s, body.get("move")), by="host", expected_version=version)
     return _write(table_id, "host", act)
 
 

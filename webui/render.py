@@ -127,6 +127,8 @@ def move_label(game: str, move: dict[str, Any], state: dict[str, Any], lang: str
         return f"一時置き場{move.get('slot', 0) + 1} → 作業場" if ja else f"Temporary slot {move.get('slot', 0) + 1} → work area"
     if kind == "take_terminal":
         return f"終端カード{short(card)}で締める" if ja else f"Close with terminal {short(card)}"
+    if kind == "deal" and "hands" not in move:
+        return "卓で配った(手札は入力しない)" if ja else "Dealt at the table (hands not entered)"
     if kind == "reveal" and card:
         return short(card)
     if kind == "reveal":

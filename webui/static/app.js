@@ -104,9 +104,36 @@
       .finally(function () { busy = false; body.classList.remove("busy"); });
   }
 
+  /* Wheel of History without a camera: the table taps the circle as laid, clockwise from the pawn */
+  var circle = [];
+  function drawCircle() {
+    var order = document.getElementById("circle-order");
+    if (!order) return;
+    order.innerHTML = "";
+    circle.forEach(function (id) {
+      var src = document.querySelector(".circle-card[data-card='" + id + "'] .chip");
+      if (src) order.appendChild(src.cloneNode(true));
+    });
+    document.querySelectorAll(".circle-card").forEach(function (btn) {
+      btn.disabled = circle.indexOf(btn.dataset.card) >= 0;
+    });
+    document.getElementById("circle-count").textContent = String(circle.length);
+    document.getElementById("circle-done").disabled = circle.length !== 25;
+  }
+  body.addEventListener("tc:updated", function () { circle = []; });
+
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest("button");
     if (!b || b.disabled) return;
+    if (b.classList.contains("circle-card")) {
+      circle.push(b.dataset.card); drawCircle(); return;
+    } else if (b.id === "circle-back") {
+      circle.pop(); drawCircle(); return;
+    } else if (b.id === "circle-done") {
+      /* the pawn stands just before the first card tapped: in the last slot of the circle */
+      post("move", {move: {player: -1, kind: "lay_circle", circle: circle.slice(), pawn: 24}});
+      return;
+    }
     if (b.classList.contains("mv")) {
       post("move", {move: JSON.parse(b.dataset.move), by: seat() === "" ? "table" : "seat " + seat()});
     } else if (b.classList.contains("answer")) {
@@ -121,11 +148,12 @@
       });
     } else if (b.id === "next-game") {
       post("next", {});
-    } else if (b.id === "override") {
+    } else if (b.id === "override" || b.id === "correct") {
       var text = document.getElementById("override-move").value;
       var move;
       try { move = JSON.parse(text); } catch (e) { toast("JSON?", true); return; }
-      post("override", {move: move, reason: document.getElementById("override-reason").value});
+      post(b.id, b.id === "override"
+        ? {move: move, reason: document.getElementById("override-reason").value} : {move: move});
     } else if (b.id === "odds") {
       b.disabled = true;
       fetch("/api/tables/" + tableId + "/odds", {credentials: "same-origin"}).then(function (r) {
