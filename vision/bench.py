@@ -366,13 +366,14 @@ def _stats(values: list[float]) -> dict[str, float]:
 
 
 # --- part 2: whole games -------------------------------------------------------------------------
-def whole_game(game_id: str, seed: int, quick: bool, decoder: str) -> dict[str, Any]:
-    """Stream a simulated game (still frames per state, a hand between) through one pipeline."""
+def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | None = None) -> dict[str, Any]:
+    """Stream a simulated game (still frames per state, a hand between) through one pipeline
+    (its first ``moves`` moves only, if given; ``quick``: 8)."""
     from vision import layouts
     from vision.layouts import scene_from_placements
     from vision.pipeline import Pipeline
     players = GAME_PLAYERS[game_id]
-    states = game_states(game_id, seed, limit=8 if quick else None)
+    states = game_states(game_id, seed, limit=8 if quick else moves)
     view = View(game_id, None, seed)
     pipeline = Pipeline(game_id, players, layout=view.layout, decoder=decoder)
     rng = random.Random(seed)
@@ -417,6 +418,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--decoder", choices=("zxing", "pyzbar"), default="zxing", help="QR decoder")
     parser.add_argument("--part", choices=("all", "scales", "games"), default="all")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
+    parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
+    parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")
     args = parser.parse_args(list(argv or []))
     result: dict[str, Any] = {"decoder": args.decoder, "quick": args.quick}
     if args.part in ("all", "scales"):
@@ -425,8 +428,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             _print_scales(result["scales"])
     if args.part in ("all", "games"):
         result["games"] = []
-        for game_id in GAME_PLAYERS:
-            result["games"].append(whole_game(game_id, args.seed, args.quick, args.decoder))
+        for game_id in args.games.split(","):
+            if game_id not in GAME_PLAYERS:
+                parser.error(f"unknown game {game_id!r}: choose from {', '.join(GAME_PLAYERS)}")
+            result["games"].append(whole_game(game_id, args.seed, args.quick, args.decoder, args.moves))
             if not args.json:
                 _print_game(result["games"][-1])
     if args.json:
