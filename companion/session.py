@@ -376,6 +376,8 @@ class TableSession:
                 return Outcome("nothing", version=version)
             self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
             return Outcome("nothing", version=self.version)
+        if game.is_over():
+            return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):
             return Outcome("prompt", prompt=self._st.prompts[open_ids["choose"][0]], version=version)
         found = explain(game, obs)
@@ -414,7 +416,7 @@ class TableSession:
             label = describe(self.game, tried[0], self.names)
             choices.append(_choice("override", f"House ruling: accept {label}", f"ハウスルール: {label} を認める",
                                    tried[:1], override=True))
-        return Prompt("", "illegal", text, text, rule, choices)
+        return Prompt("", "illegal", text, f"ルール違反: {text}", rule, choices)   # engines give English reasons
 
     def answer(self, prompt_id: str, choice_id: str, *, by: str, expected_version: int) -> list[Event]:
         """Answer an open prompt with one of its choices (the chosen moves are applied)."""

@@ -67,6 +67,8 @@ def compare(obs: Any, after: Any, before: Any = _MISSING, ruling_cards: frozense
         return None
     if _leaf_equal(obs, before):
         return "pending"
+    if ruling_cards and isinstance(obs, str) and obs in ruling_cards and (after is None or after in ruling_cards):
+        return "pending"   # a card the ruling moves still lies where it was turned over
     if ruling_cards and isinstance(obs, list) and isinstance(after, list):
         if [c for c in obs if c not in ruling_cards] == [c for c in after if c not in ruling_cards]:
             return "pending"
@@ -385,7 +387,8 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Ex
     frontier: list[tuple[Game, list[Step], int]] = [(game, [], 0)]
     exact: list[list[Step]] = []
     pending: list[list[Step]] = []
-    while frontier and not exact and not result.exhausted:
+    # stop at the first level that explains the table, exactly or with a ruling still to carry out
+    while frontier and not exact and not pending and not result.exhausted:
         nxt: list[tuple[Game, list[Step], int]] = []
         for node, seq, used in frontier:
             if result.exhausted:

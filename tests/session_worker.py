@@ -15,7 +15,7 @@ import sys
 from companion.engine import Move
 from companion.session import StaleVersion, Store, TableSession
 from companion.session_reconcile import fast_clone
-from tests.session_script import table_move
+from companion.session_sim import table_move
 
 
 def reference_log(game_id: str, players: int, options: dict, seed: int) -> list[Move]:

@@ -170,3 +170,14 @@ def test_perfect_scene_geometry():
     assert seen["W-R1"].visible < 0.4 and seen["W-R2"].visible == 1.0
     assert math.isclose(seen["W-R2"].corners[0][0], 100.0 - 31.5)
     assert isinstance(scene_from_placements(p), TableScene)
+
+
+def test_a_card_that_stays_keeps_its_pose_from_state_to_state():
+    layouts_seen = list(states("hills", 2, 8))
+    a, b = layouts_seen[5], layouts_seen[6]
+    pa = {p.card_id: p for p in layouts.place("hills", a, 2, random.Random(3)) if p.card_id.startswith("H-H")}
+    pb = {p.card_id: p for p in layouts.place("hills", b, 2, random.Random(3)) if p.card_id.startswith("H-H")}
+    assert pa.keys() == pb.keys()
+    assert all((pa[k].centre, pa[k].angle_deg) == (pb[k].centre, pb[k].angle_deg) for k in pa)
+    other = {p.card_id: p for p in layouts.place("hills", b, 2, random.Random(4)) if p.card_id.startswith("H-H")}
+    assert any(other[k].centre != pb[k].centre for k in pb)

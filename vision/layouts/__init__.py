@@ -161,16 +161,28 @@ def jitter(rng: random.Random, point: Point, angle: float, mm: float = 2.5,
 
 
 class Builder:
-    """Collects placements in lying order (later cards lie on top), with hand-placed jitter."""
+    """Collects placements in lying order (later cards lie on top), with hand-placed jitter.
+
+    The jitter of a card is seeded by the card and its ideal spot (and ``rng``'s first draw), so a
+    card that stays where it is keeps its pose from one state of a game to the next."""
 
     def __init__(self, rng: random.Random, mm: float = 2.5, degrees: float = 3.0):
-        self.rng, self.mm, self.degrees = rng, mm, degrees
+        self.seed = rng.getrandbits(64)
+        self.mm, self.degrees = mm, degrees
         self.placements: list[Placement] = []
+        self.count: dict[str, int] = {}
+
+    def rand(self, *key: object) -> random.Random:
+        """A generator for a choice tied to ``key`` (stable from state to state)."""
+        return random.Random(":".join(map(str, (self.seed, *key))))
 
     def put(self, card_id: str, point: Point, angle: float, face_up: bool = True,
             mm: float | None = None, degrees: float | None = None) -> None:
         """Lay ``card_id`` at ``point`` turned ``angle``, jittered, on top of everything so far."""
-        centre, turned = jitter(self.rng, point, angle, self.mm if mm is None else mm,
+        spot = f"{card_id}:{point[0]:.0f}:{point[1]:.0f}"
+        self.count[spot] = self.count.get(spot, 0) + 1
+        centre, turned = jitter(self.rand(spot, self.count[spot]), point, angle,
+                                self.mm if mm is None else mm,
                                 self.degrees if degrees is None else degrees)
         self.placements.append(Placement(card_id, face_up, centre, turned, len(self.placements)))
 
@@ -248,6 +260,16 @@ class Cover:
         t = (np.arange(grid) + 0.5) / grid
         xy = np.array([(w * i, h * j) for i in t for j in t])
         return float(1.0 - self.covered(index, self.card_points(index, xy)).mean())
+
+
+def visible_markers(placements: Sequence[Placement], card_index: int, samples: int = 3) -> int:
+    """How many of a card's markers no higher card covers (every sampled point of the marker free)."""
+    return Cover(placements).visible_markers(card_index, samples)
+
+
+def visible_share(placements: Sequence[Placement], card_index: int, grid: int = 6) -> float:
+    """The share of a card's area no higher card covers (sampled on a grid)."""
+    return Cover(placements).visible_share(card_index, grid)
 
 
 def seen_indices(placements: Sequence[Placement]) -> list[int]:

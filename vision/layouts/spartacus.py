@@ -52,10 +52,11 @@ def place(layout: dict, players: int, rng: random.Random) -> list[Placement]:
     w, h = table_size(players)
     plan = seats(players)
     b.table(w, h, plan)
-    for seat, count in zip(plan, layout["won"]):
+    for s, (seat, count) in enumerate(zip(plan, layout["won"])):
         for i in range(count):
             spot = seat.at(fan_start(seat) + min(i, MAX_PILES - 1) * FAN_STEP_MM, PILES_V)
-            for back in rng.sample(BACKS, rng.randint(2, 4)):   # a squared pile of a few cards
+            pile = b.rand("pile", s, i)
+            for back in pile.sample(BACKS, pile.randint(2, 4)):   # a squared pile of a few cards
                 b.put(back, spot, seat.angle, face_up=False, mm=1.0, degrees=2.0)
     for i, card_id in enumerate(layout["trick"]):
         b.put(card_id, (w / 2 + (TRICK_LEFT + i) * FAN_STEP_MM, h / 2), 0.0)
