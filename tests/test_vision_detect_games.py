@@ -12,21 +12,15 @@ from vision.layouts import scene_from_placements
 from vision.pipeline import Pipeline
 
 
-def _table(game_id: str, at: float, seed: int = 1):
-    states = bench.game_states(game_id, seed)
-    placed = bench.placements(game_id, states[int(at * (len(states) - 1))], seed=seed)
-    layout = bench.table_layout(game_id)
-    cam, _ = bench.fitting_camera(layout)
-    return placed, layout, cam
-
-
 @pytest.mark.parametrize("game_id", layouts.GAMES)
 def test_a_mid_game_table_reads_as_a_perfect_camera_reads_it(game_id):
-    placed, layout, cam = _table(game_id, 0.5)
+    states = bench.game_states(game_id, 1)
+    placed = bench.placements(game_id, states[len(states) // 2], seed=1)
+    view = bench.View(game_id, None, seed=1)    # vision.synthetic: lens, light, clutter, noise
     players = bench.GAME_PLAYERS[game_id]
     expected = layouts.read(game_id, scene_from_placements(placed), players)
-    pipeline = Pipeline(game_id, players, layout=layout)
-    seen = [pipeline.step(bench.frame_of(placed, layout, cam, seed=i)) for i in range(3)]
+    pipeline = Pipeline(game_id, players)       # calibrates from K-CAL1..4 in the table's corners
+    seen = [pipeline.step(view.frame(placed, seed=i)) for i in range(3)]
     assert pipeline.calibration is not None and pipeline.calibration.error_mm < 1.5
     assert seen[:2] == [None, None]         # the first frame is not still, the second not yet confirmed
     assert seen[2] == expected
@@ -36,16 +30,15 @@ def test_watch_prints_each_stable_change_and_writes_annotated_frames(tmp_path, c
     import cv2
     game_id = "hills"
     states = bench.game_states(game_id, 2, limit=2)
-    layout = bench.table_layout(game_id)
-    cam, _ = bench.fitting_camera(layout)
+    view = bench.View(game_id, None, seed=2)
     folder = tmp_path / "frames"
     folder.mkdir()
     n = 0
     placed: list = []
     for k, state in enumerate(states[1:3]):
         placed = bench.placements(game_id, state, seed=7, before=placed)
-        frames = [bench.frame_of(placed, layout, cam, seed=10 * k, hand=(300.0 + 100 * k, 300.0))]
-        frames += [bench.frame_of(placed, layout, cam, seed=10 * k + i) for i in range(1, 4)]
+        frames = [view.frame(placed, seed=10 * k, hand=(300.0 + 100 * k, 300.0))]
+        frames += [view.frame(placed, seed=10 * k + i) for i in range(1, 4)]
         for frame in frames:
             cv2.imwrite(str(folder / f"{n:03d}.png"), frame)
             n += 1
