@@ -376,6 +376,8 @@ class TableSession:
                 return Outcome("nothing", version=version)
             self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
             return Outcome("nothing", version=self.version)
+        if game.is_over():
+            return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):
             return Outcome("prompt", prompt=self._st.prompts[open_ids["choose"][0]], version=version)
         found = explain(game, obs)
@@ -389,7 +391,7 @@ class TableSession:
         if found.sequences:
             prompt = self._choose_prompt(found.sequences, found.pending)
         else:
-            prompt = self._illegal_prompt(obs)
+            prompt = self._illegal_prompt(obs, found.exhausted)
         if any(p.kind == prompt.kind and p.text == prompt.text for p in self.prompts):
             same = next(p for p in self.prompts if p.kind == prompt.kind and p.text == prompt.text)
             return Outcome("prompt", prompt=same, version=version)   # asked already: do not repeat
@@ -407,14 +409,17 @@ class TableSession:
         return Prompt("", "choose", f"{game.title}: the camera cannot tell what happened. Which was it?",
                       f"{game.title_ja}: カメラでは判別できません。どれでしたか?", "", choices)
 
-    def _illegal_prompt(self, obs: dict[str, Any]) -> Prompt:
+    def _illegal_prompt(self, obs: dict[str, Any], exhausted: bool) -> Prompt:
         text, rule, tried = why_not(self.game, obs)
+        if exhausted:   # the search stopped at its budget: a long legal explanation may exist
+            text += " (So many moves could lie between the last two views that not all were tried: " \
+                    "if the table is right, enter the moves by hand.)"
         choices = [_choice("fixed", "We will fix the table", "卓を直します")]
         if tried:
             label = describe(self.game, tried[0], self.names)
             choices.append(_choice("override", f"House ruling: accept {label}", f"ハウスルール: {label} を認める",
                                    tried[:1], override=True))
-        return Prompt("", "illegal", text, text, rule, choices)
+        return Prompt("", "illegal", text, f"ルール違反: {text}", rule, choices)   # engines give English reasons
 
     def answer(self, prompt_id: str, choice_id: str, *, by: str, expected_version: int) -> list[Event]:
         """Answer an open prompt with one of its choices (the chosen moves are applied)."""

@@ -19,12 +19,14 @@ read from the observation) and returns those whose resulting layout matches.
 from __future__ import annotations
 
 import copy
+import itertools
+import pickle
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from companion import catalogue
-from companion.engine import CHANCE, Game, IllegalMove, Move, thaw
+from companion.engine import CHANCE, Game, IllegalMove, Move, freeze, thaw
 
 UNSEEN = "?"
 """In an observation: the camera could not see this value."""
@@ -65,6 +67,8 @@ def compare(obs: Any, after: Any, before: Any = _MISSING, ruling_cards: frozense
         return None
     if _leaf_equal(obs, before):
         return "pending"
+    if ruling_cards and isinstance(obs, str) and obs in ruling_cards and (after is None or after in ruling_cards):
+        return "pending"   # a card the ruling moves still lies where it was turned over
     if ruling_cards and isinstance(obs, list) and isinstance(after, list):
         if [c for c in obs if c not in ruling_cards] == [c for c in after if c not in ruling_cards]:
             return "pending"
@@ -292,11 +296,15 @@ def adapter(game_id: str) -> Adapter:
 # --------------------------------------------------------------------------- the search
 def fast_clone(game: Game) -> Game:
     """``game.clone()`` that shares the move log and event list items (immutable Moves and Events):
-    copying a long game's history is most of the cost of a deep copy."""
+    copying a long game's history is most of the cost of a deep copy; pickling copies the rest
+    two to five times faster than ``copy.deepcopy`` (which is the fallback)."""
     log, events = game.log, game.events
     game.log, game.events = [], []
     try:
-        twin = copy.deepcopy(game)
+        try:
+            twin = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            twin = copy.deepcopy(game)
     finally:
         game.log, game.events = log, events
     twin.log, twin.events = list(log), list(events)
@@ -322,19 +330,20 @@ MAX_SEQUENCES = 60
 """More explanations than this: the prompt lists these and says to enter the move by hand."""
 
 
-def _candidates(game: Game, obs: dict[str, Any], seen: set[str], ad: Adapter) -> list[Move]:
+def _candidates(game: Game, obs: dict[str, Any], seen: set[str], ad: Adapter) -> tuple[list[Move], bool]:
+    """The moves to try from ``game``, and whether they are unseen chance outcomes."""
     if game.is_over():
-        return []
+        return [], False
     moves = game.legal_moves()
     if not game.is_chance_node():
-        return moves
+        return moves, False
     if not moves:
-        return ad.chance_from_obs(game, obs)
+        return ad.chance_from_obs(game, obs), False
     # The card turned over is read off the table: try the outcomes whose cards are in view (or
     # already on the table); if none is, the card went face down at once and all are possible.
     known = seen | strings(game.layout())
     visible = [m for m in moves if named_cards(m) <= known]
-    return visible or moves
+    return (visible, False) if visible else (moves, True)
 
 
 def observed_strings(layout: Any, obs: Any) -> set[str]:
@@ -346,6 +355,15 @@ def observed_strings(layout: Any, obs: Any) -> set[str]:
     if isinstance(obs, list) and isinstance(layout, list) and len(obs) == len(layout):
         return set().union(set(), *(observed_strings(a, o) for a, o in zip(layout, obs)))
     return strings(layout)
+
+
+def _project(layout: Any, obs: Any) -> Any:
+    """``layout`` cut down to the places ``obs`` looked at (to compare two layouts as seen)."""
+    if isinstance(obs, dict) and isinstance(layout, dict):
+        return {k: _project(layout[k], v) for k, v in obs.items() if k in layout}
+    if isinstance(obs, list) and isinstance(layout, list) and len(obs) == len(layout):
+        return [_project(a, o) for a, o in zip(layout, obs)]
+    return UNSEEN if obs == UNSEEN else layout
 
 
 def _ruling_cards(events: list[Any], ad: Adapter) -> frozenset[str]:
@@ -372,17 +390,27 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Ex
     seen = strings(obs)
     depth = ad.depth(game)
     start = time.monotonic()
-    frontier: list[tuple[Game, list[Move], int]] = [(game, [], 0)]
-    exact: list[list[Move]] = []
-    pending: list[list[Move]] = []
-    while frontier and not exact and not result.exhausted:
-        nxt: list[tuple[Game, list[Move], int]] = []
+    # A sequence is a list of steps; a step lists moves the camera cannot tell apart (unseen
+    # chance outcomes that leave the same layout): only the first is searched further.
+    Step = tuple
+    # A level is one visible step. A player move that changes nothing in view by itself (asking to
+    # draw, taking the top card of the deck) is expanded within the level, with the card turned
+    # over in the same motion: so "played ♠3 from the hand" and "drew ♠3 from the pile" are
+    # weighed alike and the table is asked.
+    frontier: list[tuple[Game, list[Step], int]] = [(game, [], 0)]
+    exact: list[list[Step]] = []
+    pending: list[list[Step]] = []
+    # stop at the first level that explains the table, exactly or with a ruling still to carry out
+    while frontier and not exact and not pending and not result.exhausted:
+        nxt: list[tuple[Game, list[Step], int]] = []
         for node, seq, used in frontier:
             if result.exhausted:
                 break
             before = node.layout()
             on_table = strings(before)
-            for move in _candidates(node, obs, seen, ad):
+            moves, unseen = _candidates(node, obs, seen, ad)
+            groups: dict[Any, list[Any]] = {}
+            for move in moves:
                 cost = 0 if move.player == CHANCE else 1
                 if used + cost > depth:
                     continue
@@ -396,26 +424,63 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Ex
                 except IllegalMove:
                     continue   # e.g. a shuffle built from a misread circle
                 after = child.layout()
-                got = compare(obs, after)
-                if got == "exact":
-                    exact.append(seq + [move])
+                key = freeze(after) if unseen else len(groups)
+                if key in groups:
+                    groups[key][0].append(move)   # looks the same as an outcome already tried
+                    continue
+                groups[key] = [[move], child, events, after, cost]
+            for alternatives, child, events, after, cost in groups.values():
+                path = seq + [Step(alternatives)]
+                if compare(obs, after) == "exact":
+                    exact.append(path)
                     continue
                 if any(ad.is_ruling(e) for e in events) and \
                         compare(obs, after, before, _ruling_cards(events, ad)) == "pending":
-                    pending.append(seq + [move])
-                new_cards = named_cards(move) - on_table
+                    pending.append(path)
+                new_cards = named_cards(alternatives[0]) - on_table
                 if new_cards & observed_strings(after, obs) - seen:
                     continue   # it brought into view a card the camera does not see
-                if not child.is_over():
-                    nxt.append((child, seq + [move], used + cost))
+                if child.is_over():
+                    continue
+                # a player move that shows nothing yet waits for its card within this level
+                silent = cost == 1 and child.is_chance_node() and compare(_project(before, obs), after) == "exact"
+                (frontier if silent else nxt).append((child, path, used + cost))
         frontier = nxt
     if exact:
-        result.sequences = exact[:MAX_SEQUENCES]
+        result.sequences = _expand(game, obs, exact, pending=False)
     elif pending:
         shortest = min(map(len, pending))
-        result.sequences = [p for p in pending if len(p) == shortest][:MAX_SEQUENCES]
-        result.pending = True
+        result.sequences = _expand(game, obs, [p for p in pending if len(p) == shortest], pending=True)
+        result.pending = bool(result.sequences)
     return result
+
+
+def _expand(game: Game, obs: dict[str, Any], paths: list[list[tuple[Move, ...]]], pending: bool) -> list[list[Move]]:
+    """Concrete move sequences from paths of steps; combinations with several unseen outcomes are
+    replayed to check them (a card turned over twice cannot be)."""
+    out: list[list[Move]] = []
+    for path in paths:
+        if all(len(step) == 1 for step in path):
+            out.append([step[0] for step in path])
+        else:
+            for combo in itertools.product(*path):
+                if len(out) >= MAX_SEQUENCES:
+                    break
+                if _replays(game, obs, list(combo), pending):
+                    out.append(list(combo))
+        if len(out) >= MAX_SEQUENCES:
+            break
+    return out[:MAX_SEQUENCES]
+
+
+def _replays(game: Game, obs: dict[str, Any], moves: list[Move], pending: bool) -> bool:
+    trial = fast_clone(game)
+    try:
+        for move in moves:
+            trial.apply(move)
+    except IllegalMove:
+        return False
+    return pending or matches(obs, trial.layout())
 
 
 def why_not(game: Game, obs: dict[str, Any]) -> tuple[str, str, list[Move]]:

@@ -19,8 +19,8 @@ from typing import Any, Iterator
 
 from companion.engine import GameError
 
-CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"
-"""Join-code characters: no 0/O, 1/I/L, 2/Z, 5/S, 8/B that people confuse when read aloud."""
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+"""Join-code characters: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, which people confuse."""
 CODE_LENGTH = 4
 
 SCHEMA = """

@@ -19,7 +19,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "print", help="write print-ready PDFs of the decks, tokens, stickers and calibration sheet",
         description="Write print-ready PDFs: 3 × 3 poker-size cards a page, cut marks, backs for "
-                    "long-edge duplex. Print at 100 %% (actual size).")
+                    "long-edge duplex. Print at 100 % (actual size).")
     p.add_argument("game", metavar="GAME", choices=(*TARGETS, "all"),
                    help=f"{', '.join(TARGETS)}, or all")
     p.add_argument("--players", type=int, metavar="N",

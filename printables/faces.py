@@ -88,6 +88,13 @@ def colour_of(card: cat.Card) -> Color:
     return HexColor(cat.COLOURS[card.colour].hex) if card.colour else INK
 
 
+def _underline_6_9(c: Canvas, value: str, x: float, size: float, ink: Color) -> None:
+    """Underline a lone 6 or 9: the index is printed both ways up, so they must not be confused."""
+    if value in ("6", "9"):
+        _fill(c, ink)
+        c.rect(x + size * 0.04, 17.3, text_width(value, size) - size * 0.08, 0.7, stroke=0, fill=1)
+
+
 def _index(c: Canvas, card: cat.Card) -> None:
     """The top strip beside the marker: what a player reads in a cascade."""
     ink = colour_of(card)
@@ -96,10 +103,11 @@ def _index(c: Canvas, card: cat.Card) -> None:
     if card.kind in ("number", "pairs", "seat", "hill"):
         value = str(card.deck if card.kind == "seat" else card.value)
         text(c, value, x, 16.6, 17, colour=ink, max_width=sym_x - 6 - x)
+        _underline_6_9(c, value, x, 17, ink)
         shape = "hill" if card.kind == "hill" else cat.COLOURS[card.colour].symbol
         _fill(c, ink)
         draw_symbol(c, shape, sym_x, 8.5, 9.5)
-        label = {"hill": "hill 丘", "seat": "seat 席"}.get(card.kind)
+        label = {"hill": "hill 丘", "seat": "seat 席", "pairs": f"deck {card.deck} デッキ"}.get(card.kind)
         if label is None:
             col = cat.COLOURS[card.colour]
             label = f"{col.name} {col.ja}"
@@ -112,6 +120,7 @@ def _index(c: Canvas, card: cat.Card) -> None:
         text(c, f"軍旗 {worth}", x + 14, 16.5, 4.6, colour=ink, max_width=right - x - 14)
     elif card.kind == "playing":
         text(c, card.rank, x, 16.6, 16, colour=ink, max_width=20)
+        _underline_6_9(c, card.rank, x, 16, ink)
         text(c, cat.SUIT_SYMBOLS[card.suit], sym_x, 15.5, 13, anchor="centre", colour=ink)
     elif card.kind == "joker":
         _fill(c, ink)

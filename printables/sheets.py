@@ -167,8 +167,8 @@ def _cut_marks(c: Canvas, layout: SheetLayout, corners: list[tuple[float, float]
         length = min(CUT_MARK_MM, my - gap - 1.5)
         c.line(x, my - gap, x, my - gap - length)
         c.line(x, h - my + gap, x, h - my + gap + length)
-    for y in ys:
-        length = min(CUT_MARK_MM, mx - gap - 1.5)
+    for y in ys:   # shorter at the sides: the page's note runs down the left margin
+        length = min(CUT_MARK_MM - 2, mx - gap - 1.5)
         c.line(mx - gap, y, mx - gap - length, y)
         c.line(w - mx + gap, y, w - mx + gap + length, y)
     c.restoreState()
@@ -178,7 +178,7 @@ def _margin_note(c: Canvas, layout: SheetLayout, note: str) -> None:
     w, h = layout.page
     c.saveState()
     _at(c, h, 0, 0)
-    x = max(layout.margins[0] - 3.2, 2.5)
+    x = max(layout.margins[0] - 4.6, 2.5)
     text(c, note, x, h / 2, 2.2, anchor="centre", colour=GREY, rotate=-90, max_width=h - 40)
     c.restoreState()
 

@@ -5,7 +5,7 @@ import pytest
 
 from companion.engine import CHANCE, IllegalMove, Move
 from companion.session import SessionError, StaleVersion, Store, TableSession
-from tests.session_script import full_view, play_through_camera, without
+from companion.session_sim import full_view, play_through_camera, without
 
 
 @pytest.fixture
@@ -29,6 +29,7 @@ GAMES = [
     ("chains", 3, {"misfit": "card_only"}, without("deck", "dead"), 0.0),
     ("prussia", 1, {}, without("pile"), 0.0),
     ("prussia", 2, {}, full_view, 0.0),
+    ("prussia", 2, {"centre": "german_empire"}, without("pile", "discard", "hands"), 0.0),
 ]
 
 
@@ -41,6 +42,13 @@ def test_camera_reproduces_the_move_log(store, game_id, players, options, camera
     again = TableSession.open(store, session.id)      # replaying the log gives the same state
     assert again.game == session.game and again.version == session.version
     assert again.state() == session.state()
+
+
+def test_more_seeds_of_the_trickiest_games(store):
+    """Spartacus (invisible passes) and Chains (several actions between frames, cards face down)."""
+    for seed in (101, 102):
+        play_through_camera(TableSession.create(store, "spartacus", 4), seed=seed, skip=0.0)
+        play_through_camera(TableSession.create(store, "chains", 2), seed=seed, skip=0.4)
 
 
 def test_spartacus_pass_is_inferred_from_a_later_card(store):
@@ -173,3 +181,119 @@ def test_find_by_code_and_list(store):
     assert store.find_by_code(s.code.lower()) == s.id
     assert 4 <= len(s.code) <= 6 and not set(s.code) & set("O0I1L")
     assert store.sessions()[0]["names"] == ["Solo"]
+
+
+def test_hills_banner_ruling_waits_for_the_table(store):
+    s = TableSession.create(store, "hills", 2, {"banners": True})
+    for seat, hill in ((0, 1), (1, 2), (0, 3)):      # hill 1: red's banner, face down
+        s.play(Move.of(seat, "place", hill=hill, card=None), expected_version=s.version)
+    layout = s.game.layout()
+    layout["hills"][0]["blue"] = ["B-HILLB"]
+    assert s.observe(layout).moves == [Move.of(1, "place", hill=1, card=None)]
+    # the hill is turned face up: the camera sees both cards, still lying there
+    layout["hills"][0].update(revealed=True, red=["H-RBAN"], blue=["H-B5"])
+    out = s.observe(layout)
+    assert out.kind == "applied" and out.moves[0].kind == "reveal"
+    ruling = [p for p in s.prompts if p.kind == "ruling"]
+    assert len(ruling) == 1 and "leave the game" in ruling[0].text and ruling[0].ja
+    assert s.legal_moves()                                   # a ruling does not stop play
+    # the table carries it out: the prompt closes
+    assert s.game.layout()["out"] == ["H-RBAN", "H-B5"]
+    assert s.observe(s.game.layout()).kind == "nothing"
+    assert s.prompts == []
+
+
+def test_manual_move_opens_ruling_and_done_closes_it(store):
+    s = TableSession.create(store, "spartacus", 3)
+    for m in [Move.of(0, "play", card="S-R5"), Move.of(1, "pass"), Move.of(2, "pass")]:
+        s.play(m, expected_version=s.version)
+    ruling = [p for p in s.prompts if p.kind == "ruling"]
+    assert len(ruling) == 1 and "Trick won" in ruling[0].text
+    s.answer(ruling[0].id, "done", by="host", expected_version=s.version)
+    assert s.prompts == []
+    again = TableSession.open(store, s.id)
+    assert again.prompts == [] and again.game == s.game
+
+
+def test_wheel_circle_is_read_off_the_table(store):
+    s = TableSession.create(store, "wheel", 2)
+    circle = [f"W-{c}{v}" for c in "GPRYB" for v in (3, 1, 5, 2, 4)]
+    out = s.observe({"circle": circle, "pawn": 7, "taken": [[], []]})
+    assert out.kind == "applied" and out.moves[0].kind == "lay_circle" and out.moves[0].pawn == 7
+    bad = s.observe({"circle": circle, "pawn": 7, "taken": [["W-P5"], []]})
+    assert bad.prompt is not None and bad.prompt.kind == "illegal"
+    assert "W-P5" in bad.prompt.text or "1st, 2nd or 3rd" in bad.prompt.text or "ahead" in bad.prompt.text
+
+
+def test_bgstats_link_and_export_of_a_finished_game(store):
+    import json
+    import urllib.parse
+    s = TableSession.create(store, "spartacus", 3, names=["Ann", "Ben", "Cy"])
+    with pytest.raises(SessionError):
+        s.bgstats_link()
+    play_through_camera(s, seed=3, skip=0)
+    link = s.bgstats_link()
+    assert link.startswith("bgstats://app.pushPlay?data=")
+    payload = json.loads(urllib.parse.unquote(link.split("data=", 1)[1]))
+    assert [p["name"] for p in payload["players"]] == ["Ann", "Ben", "Cy"]
+    assert [int(p["score"]) for p in payload["players"]] == s.game.scores()
+    assert [p["winner"] for p in payload["players"]] == [i in s.game.winners() for i in range(3)]
+    assert payload["game"]["name"] == "Spartacus" and payload["players"][0]["startPlayer"]
+    exported = s.export()
+    assert exported["games"][0]["finished"] and exported["games"][0]["scores"] == s.game.scores()
+    assert len(exported["games"][0]["moves"]) == len(s.game.log)
+    json.dumps(exported)
+
+
+def test_wait_for_change_sees_another_writer(store, tmp_path):
+    import threading
+    import time
+    s = TableSession.create(store, "spartacus", 3)
+    other = TableSession.open(Store(tmp_path / "t.db"), s.id)
+    start = time.monotonic()
+    assert s.wait_for_change(0, timeout=0.2) == 0 and time.monotonic() - start >= 0.2
+    writer = threading.Timer(0.2, lambda: other.play(Move.of(0, "play", card="S-R5"), expected_version=0))
+    writer.start()
+    assert s.wait_for_change(0, timeout=10) == 1
+    writer.join()
+    assert s.version == 1 and s.game.log == [Move.of(0, "play", card="S-R5")]
+
+
+def test_observations_after_the_game_are_ignored(store):
+    s = TableSession.create(store, "spartacus", 3)
+    play_through_camera(s, seed=4, skip=0)
+    version = s.version
+    assert s.observe({"trick": ["S-R1"], "won": [0, 0, 0]}).kind == "nothing"
+    assert s.version == version and s.prompts == []
+
+
+def test_prussia_slot_the_camera_cannot_tell_is_asked(store):
+    s = TableSession.create(store, "prussia", 1)
+    s.play(Move.of(CHANCE, "draw", card="P-C4"), expected_version=0)   # event nation 4: slot 3>4 or 4>5
+    layout = s.game.layout()
+    assert layout["drawn"] == "P-C4"
+    layout.update(drawn=None, pile="?", discard="?")
+    layout["slots"] = dict(layout["slots"], **{"3>4": "?", "4>5": "?"})  # the card lies between them
+    out = s.observe(layout)
+    assert out.kind == "prompt" and out.prompt.kind == "choose"
+    slots = sorted(c["move"]["slot"] for c in out.prompt.choices if c["move"])
+    assert slots == ["3>4", "4>5"]
+    s.answer(out.prompt.id, next(c["id"] for c in out.prompt.choices if c["move"] and c["move"]["slot"] == "4>5"),
+             by="host", expected_version=s.version)
+    assert s.game.layout()["slots"]["4>5"] == "P-C4"
+
+
+def test_prussia_two_players_draw_or_play_is_asked_when_counts_are_unseen(store):
+    s = TableSession.create(store, "prussia", 2)
+    s.play(Move.of(CHANCE, "deal"), expected_version=0)
+    layout = {k: v for k, v in s.game.layout().items() if k not in ("pile", "discard", "hands")}
+    layout["drawn"] = "P-S3"
+    out = s.observe(layout)
+    assert out.kind == "prompt" and out.prompt.kind == "choose"
+    kinds = sorted(tuple(m["kind"] for m in c["moves"]) for c in out.prompt.choices if c["moves"])
+    assert kinds == [("draw", "draw"), ("play",)]
+    # with the hand counts in view it is clear
+    s.answer(out.prompt.id, "none", by="host", expected_version=s.version)
+    full = s.game.layout()
+    full.update(drawn="P-S3", hands=[12, 13])
+    assert s.observe(full).moves == [Move.of(0, "play", card="P-S3")]

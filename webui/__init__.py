@@ -1,1 +1,43 @@
-"""webui package."""
+"""The phone web UI: a Flask app that shows every table's state live and takes tapped moves.
+
+``create_app(config)`` builds the app; ``companion serve`` (webui/cli.py) runs it. Pages are rendered
+on the server (Jinja templates in webui/templates); a small script (webui/static/app.js) listens to
+Server-Sent Events and swaps in the fresh game view when the table's version changes.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+MAX_BODY = 64 * 1024
+"""Largest request body accepted (an observation of the whole Chains table is ~10 kB)."""
+
+
+def default_db() -> str:
+    """The default SQLite file in the user's data directory (shared with ``companion session``)."""
+    import platformdirs
+    return str(Path(platformdirs.user_data_dir("table-companion")) / "companion.db")
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The web app. Config keys: ``DB`` (SQLite path), ``PUBLIC_URL`` (what the join QR points at),
+    ``FRAME_SOURCE`` (callable(table_id) -> (bytes, mimetype) or None: the camera view),
+    ``TESTING``, ``SSE_KEEPALIVE`` (seconds)."""
+    from webui import api, events, host, phone
+    from webui.common import install_helpers
+    from webui.tables import Tables
+
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, DB=None, PUBLIC_URL=None, FRAME_SOURCE=None,
+                      SSE_KEEPALIVE=15.0, JSON_SORT_KEYS=False)
+    app.config.update(dict(config or {}))
+    db = app.config["DB"] or default_db()
+    app.config["DB"] = db
+    app.extensions["tables"] = Tables(db)
+    app.json.ensure_ascii = False
+    install_helpers(app)
+    for bp in (phone.bp, host.bp, api.bp, events.bp):
+        app.register_blueprint(bp)
+    return app

@@ -1,0 +1,444 @@
+"""The web UI's JSON API and pages through Flask's test client, on a real SQLite session store."""
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+import time
+
+import pytest
+
+from companion.engine import CHANCE
+from tests.web_helpers import NAMES, PLAYERS, make_app, new_table, state, step
+from webui.server import RunningServer
+
+
+@pytest.fixture()
+def app(tmp_path):
+    return make_app(tmp_path)
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+def _host(table):
+    return {"X-Table-Token": table["host_token"]}
+
+
+def _player(table):
+    return {"X-Table-Token": table["token"]}
+
+
+def _take_first(client, table):
+    """Deal the wheel's circle and return the state after it (a player is to move)."""
+    st = state(client, table)
+    r = client.post(f"/api/tables/{table['id']}/deal", json={"version": st["version"]},
+                    headers=_player(table))
+    assert r.status_code == 200, r.get_json()
+    return state(client, table)
+
+
+# ---------------------------------------------------------------- creating and joining
+def test_games_lists_all_five(client):
+    ids = [g["id"] for g in client.get("/api/games").get_json()]
+    assert ids == ["wheel", "hills", "spartacus", "prussia", "chains"]
+
+
+def test_create_table_gives_code_tokens_and_names(client):
+    table = new_table(client, "wheel", 3, options={"single_card_fall": True}, rounds=2)
+    assert len(table["code"]) >= 4 and table["host_token"] != table["token"]
+    st = state(client, table)
+    assert st["names"] == NAMES[:3] and st["options"]["single_card_fall"] is True
+    assert table["join_url"].endswith(f"/join?code={table['code']}")
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"game": "chess", "players": 2}, 400, "Unknown game"),
+    ({"game": "hills", "players": 3}, 400, "2–2 players"),
+    ({"game": "wheel", "players": "many"}, 400, "whole number"),
+    ({"game": "wheel", "players": 3, "options": {"colour": 1}}, 400, "no option"),
+    ({"game": "wheel", "players": 2, "names": ["a", "b", "c"]}, 400, "at most one name"),
+    ({"game": "wheel", "players": 2, "options": [1]}, 400, "JSON object"),
+])
+def test_create_table_refuses_bad_settings(client, body, status, words):
+    before = len(client.application.extensions["tables"].sessions())
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == status and words in r.get_json()["error"]
+    assert len(client.application.extensions["tables"].sessions()) == before
+
+
+def test_malformed_json_non_json_and_huge_bodies_are_refused(client):
+    r = client.post("/api/tables", data="{not json", content_type="application/json")
+    assert r.status_code == 400 and "JSON object" in r.get_json()["error"]
+    r = client.post("/api/tables", data="game=wheel", content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 415
+    r = client.post("/api/tables", data="x" * 200_000, content_type="application/json")
+    assert r.status_code == 413 and "too large" in r.get_json()["error"]
+    assert client.application.extensions["tables"].sessions() == []
+
+
+def test_join_by_code(client):
+    table = new_table(client, "spartacus")
+    r = client.post("/api/join", json={"code": " " + table["code"].lower() + " "})
+    assert r.status_code == 200 and r.get_json() == {
+        "id": table["id"], "token": table["token"], "url": f"/t/{table['id']}"}
+    assert client.post("/api/join", json={"code": "ZZZZZZ"}).status_code == 404
+    assert client.post("/api/join", json={}).status_code == 400
+
+
+# ---------------------------------------------------------------- reading
+def test_state_needs_a_token_and_a_valid_seat(client):
+    table = new_table(client, "hills")
+    url = f"/api/tables/{table['id']}/state"
+    assert client.get(url).status_code == 401
+    assert client.get(url, headers={"X-Table-Token": "forged"}).status_code == 401
+    assert client.get(url + "?seat=5", headers=_player(table)).status_code == 400
+    assert client.get("/api/tables/nosuch/state", headers=_player(table)).status_code in (401, 404)
+    mine = state(client, table, seat=0)
+    assert mine["view"]["hand"] and "hand" not in state(client, table)["view"]
+
+
+def test_state_of_another_tables_token_is_refused(client):
+    a, b = new_table(client, "wheel"), new_table(client, "wheel")
+    r = client.get(f"/api/tables/{a['id']}/state", headers=_player(b))
+    assert r.status_code == 401
+
+
+# ---------------------------------------------------------------- moves
+def test_a_tapped_move_is_applied_once_and_a_stale_one_refused(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    move = st["groups"][0]["moves"][0]["move"]
+    url = f"/api/tables/{table['id']}/move"
+    r = client.post(url, json={"version": st["version"], "move": move}, headers=_player(table))
+    assert r.status_code == 200 and r.get_json()["version"] == st["version"] + 1
+    assert any(e["kind"] == "card_taken" for e in r.get_json()["events"])
+    after = state(client, table)
+    # the same tap again, based on the old version: refused, nothing changes
+    r = client.post(url, json={"version": st["version"], "move": move}, headers=_player(table))
+    assert r.status_code == 409 and "version" in r.get_json()["error"]
+    assert r.get_json()["version"] == after["version"]
+    assert state(client, table)["layout"] == after["layout"]
+
+
+@pytest.mark.parametrize("move, status, words", [
+    ({"player": 0, "kind": "take", "card": "W-Q9"}, 400, "Unknown card"),
+    ({"player": 0, "kind": "take", "card": "S-R5"}, 400, "this table plays wheel"),
+    ({"player": 0, "kind": "take", "card": 5}, 400, "card id"),
+    ({"kind": "take"}, 400, "integer 'player'"),
+    ("take W-R5", 400, "JSON object"),
+    ({"player": 0, "kind": "play", "card": "W-R5"}, 422, ""),
+])
+def test_bad_moves_get_a_clear_4xx_and_change_nothing(client, move, status, words):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": move},
+                    headers=_player(table))
+    assert r.status_code == status and words in r.get_json()["error"]
+    assert state(client, table)["version"] == st["version"]
+
+
+def test_an_illegal_move_is_refused_with_the_rules_reason(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    reachable = {m["move"]["card"] for m in st["groups"][0]["moves"]}
+    far = next(c for c in st["layout"]["circle"] if c and c not in reachable)
+    r = client.post(f"/api/tables/{table['id']}/move", headers=_player(table),
+                    json={"version": st["version"],
+                          "move": {"player": st["current_player"], "kind": "take", "card": far}})
+    assert r.status_code == 422 and r.get_json()["error"]
+    assert state(client, table)["version"] == st["version"]
+
+
+def test_writes_need_a_token_and_a_version(client):
+    table = new_table(client, "wheel")
+    url = f"/api/tables/{table['id']}/deal"
+    assert client.post(url, json={"version": 0}).status_code == 401
+    r = client.post(url, json={}, headers=_player(table))
+    assert r.status_code == 400 and "version" in r.get_json()["error"]
+    r = client.post(url, json={"version": True}, headers=_player(table))
+    assert r.status_code == 400
+
+
+def test_deal_only_at_a_chance_node(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    assert st["current_player"] != CHANCE and len(st["layout"]["circle"]) == 25
+    r = client.post(f"/api/tables/{table['id']}/deal", json={"version": st["version"]},
+                    headers=_player(table))
+    assert r.status_code == 409 and "No shuffle" in r.get_json()["error"]
+
+
+def test_the_table_can_enter_a_drawn_card_as_the_chance_move(client):
+    table = new_table(client, "prussia", 1)
+    st = state(client, table)
+    assert st["current_player"] == CHANCE
+    draws = [m for g in st["groups"] for m in g["moves"] if m["move"]["kind"] == "draw"]
+    assert len(draws) > 40  # every card of the pile is a button, grouped by suit
+    pick = next(m["move"] for m in draws if m["move"]["card"] == "P-H8")
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": pick},
+                    headers=_player(table))
+    assert r.status_code == 200
+    assert state(client, table)["layout"]["drawn"] == "P-H8"
+
+
+@pytest.mark.parametrize("game", ["wheel", "hills", "spartacus", "prussia"])
+def test_a_whole_game_by_taps(client, game):
+    table = new_table(client, game)
+    rng = random.Random(3)
+    for _ in range(400):
+        if state(client, table)["is_over"]:
+            break
+        r = step(client, table, rng)
+        assert r.status_code == 200, r.get_json()
+    st = state(client, table)
+    assert st["is_over"] and st["winners"] and st["series"]["games"] == [st["scores"]]
+
+
+def test_a_good_part_of_a_chains_game_by_taps(client):
+    table = new_table(client, "chains", 3)
+    rng = random.Random(1)
+    for _ in range(60):
+        assert step(client, table, rng).status_code == 200
+    st = state(client, table)
+    assert st["version"] == 60 and any(p["work"] or any(p["temporary"]) for p in st["layout"]["players"])
+
+
+# ---------------------------------------------------------------- host actions
+def test_undo_is_host_only_and_takes_back_the_move(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    url = f"/api/tables/{table['id']}/undo"
+    r = client.post(url, json={"version": st["version"]}, headers=_player(table))
+    assert r.status_code == 403 and "host" in r.get_json()["error"]
+    r = client.post(url, json={"version": st["version"]}, headers=_host(table))
+    assert r.status_code == 200 and r.get_json()["move"]["kind"] == "lay_circle"
+    assert state(client, table)["current_player"] == CHANCE
+
+
+def test_undo_request_reaches_the_host_page(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    r = client.post(f"/api/tables/{table['id']}/undo-request", json={"version": st["version"], "by": "Ben"},
+                    headers=_player(table))
+    assert r.status_code == 200
+    page = client.get(f"/t/{table['id']}/view", headers=_host(table), query_string={"token": table["host_token"]})
+    assert "Ben" in page.get_data(as_text=True)
+    stale = client.post(f"/api/tables/{table['id']}/undo-request", json={"version": 0},
+                        headers=_player(table))
+    assert stale.status_code == 409
+
+
+def test_override_applies_an_illegal_move_with_a_reason(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    reachable = {m["move"]["card"] for m in st["groups"][0]["moves"]}
+    far = next(c for c in st["layout"]["circle"] if c and c not in reachable)
+    move = {"player": st["current_player"], "kind": "take", "card": far}
+    url = f"/api/tables/{table['id']}/override"
+    assert client.post(url, json={"version": st["version"], "move": move},
+                       headers=_host(table)).status_code == 400          # no reason
+    assert client.post(url, json={"version": st["version"], "move": move, "reason": "house"},
+                       headers=_player(table)).status_code == 403
+    r = client.post(url, json={"version": st["version"], "move": move, "reason": "we agreed"},
+                    headers=_host(table))
+    assert r.status_code == 200
+    assert far in state(client, table)["layout"]["taken"][st["current_player"]]
+
+
+def test_correct_replaces_the_last_move(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    first, second = [m["move"] for m in st["groups"][0]["moves"]][:2]
+    url = f"/api/tables/{table['id']}/move"
+    assert client.post(url, json={"version": st["version"], "move": first},
+                       headers=_player(table)).status_code == 200
+    fix = f"/api/tables/{table['id']}/correct"
+    v = st["version"] + 1
+    assert client.post(fix, json={"version": v, "move": second}, headers=_player(table)).status_code == 403
+    r = client.post(fix, json={"version": v, "move": second}, headers=_host(table))
+    assert r.status_code == 200
+    taken = state(client, table)["layout"]["taken"][st["current_player"]]
+    assert taken == [second["card"]]
+
+
+def test_prussia_two_players_can_deal_at_the_table(client):
+    table = new_table(client, "prussia", 2)
+    st = state(client, table)
+    deal = [m["move"] for g in st["groups"] for m in g["moves"] if m["move"]["kind"] == "deal"]
+    assert deal == [{"player": -1, "kind": "deal"}]
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": deal[0]},
+                    headers=_player(table))
+    assert r.status_code == 200
+    st = state(client, table, seat=0)
+    plays = [m["move"] for g in st["groups"] for m in g["moves"] if m["move"]["kind"] == "play"]
+    assert len(plays) > 40 and st["view"]["hand"] == []   # any unseen card may be the one played
+
+
+def test_next_game_of_a_series(client):
+    table = new_table(client, "wheel", 2, rounds=2)
+    url = f"/api/tables/{table['id']}/next"
+    st = state(client, table)
+    r = client.post(url, json={"version": st["version"]}, headers=_host(table))
+    assert r.status_code == 400 and "not over" in r.get_json()["error"]
+    rng = random.Random(5)
+    while not state(client, table)["is_over"]:
+        assert step(client, table, rng).status_code == 200
+    st = state(client, table)
+    r = client.post(url, json={"version": st["version"]}, headers=_host(table))
+    assert r.status_code == 200
+    after = state(client, table)
+    assert not after["is_over"] and after["series"]["games"] == [st["scores"]]
+
+
+def test_observe_and_answer_a_prompt(client):
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    url = f"/api/tables/{table['id']}/observe"
+    assert client.post(url, json={"observation": st["layout"]}, headers=_player(table)).status_code == 403
+    r = client.post(url, json={"observation": "circle"}, headers=_host(table))
+    assert r.status_code == 400
+    # the camera sees a card gone that no legal move explains: a prompt asks the table
+    circle = list(st["layout"]["circle"])
+    reachable = {m["move"]["card"] for m in st["groups"][0]["moves"]}
+    far = next(i for i, c in enumerate(circle) if c and c not in reachable)
+    circle[far] = None
+    r = client.post(url, json={"observation": {"circle": circle}}, headers=_host(table))
+    assert r.status_code == 200 and r.get_json()["result"]["kind"] == "prompt"
+    prompts = state(client, table)["prompts"]
+    assert prompts and prompts[0]["choices"]
+    v = state(client, table)["version"]
+    answer = f"/api/tables/{table['id']}/answer"
+    bad = client.post(answer, json={"version": v, "prompt": prompts[0]["id"], "choice": "nope"},
+                      headers=_player(table))
+    assert bad.status_code == 400 and "no choice" in bad.get_json()["error"]
+    assert client.post(answer, json={"version": v}, headers=_player(table)).status_code == 400
+    r = client.post(answer, json={"version": v, "prompt": prompts[0]["id"],
+                                  "choice": prompts[0]["choices"][0]["id"]}, headers=_player(table))
+    assert r.status_code == 200
+    assert state(client, table)["prompts"] == []
+
+
+def test_odds_for_prussia_solo_only(client):
+    table = new_table(client, "prussia", 1)
+    r = client.get(f"/api/tables/{table['id']}/odds", headers=_player(table))
+    assert r.status_code == 200
+    odds = r.get_json()
+    assert set(odds["odds"]) == {"draw"} and abs(sum(odds["odds"]["draw"].values()) - 1) < 1e-9
+    wheel = new_table(client, "wheel")
+    assert client.get(f"/api/tables/{wheel['id']}/odds", headers=_player(wheel)).status_code == 400
+
+
+def test_export_qr_and_camera(app, client):
+    table = new_table(client, "wheel", 2)
+    r = client.get(f"/api/tables/{table['id']}/export", headers=_player(table))
+    assert r.status_code == 200 and r.get_json()["bgstats"] is None
+    rng = random.Random(2)
+    while not state(client, table)["is_over"]:
+        assert step(client, table, rng).status_code == 200
+    r = client.get(f"/api/tables/{table['id']}/export", headers=_player(table))
+    assert r.get_json()["bgstats"].startswith("bgstats://") and r.get_json()["games"][0]["finished"]
+    r = client.get(f"/api/tables/{table['id']}/qr.svg", headers=_host(table))
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data
+    assert client.get(f"/api/tables/{table['id']}/qr.svg", headers=_player(table)).status_code == 403
+    r = client.get(f"/api/tables/{table['id']}/camera", headers=_player(table))
+    assert r.status_code == 404 and "scored by hand" in r.get_json()["error"]
+    app.config["FRAME_SOURCE"] = lambda table_id: (b"\x89PNG fake", "image/png")
+    r = client.get(f"/api/tables/{table['id']}/camera", headers=_player(table))
+    assert r.status_code == 200 and r.data == b"\x89PNG fake"
+
+
+def test_unknown_api_route_and_method_answer_json(client):
+    assert client.get("/api/nothing").get_json()["error"]
+    assert client.get("/api/tables").status_code == 405
+
+
+# ---------------------------------------------------------------- pages
+def test_join_page_sets_the_token_cookie_and_opens_the_table(client):
+    table = new_table(client, "hills")
+    assert client.get(f"/t/{table['id']}").status_code == 302          # not joined yet
+    r = client.get(f"/join?code={table['code']}")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/t/{table['id']}")
+    page = client.get(f"/t/{table['id']}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Seven Hills of Rome" in html and table["token"] in html
+    assert client.get("/join?code=NOPE").status_code == 404
+
+
+def test_pages_in_japanese(client):
+    table = new_table(client, "spartacus")
+    client.get(f"/join?code={table['code']}")
+    html = client.get(f"/t/{table['id']}?lang=ja").get_data(as_text=True)
+    assert "スパルタクス" in html and "得点" in html
+    for game in PLAYERS:
+        en = client.get(f"/rules/{game}?lang=en").get_data(as_text=True)
+        ja = client.get(f"/rules/{game}?lang=ja").get_data(as_text=True)
+        assert 'id="setup"' in en and "準備" in ja
+    assert client.get("/rules/chess").status_code == 404
+
+
+def test_host_form_creates_a_table(client):
+    assert "Seven Hills" in client.get("/host").get_data(as_text=True)
+    r = client.post("/host", data={"game": "chains", "players": "3", "names": "A, B, C",
+                                   "opt_misfit": "card_only"})
+    assert r.status_code == 302
+    page = client.get(r.headers["Location"])
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "qr.svg" in html and "Chains" in html
+    r = client.post("/host", data={"game": "chains", "players": "11"})
+    assert r.status_code == 400 and "1–10 players" in r.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- live updates
+def _read_events(resp, want, timeout):
+    """Version numbers from an event stream until ``want`` of them arrived."""
+    got, buf, deadline = [], b"", time.monotonic() + timeout
+    while len(got) < want and time.monotonic() < deadline:
+        chunk = resp.read1(4096) if hasattr(resp, "read1") else resp.read(1)
+        if not chunk:
+            break
+        buf += chunk
+        while b"\n\n" in buf:
+            block, buf = buf.split(b"\n\n", 1)
+            lines = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line)
+            if lines.get(b"event") == b"version":
+                got.append(int(lines[b"data"]))
+    return got
+
+
+def test_server_sent_events_push_each_new_version(app):
+    client = app.test_client()
+    table = new_table(client, "wheel")
+    with RunningServer(app) as srv:
+        conn = http.client.HTTPConnection(srv.host, srv.port, timeout=10)
+        conn.request("GET", f"/api/tables/{table['id']}/events?since=0&token={table['token']}")
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
+        done = threading.Event()
+
+        def tap():
+            time.sleep(0.3)
+            rng = random.Random(1)
+            for _ in range(2):
+                assert step(client, table, rng).status_code == 200
+            done.set()
+
+        threading.Thread(target=tap).start()
+        start = time.monotonic()
+        versions = _read_events(resp, 2, timeout=10)
+        assert done.wait(5)
+        assert versions[-1] == 2 and time.monotonic() - start < 5
+        conn.close()
+        # a phone that slept reconnects with the version it last saw and is told at once
+        conn = http.client.HTTPConnection(srv.host, srv.port, timeout=10)
+        conn.request("GET", f"/api/tables/{table['id']}/events?since=0",
+                     headers={"Cookie": f"tc_{table['id']}={table['token']}"})
+        assert _read_events(conn.getresponse(), 1, timeout=5) == [2]
+        conn.close()
+        conn = http.client.HTTPConnection(srv.host, srv.port, timeout=10)
+        conn.request("GET", f"/api/tables/{table['id']}/events")
+        assert conn.getresponse().status == 401
+        conn.close()

@@ -1,0 +1,251 @@
+"""End-to-end: the phone page in a real headless Chromium (Playwright) at a phone's viewport.
+
+Phones join by typing the code, play each of the five games by tapping the move buttons, and a
+second phone sees every change live. Screenshots go to test-artifacts/web/.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.web_helpers import make_app
+from webui.server import RunningServer
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web"
+LIVE_MS = 3000
+"""How long a second phone may take to show a change here (the target, 1 s, is benchmarked)."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = make_app(tmp_path_factory.mktemp("web"))
+    with RunningServer(app) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (./run test installs it)")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _phone(browser, **kw):
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, **kw)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return ctx, page
+
+
+def _shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _create(server, game, players, names):
+    """Create a table as the host does, with the host page's form."""
+    import json
+    import urllib.request
+    body = json.dumps({"game": game, "players": players, "names": names}).encode()
+    req = urllib.request.Request(server.url + "/api/tables", data=body,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as resp:
+        return json.load(resp)
+
+
+def _join(page, server, code):
+    page.goto(server.url + "/")
+    page.fill("#code", code.lower())
+    page.tap("#join-go")
+    page.wait_for_selector(".gameview")
+
+
+def _version(page):
+    return int(page.evaluate("document.body.dataset.version"))
+
+
+def _tap_once(page, rng):
+    """Tap the app's deal button at a chance node, else a random move button; wait for the update."""
+    before = _version(page)
+    if page.query_selector("#deal"):
+        page.tap("#deal")
+    else:
+        count = page.locator("button.mv").count()
+        if not count:
+            return False
+        page.locator("button.mv").nth(rng.randrange(count)).tap()
+    page.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
+    return True
+
+
+def _play(page, rng, taps):
+    for _ in range(taps):
+        if page.query_selector(".gameview[data-over='1']"):
+            return True
+        if not _tap_once(page, rng):
+            break
+    return bool(page.query_selector(".gameview[data-over='1']"))
+
+
+def test_join_by_code_and_a_second_phone_updates_live(server, browser):
+    table = _create(server, "wheel", 3, ["Ann", "Ben", "Chie"])
+    ctx_a, a = _phone(browser)
+    ctx_b, b = _phone(browser)
+    _join(a, server, table["code"])
+    _join(b, server, table["code"])
+    assert "Wheel of History" in a.inner_text("h1")
+    rng = random.Random(4)
+    for _ in range(4):
+        _tap_once(a, rng)
+        b.wait_for_function("v => +document.body.dataset.version >= v", arg=_version(a), timeout=LIVE_MS)
+        assert b.inner_text(".log") == a.inner_text(".log")
+    # the second phone picks its seat: it now waits for its turn instead of seeing buttons
+    seat = b.evaluate("document.querySelector('.gameview').dataset.current")
+    other = (int(seat) + 1) % 3
+    b.select_option("#seat-select", str(other))
+    b.wait_for_selector("#moves >> text=Waiting for")
+    _shot(a, "wheel-live-a")
+    _shot(b, "wheel-live-b")
+    assert not a.errors and not b.errors
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_a_phone_that_slept_catches_up(server, browser):
+    table = _create(server, "spartacus", 3, ["Ann", "Ben", "Chie"])
+    ctx_a, a = _phone(browser)
+    ctx_b, b = _phone(browser)
+    _join(a, server, table["code"])
+    _join(b, server, table["code"])
+    ctx_b.set_offline(True)
+    rng = random.Random(2)
+    for _ in range(5):
+        _tap_once(a, rng)
+    ctx_b.set_offline(False)
+    b.wait_for_function("v => +document.body.dataset.version >= v", arg=_version(a), timeout=8000)
+    assert b.inner_text(".trick") == a.inner_text(".trick")
+    ctx_a.close()
+    ctx_b.close()
+
+
+@pytest.mark.parametrize("game, players, taps, whole", [
+    ("wheel", 4, 60, True),
+    ("hills", 2, 40, True),
+    ("spartacus", 3, 80, False),
+    ("prussia", 1, 40, False),
+    ("chains", 3, 40, False),
+])
+def test_play_each_game_by_taps(server, browser, game, players, taps, whole):
+    names = ["Ann", "Ben", "Chie", "Dai"][:players]
+    table = _create(server, game, players, names)
+    ctx, page = _phone(browser)
+    watcher_ctx, watcher = _phone(browser)
+    _join(page, server, table["code"])
+    _join(watcher, server, table["code"])
+    start = _version(page)
+    over = _play(page, random.Random(7), taps)
+    assert _version(page) > start + min(taps, 15) or over
+    if whole:
+        assert over, f"{game} did not end within {taps} taps"
+        assert page.query_selector(".summary") and "Game over" in page.inner_text(".status")
+    watcher.wait_for_function("v => +document.body.dataset.version >= v", arg=_version(page),
+                              timeout=LIVE_MS)
+    assert watcher.inner_text(".scores") == page.inner_text(".scores")
+    _shot(page, f"{game}-play")
+    assert not page.errors and not watcher.errors
+    ctx.close()
+    watcher_ctx.close()
+
+
+def test_japanese_dark_rules_and_the_host_screen(server, browser):
+    ctx, page = _phone(browser, color_scheme="dark")
+    page.goto(server.url + "/host")
+    page.select_option("#game", "prussia")
+    page.fill("#players", "1")
+    page.tap("#create")
+    page.wait_for_selector("img.qr")
+    code = page.inner_text("#join-code")
+    assert len(code) >= 4
+    page.wait_for_function("() => document.querySelector('img.qr').complete")
+    assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 100
+    _shot(page, "host-prussia")
+    phone_ctx, phone = _phone(browser, color_scheme="dark")
+    _join(phone, server, code)
+    phone.tap("#lang-toggle")
+    phone.wait_for_selector("text=輪る七年戦争")
+    # the table drew ♥8 from its own deck: tap that card instead of letting the app draw
+    before = _version(phone)
+    phone.click("details.chance >> nth=1")
+    phone.tap("details.chance[open] button.mv:has([data-card='P-H8'])")
+    phone.wait_for_function("v => +document.body.dataset.version > v", arg=before)
+    assert phone.query_selector(".eraline [data-card='P-H8']")
+    _play(phone, random.Random(1), 8)
+    assert "時代" in phone.inner_text(".gameview")
+    bg = phone.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert bg == "rgb(20, 20, 20)"   # dark by prefers-color-scheme
+    phone.tap("#odds")
+    phone.wait_for_selector("#odds-table table", timeout=20000)
+    _shot(phone, "prussia-ja-dark")
+    phone.tap("#theme-toggle")
+    assert phone.evaluate("getComputedStyle(document.body).backgroundColor") != bg
+    phone.click("a.rules-link")
+    phone.wait_for_selector("#war")
+    assert "着火" in phone.inner_text("main")
+    # the host's page updated live with the phone's moves
+    page.wait_for_function("v => +document.body.dataset.version >= v", arg=8, timeout=LIVE_MS)
+    assert not phone.errors and not page.errors
+    phone_ctx.close()
+    ctx.close()
+
+
+def test_a_stale_tap_is_refused_with_a_message_and_the_view_catches_up(server, browser):
+    table = _create(server, "hills", 2, ["Ann", "Ben"])
+    ctx_a, a = _phone(browser)
+    ctx_b, b = _phone(browser)
+    ctx_b.route("**/events*", lambda route: route.abort())   # b hears no pushes: its view goes stale
+    _join(a, server, table["code"])
+    _join(b, server, table["code"])
+    _tap_once(a, random.Random(1))
+    assert _version(b) == 0 and _version(a) == 1
+    b.locator("button.mv").first.tap()
+    b.wait_for_selector("#toast.bad")
+    assert "table changed" in b.inner_text("#toast")
+    b.wait_for_function("() => +document.body.dataset.version === 1")
+    assert b.inner_text(".hills") == a.inner_text(".hills")     # refused, not applied twice
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_the_table_enters_the_wheel_circle_it_laid(server, browser):
+    table = _create(server, "wheel", 2, ["Ann", "Ben"])
+    ctx, page = _phone(browser)
+    _join(page, server, table["code"])
+    order = [f"W-{c}{v}" for v in range(5, 0, -1) for c in "PYGBR"]   # any order the table laid
+    for card in order[:3]:
+        page.tap(f".circle-card[data-card='{card}']")
+    page.tap("#circle-back")
+    assert page.inner_text("#circle-count") == "2"
+    for card in order[2:]:
+        page.tap(f".circle-card[data-card='{card}']")
+    page.tap("#circle-done")
+    page.wait_for_function("() => +document.body.dataset.version === 1")
+    # the first three cards clockwise from the pawn are the ones that can be taken
+    takes = page.locator("button.mv").all_inner_texts()
+    names = ["purple 5", "yellow 5", "green 5"]
+    assert all(any(n in t for t in takes) for n in names) and len(takes) == 3
+    _shot(page, "wheel-circle-entered")
+    ctx.close()

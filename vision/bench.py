@@ -1,0 +1,459 @@
+"""``companion bench vision``: recognition and speed on rendered table frames.
+
+Frames are rendered from the printed card faces (``printables.raster``) laid out by each game's
+table plan (``vision.layouts.place``): perspective, a wooden table, blur, sensor noise, JPEG, hands.
+Two parts:
+
+* per scale (1.2, 1.4, 1.7, 2.0 px/mm): mid-game tables of all five games, each seen in a few still
+  frames by a fresh pipeline; the share of visible cards (a marker not covered by another card)
+  identified at the right place, the cards reported that are not there (misidentified), and the
+  time per 1080p frame — against the baseline, pyzbar on the full frame;
+* whole games: every state of a simulated game of each of the five games, a hand frame between
+  moves, streamed through one pipeline; the share of moves after which the stable observation equals
+  what a perfect camera reads from the true layout (``vision.layouts.read`` of the true placements).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import replace
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from companion import catalogue as cat
+from companion.games import game_class
+from printables.raster import render_back_png, render_card_png
+from vision.calibrate import Calibration, CalibrationLayout
+
+SCALES = (1.2, 1.4, 1.7, 2.0)
+GAME_PLAYERS = {"wheel": 3, "hills": 2, "spartacus": 3, "prussia": 2, "chains": 2}
+MATCH_MM = 20.0
+"""A reported card counts as identified when a true card of its id lies within this distance."""
+
+# --- rendering ---------------------------------------------------------------------------------
+CARD_PX_PER_MM = 6.0
+
+
+def camera(px_per_mm: float, size=(1920, 1080), tilt: float = 0.08, turn: float = 4.0,
+           centre_mm=(95.0, 125.0)) -> np.ndarray:
+    """A homography table mm -> image px: the table seen at ``px_per_mm`` near the centre of the
+    frame, turned by ``turn`` degrees and tilted (perspective) by ``tilt``."""
+    w, h = size
+    a = math.radians(turn)
+    s = px_per_mm
+    to_centre = np.array([[1, 0, -centre_mm[0]], [0, 1, -centre_mm[1]], [0, 0, 1]], dtype=np.float64)
+    rot = np.array([[s * math.cos(a), -s * math.sin(a), 0], [s * math.sin(a), s * math.cos(a), 0], [0, 0, 1]])
+    persp = np.array([[1, 0, 0], [0, 1, 0], [0, tilt / 1000.0, 1]])  # far side (small y) smaller
+    to_frame = np.array([[1, 0, w / 2], [0, 1, h / 2], [0, 0, 1]])
+    return to_frame @ persp @ rot @ to_centre
+
+
+def _paste(frame: np.ndarray, image: np.ndarray, to_frame: np.ndarray) -> None:
+    """Warp ``image`` (its own px) into ``frame`` through ``to_frame``, only inside its bounding box."""
+    ih, iw = image.shape[:2]
+    box = cv2.perspectiveTransform(np.array([[[0, 0]], [[iw, 0]], [[iw, ih]], [[0, ih]]], np.float64), to_frame)
+    x0, y0 = np.floor(box.reshape(-1, 2).min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(box.reshape(-1, 2).max(axis=0)).astype(int) + 1
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, frame.shape[1]), min(y1, frame.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], dtype=np.float64) @ to_frame
+    size = (x1 - x0, y1 - y0)
+    warped = cv2.warpPerspective(image, shift, size, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((ih, iw), 255, np.uint8), shift, size, flags=cv2.INTER_LINEAR)
+    roi = frame[y0:y1, x0:x1]
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    roi[:] = (warped * alpha + roi * (1 - alpha)).astype(np.uint8)
+
+
+def card_image(card_id: str, face_up: bool = True) -> np.ndarray:
+    """The printed face (or its back when face down) at ``CARD_PX_PER_MM``."""
+    card = cat.card(card_id)
+    if card.kind == "back":
+        return np.asarray(render_back_png(card_id, CARD_PX_PER_MM))
+    if face_up:
+        return np.asarray(render_card_png(card_id, CARD_PX_PER_MM))
+    return np.asarray(render_back_png(cat.back_of(card), CARD_PX_PER_MM))
+
+
+def placed(centre_mm, angle_deg: float, size_mm) -> np.ndarray:
+    """Homography card mm -> table mm for a card lying at ``centre_mm`` turned by ``angle_deg``."""
+    w, h = size_mm
+    a = math.radians(angle_deg)
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, -s, centre_mm[0]], [s, c, centre_mm[1]], [0, 0, 1]]) @ \
+        np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], dtype=np.float64)
+
+
+def draw_hand(frame: np.ndarray, palm_px: tuple[float, float], scale: float) -> None:
+    """An arm reaching in from the frame's bottom edge to a palm with fingers at ``palm_px``."""
+    x, y = palm_px
+    skin, shade = (110, 150, 205), (90, 125, 180)
+    arm = np.array([[x - 45 * scale, y + 40 * scale], [x + 45 * scale, y + 40 * scale],
+                    [x + 120 * scale, frame.shape[0] + 10], [x - 30 * scale, frame.shape[0] + 10]], np.int32)
+    cv2.fillPoly(frame, [arm], shade)
+    cv2.ellipse(frame, (int(x), int(y)), (int(55 * scale), int(65 * scale)), 0, 0, 360, skin, -1)
+    for i, dx in enumerate((-40, -15, 10, 35)):
+        tip = (int(x + dx * scale), int(y - (110 + 10 * (i % 2)) * scale))
+        cv2.line(frame, (int(x + dx * scale), int(y - 30 * scale)), tip, skin, int(20 * scale))
+    cv2.line(frame, (int(x + 50 * scale), int(y)), (int(x + 100 * scale), int(y - 50 * scale)), skin, int(22 * scale))
+
+
+def render(cards, px_per_mm: float = 1.7, seed: int = 0, layout: CalibrationLayout | None = None,
+           extra=(), blur: float = 0.8, noise: float = 4.0, jpeg: int = 85, cam: np.ndarray | None = None,
+           hand: tuple[float, float] | None = None):
+    """A 1920 × 1080 BGR frame of ``cards`` = [(card_id, face_up, (x, y) mm, angle)] in z order on a
+    wooden-ish table, with the calibration sheet; ``extra`` = [(image, image-px -> table-mm)] drawn
+    after the cards; ``hand``: a hand with its palm over this table point (mm)."""
+    rng = np.random.default_rng(seed)       # this frame's sensor noise
+    table_rng = np.random.default_rng(12345)  # the same table in every frame
+    layout = layout or CalibrationLayout.sheet()
+    cam = camera(px_per_mm) if cam is None else cam
+    # a wooden table: low-frequency grain, not pixel noise
+    grain = cv2.resize(table_rng.normal(0, 1, (34, 60)).astype(np.float32), (1920, 1080), interpolation=cv2.INTER_CUBIC)
+    streaks = cv2.resize(table_rng.normal(0, 1, (180, 8)).astype(np.float32), (1920, 1080), interpolation=cv2.INTER_LINEAR)
+    wood = 12 * grain + 8 * streaks
+    frame = np.clip(np.array([70, 110, 150], np.float32) + wood[..., None], 0, 255).astype(np.uint8)
+    # the calibration sheet: white paper with the four markers
+    x0, y0, x1, y1 = layout.bounds()
+    paper = np.full((int((y1 - y0 + 20) * 4), int((x1 - x0 + 20) * 4), 3), 245, np.uint8)
+    _paste(frame, paper, cam @ np.array([[0.25, 0, x0 - 10], [0, 0.25, y0 - 10], [0, 0, 1]]))
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000)
+    for card_id, rect in layout.markers.items():
+        m = cv2.aruco.generateImageMarker(dictionary, cat.card(card_id).marker, 7 * 20, borderBits=1)
+        s = rect.w / m.shape[0]
+        _paste(frame, cv2.cvtColor(m, cv2.COLOR_GRAY2BGR), cam @ np.array([[s, 0, rect.x], [0, s, rect.y], [0, 0, 1]]))
+    px = 1.0 / CARD_PX_PER_MM
+    for card_id, face_up, centre, angle in cards:
+        image = card_image(card_id, face_up)
+        to_mm = placed(centre, angle, cat.card_size_mm(card_id)) @ np.diag([px, px, 1.0])
+        _paste(frame, image, cam @ to_mm)
+    for image, to_mm in extra:
+        _paste(frame, image, cam @ to_mm)
+    if hand is not None:
+        palm, beside = cv2.perspectiveTransform(np.array([[hand, (hand[0] + 10, hand[1])]], np.float64), cam)[0]
+        draw_hand(frame, tuple(palm), float(np.linalg.norm(beside - palm)) / 10 / 1.4)
+    if blur:
+        frame = cv2.GaussianBlur(frame, (0, 0), blur)
+    if noise:
+        frame = np.clip(frame + rng.normal(0, noise, frame.shape), 0, 255).astype(np.uint8)
+    if jpeg:
+        frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1], cv2.IMREAD_COLOR)
+    return frame
+
+
+
+
+# --- tables of real games ------------------------------------------------------------------------
+def game_states(game_id: str, seed: int, limit: int | None = None) -> list[dict]:
+    """The engine's ``layout()`` after every move of a random game (the first one before any move)."""
+    from companion.engine import simulate
+    cls = game_class(game_id)
+    record = simulate(cls(GAME_PLAYERS[game_id]), seed)
+    game = cls(GAME_PLAYERS[game_id])
+    states = [game.layout()]
+    for move, _ in record.turns[:limit]:
+        game.apply(move)
+        states.append(game.layout())
+    return states
+
+
+def placements(game_id: str, layout: dict, seed: int, before: Sequence = ()) -> list:
+    """Where the cards of ``layout`` lie (vision.layouts, K-CAL markers included). A card that lay
+    in (nearly) the same place ``before`` stays exactly where it was: players do not nudge the cards
+    a move does not touch."""
+    from vision import layouts
+    placed_cards = layouts.place(game_id, layout, GAME_PLAYERS[game_id], random.Random(seed))
+    old = {(p.card_id, p.face_up): p for p in before}
+    out = []
+    for p in placed_cards:
+        q = old.get((p.card_id, p.face_up))
+        if q is not None and math.dist(p.centre, q.centre) < 10 and abs(p.angle_deg - q.angle_deg) < 10:
+            p = replace(p, centre=q.centre, angle_deg=q.angle_deg)
+        out.append(p)
+    return out
+
+
+def table_layout(game_id: str) -> CalibrationLayout:
+    """The game's table plan with K-CAL1..4 in its corners."""
+    from vision import layouts
+    return CalibrationLayout.corners(*layouts.table_size(game_id, GAME_PLAYERS[game_id]))
+
+
+def frame_of(placed_cards: Sequence, layout: CalibrationLayout, cam: np.ndarray, seed: int,
+             hand: tuple[float, float] | None = None) -> np.ndarray:
+    """One frame of placements (``vision.layouts.Placement``) by this module's quick renderer."""
+    cards = [(p.card_id, p.face_up, p.centre, p.angle_deg) for p in sorted(placed_cards, key=lambda p: p.z)
+             if not p.card_id.startswith("K-CAL")]
+    return render(cards, px_per_mm=0, seed=seed, layout=layout, cam=cam, hand=hand)
+
+
+def fitting_camera(layout: CalibrationLayout, px_per_mm: float | None = None) -> tuple[np.ndarray, float]:
+    """A camera over the table's centre: at ``px_per_mm``, or (None) as close as shows all of it."""
+    x0, y0, x1, y1 = layout.bounds()
+    fit = min(1840 / (x1 - x0), 1010 / (y1 - y0)) / 1.05
+    scale = fit if px_per_mm is None else px_per_mm
+    return camera(scale, centre_mm=((x0 + x1) / 2, (y0 + y1) / 2), turn=1.0, tilt=0.04), scale
+
+
+class View:
+    """A camera over one game's table at one scale: frames of placements, and what a perfect
+    detector would identify in them. Uses ``vision.synthetic`` (lens distortion, uneven light,
+    clutter) when it is installed, else this module's quick renderer."""
+
+    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0) -> None:
+        self.game_id = game_id
+        self.layout = table_layout(game_id)
+        table = (self.layout.bounds()[2], self.layout.bounds()[3])
+        self.synthetic = _synthetic()
+        if self.synthetic is not None:
+            fits = self.synthetic.max_px_per_mm(table)
+            self.px_per_mm = min(1.7, fits) if px_per_mm is None else px_per_mm
+            self.whole_table = self.px_per_mm <= fits
+            self.cam = self.synthetic.Camera.looking_at(table, self.px_per_mm, seed, self.whole_table)
+            self.true_calibration = Calibration(np.linalg.inv(self.cam.homography), (), 0.0, self.cam.k)
+        else:
+            self.cam, self.px_per_mm = fitting_camera(self.layout, px_per_mm)
+            self.whole_table = px_per_mm is None
+            self.true_calibration = Calibration(np.linalg.inv(self.cam), (), 0.0)
+
+    def frame(self, placed_cards: Sequence, seed: int, hand: tuple[float, float] | None = None) -> np.ndarray:
+        """One 1920 × 1080 BGR frame."""
+        if self.synthetic is not None:
+            return self.synthetic.render(self.cam, placed_cards, seed, hand_at=hand)[0]
+        return frame_of(placed_cards, self.layout, self.cam, seed, hand)
+
+    def truth(self, placed_cards: Sequence) -> list[tuple[str, tuple[float, float]]]:
+        """(shown id, centre) of every card a perfect detector identifies (seat tokens included,
+        calibration markers not)."""
+        if self.synthetic is not None:
+            found = [placed_cards[i] for i in self.synthetic.visible_truth(self.cam, placed_cards)]
+        else:
+            found = [placed_cards[i] for i in _visible(placed_cards, self.cam)]
+        return [(p.shown_id, p.centre) for p in found if not p.card_id.startswith("K-CAL")]
+
+
+def _synthetic():
+    try:
+        from vision import synthetic
+    except ImportError:
+        return None
+    return synthetic
+
+
+def _visible(placed_cards: Sequence, cam: np.ndarray) -> list[int]:
+    """Indices of cards with a marker no card covers, inside the frame."""
+    from vision import layouts
+    cover = layouts.Cover(placed_cards)
+    out = []
+    for i, p in enumerate(placed_cards):
+        if cover.visible_markers(i) == 0:
+            continue
+        for x, y, w, h in layouts.marker_squares(p.card_id):
+            pts = [layouts.card_point(p.card_id, p.centre, p.angle_deg, x + dx, y + dy)
+                   for dx in (0, w) for dy in (0, h)]
+            px = cv2.perspectiveTransform(np.array([pts], np.float64), cam)[0]
+            if np.all((px >= 2) & (px <= (1918, 1078))) and not cover.covered(i, np.array(pts)).any():
+                out.append(i)
+                break
+    return out
+
+
+def score(truth: list[tuple[str, tuple[float, float]]], reported: list[tuple[str, tuple[float, float]]],
+          lying: list[tuple[str, tuple[float, float]]]) -> tuple[int, int]:
+    """(identified, misidentified): reported cards matched one-to-one to visible true cards of the
+    same id within ``MATCH_MM``; a reported card is misidentified when no card of its id lies
+    there at all (``lying``: every card on the table; a card read by its QR code while both its
+    markers are covered or out of view is right, though no perfect marker detector sees it)."""
+    free, others = list(truth), list(lying)
+    identified = wrong = 0
+    for card_id, centre in reported:
+        near = [t for t in free if t[0] == card_id and math.dist(t[1], centre) <= MATCH_MM]
+        if near:
+            free.remove(min(near, key=lambda t: math.dist(t[1], centre)))
+            identified += 1
+        elif not any(t[0] == card_id and math.dist(t[1], centre) <= MATCH_MM for t in others):
+            wrong += 1
+    return identified, wrong
+
+
+def reported_cards(scene) -> list[tuple[str, tuple[float, float]]]:
+    """(id, centre) of every card and seat token of a scene."""
+    return [(c.card_id, c.centre) for c in scene.cards] + \
+        [(f"T-SEAT{seat + 1}", centre) for seat, centre in scene.seats.items()]
+
+
+def baseline(frame: np.ndarray, cal: Calibration) -> tuple[list[tuple[str, tuple[float, float]]], float]:
+    """pyzbar on the full frame: the cards whose QR code it reads, and its time in ms."""
+    from pyzbar import pyzbar
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    start = time.perf_counter()
+    found = pyzbar.decode(grey, symbols=[pyzbar.ZBarSymbol.QRCODE])
+    ms = (time.perf_counter() - start) * 1000
+    out = []
+    for r in found:
+        try:
+            card = cat.parse(r.data)
+        except cat.PayloadError:
+            continue
+        qr_centre = cal.to_table(np.array([[r.rect.left + r.rect.width / 2, r.rect.top + r.rect.height / 2]]))[0]
+        # the QR code is centred on the card (QR_TOP_MM + QR_MM / 2 = CARD_HEIGHT_MM / 2)
+        out.append((card.id, (float(qr_centre[0]), float(qr_centre[1]))))
+    return out, ms
+
+
+# --- part 1: per scale ----------------------------------------------------------------------------
+def scale_bins(quick: bool, decoder: str) -> dict[str, Any]:
+    """Identification and speed per px/mm bin, pipeline vs. pyzbar on the full frame."""
+    from vision.pipeline import Pipeline
+    stills = 2 if quick else 3
+    picks = (0.5,) if quick else (0.3, 0.6, 0.9)
+    out: dict[str, Any] = {}
+    for scale in SCALES:
+        totals = {"visible": 0, "identified": 0, "misidentified": 0, "baseline_identified": 0,
+                  "baseline_misidentified": 0, "frames": 0, "tables": 0}
+        full_ms, cpu_ms, base_ms = [], [], []
+        for game_id in GAME_PLAYERS:
+            states = game_states(game_id, seed=1, limit=None)
+            view = View(game_id, scale, seed=1)
+            for k, pick in enumerate(picks):
+                placed_cards = placements(game_id, states[int(pick * (len(states) - 1))], seed=k)
+                truth = view.truth(placed_cards)
+                pipeline = Pipeline(game_id, GAME_PLAYERS[game_id], layout=view.layout, decoder=decoder)
+                pipeline.calibration = view.true_calibration    # the corners may be out of view
+                scene = None
+                for i in range(stills):
+                    frame = view.frame(placed_cards, seed=100 * k + i)
+                    start, cpu = time.perf_counter(), time.process_time()
+                    scene = pipeline.process(frame)
+                    if i > 0:       # the first frame of a fresh pipeline is not still: not read
+                        full_ms.append((time.perf_counter() - start) * 1000)
+                        cpu_ms.append((time.process_time() - cpu) * 1000)
+                    found, ms = baseline(frame, pipeline.calibration)
+                    base_ms.append(ms)
+                lying = [(p.shown_id, p.centre) for p in placed_cards]
+                identified, wrong = score(truth, reported_cards(scene), lying)
+                b_identified, b_wrong = score(truth, found, lying)
+                totals["visible"] += len(truth)
+                totals["identified"] += identified
+                totals["misidentified"] += wrong
+                totals["baseline_identified"] += b_identified
+                totals["baseline_misidentified"] += b_wrong
+                totals["frames"] += stills
+                totals["tables"] += 1
+        out[f"{scale}"] = {
+            **totals,
+            "identified_share": round(totals["identified"] / max(1, totals["visible"]), 4),
+            "baseline_share": round(totals["baseline_identified"] / max(1, totals["visible"]), 4),
+            "ms_full_look": _stats(full_ms), "cpu_ms_full_look": _stats(cpu_ms), "baseline_ms": _stats(base_ms)}
+    return out
+
+
+def _stats(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"median": float("nan"), "p95": float("nan")}
+    ordered = sorted(values)
+    return {"median": round(statistics.median(ordered), 1),
+            "p95": round(ordered[min(len(ordered) - 1, int(math.ceil(0.95 * len(ordered))) - 1)], 1)}
+
+
+# --- part 2: whole games -------------------------------------------------------------------------
+def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | None = None) -> dict[str, Any]:
+    """Stream a simulated game (still frames per state, a hand between) through one pipeline
+    (its first ``moves`` moves only, if given; ``quick``: 8)."""
+    from vision import layouts
+    from vision.layouts import scene_from_placements
+    from vision.pipeline import Pipeline
+    players = GAME_PLAYERS[game_id]
+    states = game_states(game_id, seed, limit=8 if quick else moves)
+    view = View(game_id, None, seed)
+    pipeline = Pipeline(game_id, players, layout=view.layout, decoder=decoder)
+    rng = random.Random(seed)
+    x0, y0, x1, y1 = view.layout.bounds()
+    stills = 3
+    recovered, frame_ms, cpu_ms, misses = 0, [], [], []
+    frame_seed = 0
+    placed_cards: list = []
+    for n, state in enumerate(states):
+        before = placed_cards
+        placed_cards = placements(game_id, state, seed=seed * 1000 + n, before=placed_cards)
+        expected = layouts.read(game_id, scene_from_placements(placed_cards), players)
+        frames = []
+        if n > 0:       # the hand that made the move (over the cards it moved), then the table at rest
+            moved = {(p.card_id, p.centre) for p in before} ^ {(p.card_id, p.centre) for p in placed_cards}
+            hand = (float(np.mean([c[0] for _, c in moved])), float(np.mean([c[1] for _, c in moved]))) \
+                if moved else (rng.uniform(x0, x1), rng.uniform(y0, y1))
+            frames.append(view.frame(before, frame_seed, hand=hand))
+        frames += [view.frame(placed_cards, frame_seed + 1 + i) for i in range(stills)]
+        frame_seed += 10
+        for frame in frames:
+            start, cpu = time.perf_counter(), time.process_time()
+            pipeline.step(frame)
+            frame_ms.append((time.perf_counter() - start) * 1000)
+            cpu_ms.append((time.process_time() - cpu) * 1000)
+        if pipeline.last_observation == expected:
+            recovered += 1
+        else:
+            misses.append(n)
+    return {"game": game_id, "players": players, "seed": seed, "px_per_mm": round(view.px_per_mm, 2),
+            "renderer": "vision.synthetic" if view.synthetic else "vision.bench.render",
+            "states": len(states), "recovered": recovered,
+            "recovered_share": round(recovered / len(states), 4), "exact": recovered == len(states),
+            "missed_states": misses[:10], "ms_per_frame": _stats(frame_ms), "cpu_ms_per_frame": _stats(cpu_ms)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; prints a table (or JSON with ``--json``)."""
+    parser = argparse.ArgumentParser(prog="companion bench vision", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--quick", action="store_true", help="fewer tables and moves (a few minutes)")
+    parser.add_argument("--decoder", choices=("zxing", "pyzbar"), default="zxing", help="QR decoder")
+    parser.add_argument("--part", choices=("all", "scales", "games"), default="all")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
+    parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
+    parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")
+    args = parser.parse_args(list(argv or []))
+    result: dict[str, Any] = {"decoder": args.decoder, "quick": args.quick}
+    if args.part in ("all", "scales"):
+        result["scales"] = scale_bins(args.quick, args.decoder)
+        if not args.json:
+            _print_scales(result["scales"])
+    if args.part in ("all", "games"):
+        result["games"] = []
+        for game_id in args.games.split(","):
+            if game_id not in GAME_PLAYERS:
+                parser.error(f"unknown game {game_id!r}: choose from {', '.join(GAME_PLAYERS)}")
+            result["games"].append(whole_game(game_id, args.seed, args.quick, args.decoder, args.moves))
+            if not args.json:
+                _print_game(result["games"][-1])
+    if args.json:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+def _print_scales(scales: dict[str, Any]) -> None:
+    print("px/mm  visible  identified  misid.  | pyzbar full frame: identified  misid. | full look ms "
+          "median/p95 (cpu) | pyzbar ms median/p95")
+    for scale, r in scales.items():
+        print(f"{scale:>5}  {r['visible']:>7}  {100 * r['identified_share']:>9.2f}%  {r['misidentified']:>6}  | "
+              f"{100 * r['baseline_share']:>27.2f}%  {r['baseline_misidentified']:>6} | "
+              f"{r['ms_full_look']['median']:>6}/{r['ms_full_look']['p95']} ({r['cpu_ms_full_look']['median']}) | "
+              f"{r['baseline_ms']['median']}/{r['baseline_ms']['p95']}")
+    sys.stdout.flush()
+
+
+def _print_game(g: dict[str, Any]) -> None:
+    print(f"{g['game']:<10} {g['players']} players, seed {g['seed']}, {g['px_per_mm']} px/mm: "
+          f"{g['recovered']}/{g['states']} states read exactly ({100 * g['recovered_share']:.1f}%), "
+          f"ms/frame median {g['ms_per_frame']['median']} p95 {g['ms_per_frame']['p95']} "
+          f"(cpu {g['cpu_ms_per_frame']['median']}/{g['cpu_ms_per_frame']['p95']})"
+          + (f", missed states {g['missed_states']}" if g["missed_states"] else ""))
+    sys.stdout.flush()

@@ -1,0 +1,360 @@
+"""Card detection in one frame: identity and pose from the corner markers, the QR code as a check.
+
+Every card face carries its own 15 mm DICT_5X5_1000 marker in the top-left index corner and again,
+turned 180°, in the bottom-right one; backs carry their deck's marker the same way (design.md). A
+single marker fixes the whole card outline: in the marker's own frame the card always extends the
+same way (the card reads the same either way up), so a card at the bottom of a cascade, with only
+its top strip in view, is located as exactly as a card lying alone. Which way up the card lies is
+not known from its markers (the first one read is taken as the top-left one, right for the top strip
+of a cascade); the QR code settles it when read, and the tracker keeps it (``vision.track``).
+
+QR codes are decoded on rectified, upscaled crops located from the marker pose (design.md: reading
+the full frame fails at webcam resolution); ``scan_qr_full`` looks at the whole frame for codes no
+marker points at (cards whose markers are both covered, foreign codes to ignore).
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion import catalogue as cat
+from vision.calibrate import Calibration, rect_corners
+
+log = logging.getLogger(__name__)
+
+QR_PX_PER_MM = 4.0
+"""Crops for the QR decoder are rectified to this resolution (a 2 mm module becomes 8 px)."""
+
+SAME_CARD_MM = 20.0
+"""Two markers of one id whose card outlines' centres lie closer than this are one physical card."""
+
+DECODERS = ("zxing", "pyzbar")
+
+
+MIN_PERIMETER_PX = 0.02 * 1920
+"""design.md's minMarkerPerimeterRate 0.02 of a 1080p frame, kept in pixels for smaller regions."""
+
+Box = tuple[int, int, int, int]
+"""A region of the frame, (x0, y0, x1, y1) in px."""
+
+
+def aruco_params(longest_side: int = 1920) -> cv2.aruco.DetectorParameters:
+    """design.md's measured settings (minMarkerPerimeterRate 0.02 of 1080p) for an image or region
+    whose longest side is ``longest_side`` px; sub-pixel corners for a steady pose."""
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerPerimeterRate = min(1.0, MIN_PERIMETER_PX / max(longest_side, 1))
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.cornerRefinementWinSize = 3
+    return params
+
+
+def aruco_detector() -> cv2.aruco.ArucoDetector:
+    """The marker detector: DICT_5X5_1000 with ``aruco_params()``."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000)
+    return cv2.aruco.ArucoDetector(dictionary, aruco_params())
+
+
+@dataclass(frozen=True)
+class MarkerHit:
+    """One marker found in the image: its id and its four corners in px (OpenCV's order)."""
+
+    marker: int
+    corners: np.ndarray         # (4, 2) float64
+
+
+@dataclass
+class Sighting:
+    """One physical card (or back, or token) found in one frame.
+
+    ``card_pts`` are points printed on the card (mm, in the upright hypothesis of its first marker)
+    and ``image_pts`` where they were seen (px); ``to_image`` maps card mm to image px."""
+
+    card_id: str
+    face_up: bool
+    card_pts: np.ndarray        # (N, 2) card mm
+    image_pts: np.ndarray       # (N, 2) image px
+    to_image: np.ndarray        # 3 × 3 homography: card mm -> image px
+    markers: int                # how many of its markers were read
+    qr: str | None = None       # the card id the QR code gave, when read
+    source: str = "marker"
+    upright_known: bool = False  # the QR code showed which way up the card lies
+
+    def flip(self) -> None:
+        """Take the other way up: the card's top is where we thought its bottom was."""
+        w, h = self.size_mm
+        turn = np.array([[-1.0, 0, w], [0, -1.0, h], [0, 0, 1]])
+        self.card_pts = np.array([w, h]) - self.card_pts
+        self.to_image = self.to_image @ turn
+
+    @property
+    def size_mm(self) -> tuple[float, float]:
+        """The card's printed (width, height)."""
+        return cat.card_size_mm(self.card_id)
+
+    def outline_card(self) -> np.ndarray:
+        """The card's corners TL, TR, BR, BL in card mm."""
+        w, h = self.size_mm
+        return np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+
+    def outline_px(self) -> np.ndarray:
+        """The card's corners TL, TR, BR, BL in image px, shape (4, 2)."""
+        return map_points(self.to_image, self.outline_card())
+
+    def centre_px(self) -> np.ndarray:
+        """The card's centre in image px."""
+        w, h = self.size_mm
+        return map_points(self.to_image, np.array([[w / 2, h / 2]], dtype=np.float64))[0]
+
+    def to_table(self, calibration: Calibration) -> np.ndarray:
+        """The card's pose on the table, 3 × 3 card mm -> table mm: a rigid fit (the card's size
+        is known) of its read points mapped through the calibration; also re-aims ``to_image``
+        through it, which is steadier than one marker's own homography."""
+        pose = rigid_fit(self.card_pts, calibration.to_table(self.image_pts))
+        outline = self.outline_card()
+        self.to_image = cv2.getPerspectiveTransform(
+            outline.astype(np.float32), calibration.to_image(map_points(pose, outline)).astype(np.float32)).astype(np.float64)
+        return pose
+
+
+@dataclass
+class FrameDetections:
+    """Everything read from one frame: cards, calibration markers, and what was ignored."""
+
+    sightings: list[Sighting]
+    calibration: dict[str, np.ndarray]          # K-CAL id -> (4, 2) px corners
+    conflicts: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+
+
+def map_points(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points (N, 2) through a 3 × 3 homography."""
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), h).reshape(-1, 2)
+
+
+class _Logged:
+    """Log each foreign code once per detector, not once per frame."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def once(self, what: str) -> None:
+        if what not in self.seen:
+            self.seen.add(what)
+            log.info("ignored %s", what)
+
+
+class Detector:
+    """Finds cards in frames: markers first, then QR codes on rectified per-card crops."""
+
+    def __init__(self, decoder: str = "zxing") -> None:
+        if decoder not in DECODERS:
+            raise ValueError(f"unknown QR decoder {decoder!r}: choose one of {', '.join(DECODERS)}")
+        self.decoder = decoder
+        self.aruco = aruco_detector()
+        self._logged = _Logged()
+
+    # --- markers -------------------------------------------------------------------------------
+    def markers(self, grey: np.ndarray, boxes: list[Box] | None = None) -> list[MarkerHit]:
+        """Every DICT_5X5_1000 marker in a grey image, or only inside ``boxes``."""
+        if boxes is None:
+            return self._markers(grey, (0, 0))
+        found: list[MarkerHit] = []
+        for x0, y0, x1, y1 in boxes:
+            self.aruco.setDetectorParameters(aruco_params(max(x1 - x0, y1 - y0)))
+            for hit in self._markers(grey[y0:y1, x0:x1], (x0, y0)):
+                # overlapping regions may both see a marker: keep it once
+                if not any(h.marker == hit.marker and np.abs(h.corners - hit.corners).max() < 3 for h in found):
+                    found.append(hit)
+        self.aruco.setDetectorParameters(aruco_params())
+        return found
+
+    def _markers(self, grey: np.ndarray, offset: tuple[int, int]) -> list[MarkerHit]:
+        corners, ids, _ = self.aruco.detectMarkers(grey)
+        if ids is None:
+            return []
+        return [MarkerHit(int(i), c.reshape(4, 2).astype(np.float64) + offset) for c, i in zip(corners, ids.ravel())]
+
+    def detect(self, frame: np.ndarray, boxes: list[Box] | None = None) -> FrameDetections:
+        """Cards and calibration markers in one BGR (or grey) frame (or only inside ``boxes``),
+        from markers alone."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        hits: dict[str, list[MarkerHit]] = {}
+        calibration: dict[str, np.ndarray] = {}
+        foreign: list[str] = []
+        for hit in self.markers(grey, boxes):
+            card = cat.by_marker(hit.marker)
+            if card is None:
+                what = f"marker {hit.marker}: not one of our cards"
+                self._logged.once(what)
+                foreign.append(what)
+            elif card.kind == "calibration":
+                calibration[card.id] = hit.corners
+            else:
+                hits.setdefault(card.id, []).append(hit)
+        sightings: list[Sighting] = []
+        conflicts: list[str] = []
+        for card_id, group in hits.items():
+            found = _group(card_id, group)
+            if len(found) > 1 and not card_id.startswith("B-"):
+                where = ", ".join(f"({x:.0f}, {y:.0f}) px" for x, y in (s.centre_px() for s in found))
+                conflicts.append(f"{card_id}: {len(found)} copies in view at {where}")
+                log.warning("conflict: %s", conflicts[-1])
+            sightings.extend(found)
+        return FrameDetections(sightings, calibration, conflicts, foreign)
+
+    # --- QR codes ------------------------------------------------------------------------------
+    def read_qr(self, grey: np.ndarray, sighting: Sighting) -> str | None:
+        """Decode the QR code of a sighted card on a rectified, upscaled crop; the card id it names,
+        or None when unreadable (covered, blurred, out of view). Foreign payloads are logged.
+        The code's orientation settles which way up the card lies (``sighting.flip()``)."""
+        rect = cat.qr_rect(sighting.card_id)
+        if rect is None:
+            return None
+        pad = cat.QR_QUIET_MM
+        size = int(round((rect.w + 2 * pad) * QR_PX_PER_MM))
+        s = 1.0 / QR_PX_PER_MM
+        crop_to_card = np.array([[s, 0, rect.x - pad], [0, s, rect.y - pad], [0, 0, 1]])
+        # the QR is symmetric about the card's centre only up to 180°: try the crop either way up
+        crop = cv2.warpPerspective(grey, sighting.to_image @ crop_to_card, (size, size),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=255)
+        for payload, upside_down in self._decode(crop):
+            card = self._parse(payload)
+            if card is not None:
+                sighting.qr = card.id
+                sighting.upright_known = True
+                if upside_down:
+                    sighting.flip()
+                return card.id
+        return None
+
+    def scan_qr_full(self, grey: np.ndarray, boxes: list[Box] | None = None) -> list[tuple[str, np.ndarray]]:
+        """QR codes anywhere in the frame (or inside ``boxes``): (card id, (4, 2) px corners of the
+        symbol, TL TR BR BL in the symbol's own orientation); foreign codes are logged, left out."""
+        found = []
+        for x0, y0, x1, y1 in boxes if boxes is not None else [(0, 0, grey.shape[1], grey.shape[0])]:
+            for payload, corners in self._decode_full(grey[y0:y1, x0:x1]):
+                card = self._parse(payload)
+                if card is not None and corners is not None:
+                    found.append((card.id, corners + (x0, y0)))
+        return found
+
+    def sighting_from_qr(self, card_id: str, corners: np.ndarray) -> Sighting:
+        """A card located from its QR code alone (both markers covered)."""
+        rect = cat.qr_rect(card_id)
+        assert rect is not None, card_id
+        pts = rect_corners(rect)
+        h = cv2.getPerspectiveTransform(pts.astype(np.float32), corners.astype(np.float32))
+        return Sighting(card_id, True, pts, corners, h.astype(np.float64), 0, card_id, "qr")
+
+    def _parse(self, payload: str) -> cat.Card | None:
+        try:
+            return cat.parse(payload)
+        except cat.PayloadError as err:
+            self._logged.once(f"QR code: {err}")
+            return None
+
+    def _decode(self, crop: np.ndarray) -> list[tuple[str, bool]]:
+        """(payload, upside down?) of each QR code in an upright card crop."""
+        if self.decoder == "zxing":
+            import zxingcpp
+            return [(r.text, abs(r.orientation) > 135)
+                    for r in zxingcpp.read_barcodes(crop, formats=zxingcpp.BarcodeFormat.QRCode,
+                                                    try_downscale=False, try_invert=False)]
+        from pyzbar import pyzbar
+        return [(r.data.decode("latin-1"), r.orientation == "DOWN")
+                for r in pyzbar.decode(crop, symbols=[pyzbar.ZBarSymbol.QRCODE])]
+
+    def _decode_full(self, grey: np.ndarray) -> list[tuple[str, np.ndarray | None]]:
+        if self.decoder == "zxing":
+            import zxingcpp
+            out = []
+            for r in zxingcpp.read_barcodes(grey, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False):
+                p = r.position
+                pts = np.array([[q.x, q.y] for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)],
+                               dtype=np.float64)
+                out.append((r.text, pts))
+            return out
+        from pyzbar import pyzbar
+        # pyzbar's polygon does not say which corner is the symbol's top-left: no pose from it
+        return [(r.data.decode("latin-1"), None)
+                for r in pyzbar.decode(grey, symbols=[pyzbar.ZBarSymbol.QRCODE])]
+
+
+def _marker_to_image(card_id: str, hit: MarkerHit) -> np.ndarray:
+    """Card mm -> image px from one marker, taking it as the card's upright marker: a similarity,
+    which extrapolates from a 15 mm marker to the whole card far more steadily than a homography."""
+    return rigid_fit(rect_corners(cat.marker_rects(card_id)[0]), hit.corners, scale=True)
+
+
+def _group(card_id: str, group: list[MarkerHit]) -> list[Sighting]:
+    """Markers of one id -> physical cards: markers whose outlines agree are one card, refined from
+    all its markers together; outlines far apart are separate copies."""
+    card = cat.card(card_id)
+    w, h = cat.card_size_mm(card_id)
+    rects = cat.marker_rects(card_id)
+    cards: list[tuple[list[MarkerHit], np.ndarray]] = []
+    for hit in group:
+        to_image = _marker_to_image(card_id, hit)
+        centre = map_points(to_image, np.array([[w / 2, h / 2]]))[0]
+        side = float(np.mean(np.linalg.norm(hit.corners - np.roll(hit.corners, 1, axis=0), axis=1)))
+        px_per_mm = side / rects[0].w
+        for members, other in cards:
+            if np.linalg.norm(map_points(other, np.array([[w / 2, h / 2]]))[0] - centre) < SAME_CARD_MM * px_per_mm:
+                members.append(hit)
+                break
+        else:
+            cards.append(([hit], to_image))
+    out = []
+    for members, to_image in cards:
+        card_pts, image_pts = _points(card_id, members, to_image)
+        if len(members) > 1:
+            to_image = rigid_fit(card_pts, image_pts, scale=True)
+        out.append(Sighting(card_id, card.kind != "back", card_pts, image_pts, to_image, len(members)))
+    return out
+
+
+def _points(card_id: str, members: list[MarkerHit], first: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Card-mm and image-px points of every marker of one card, in the first marker's frame."""
+    w, h = cat.card_size_mm(card_id)
+    upright = rect_corners(cat.marker_rects(card_id)[0])
+    src, dst = [], []
+    for hit in members:
+        # which printed marker is it? the one whose corners the first hypothesis maps nearest
+        as_first = upright
+        as_turned = np.array([w, h]) - upright      # the other marker, seen in this card frame
+        err_first = np.linalg.norm(map_points(first, as_first) - hit.corners)
+        err_turned = np.linalg.norm(map_points(first, as_turned) - hit.corners)
+        src.append(as_first if err_first <= err_turned else as_turned)
+        dst.append(hit.corners)
+    return np.vstack(src), np.vstack(dst)
+
+
+def rigid_fit(src: np.ndarray, dst: np.ndarray, scale: bool = False) -> np.ndarray:
+    """The rotation + translation (+ uniform scale if ``scale``; a card keeps its size on the
+    table) that best maps ``src`` points onto ``dst`` points in the least-squares sense (Kabsch /
+    Umeyama), as a 3 × 3 matrix."""
+    src_c, dst_c = src.mean(axis=0), dst.mean(axis=0)
+    u, sv, vt = np.linalg.svd((src - src_c).T @ (dst - dst_c))
+    d = np.sign(np.linalg.det(vt.T @ u.T))
+    rot = vt.T @ np.diag([1.0, d]) @ u.T
+    if scale:
+        rot = rot * (sv[0] + d * sv[1]) / np.sum((src - src_c) ** 2)
+    out = np.eye(3)
+    out[:2, :2] = rot
+    out[:2, 2] = dst_c - rot @ src_c
+    return out
+
+
+def card_pose_mm(outline_mm: np.ndarray) -> tuple[tuple[float, float], float]:
+    """(centre, angle) of a card from its outline TL, TR, BR, BL in table mm; the angle is the
+    direction of the card's up (BL→TL) in degrees, 0 = towards -y, clockwise positive in the image
+    (up = (sin a, -cos a)), in (-180, 180]."""
+    centre = outline_mm.mean(axis=0)
+    up = ((outline_mm[0] - outline_mm[3]) + (outline_mm[1] - outline_mm[2])) / 2
+    angle = math.degrees(math.atan2(up[0], -up[1]))
+    return (float(centre[0]), float(centre[1])), round(angle if angle > -180 else angle + 360, 1)

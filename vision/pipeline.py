@@ -1,0 +1,398 @@
+"""The vision pipeline: camera frames in, table scenes and stable observation changes out.
+
+``Pipeline(game_id, players).process(frame)`` returns a ``TableScene`` (None until the K-CAL markers
+have been seen); ``Pipeline.changes(frames)`` yields each *stable observation change*: the
+observation ``vision.layouts.read(game_id, scene, players)`` of a still scene, once it has read the
+same for ``persist`` still frames in a row and differs from the last one yielded.
+``Pipeline.annotated_jpeg()`` gives the latest frame with what the companion sees drawn on it.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import replace
+from typing import Any, Iterable, Iterator
+
+import cv2
+import numpy as np
+
+from companion import catalogue as cat
+from vision.calibrate import Calibration, CalibrationLayout, calibrate
+from vision.detect import Box, Detector, Sighting, card_pose_mm, map_points
+from vision.scene import SeenCard, TableScene
+from vision.track import MotionMeter, Track, Tracker
+
+log = logging.getLogger(__name__)
+
+PATCH_PX_PER_MM = 1.0
+"""Tracks remember their card's look at this resolution (63 × 88 px), to tell a missed read from a
+card taken away."""
+
+SAME_LOOK = 0.6
+"""Normalised correlation above which a card's place still shows the same card."""
+
+RING_MM = 12.0
+"""Around a card, this much of the table is remembered too: when a card's surroundings changed as
+well, something (a hand, an arm) lies over it; a card taken away changes only its own place."""
+
+RING_CHANGE = 30
+"""Grey levels by which a ring pixel must change to count as covered."""
+
+CALIBRATION_MOVED_PX = 1.5
+"""The calibration is recomputed when a K-CAL marker's corners moved this much (camera bumped)."""
+
+FULL_EVERY = 20
+"""Once the scene has settled, still frames look for markers only where the image changed; every
+this many still frames the whole frame is searched again (a card missed by every look so far)."""
+
+GROW_MM = 50.0
+"""A changed region is searched with this margin: enough to include the markers of a card of which
+only a part changed (a card laid half over another)."""
+
+QR_TRIES = 3
+"""A card whose QR code is not read after this many tries is left to its markers (e.g. a cascade)."""
+
+
+def default_layout(game_id: str, players: int) -> CalibrationLayout:
+    """The game's planned table (vision.layouts.table_size) with K-CAL1..4 in its corners."""
+    from vision import layouts
+    return CalibrationLayout.corners(*layouts.table_size(game_id, players))
+
+
+class Pipeline:
+    """Detection, calibration, tracking and reading for one game at one table."""
+
+    def __init__(self, game_id: str, players: int, *, layout: CalibrationLayout | None = None,
+                 decoder: str = "zxing", persist: int = 2, drop_after: int = 1,
+                 qr_per_frame: int = 6) -> None:
+        self.game_id = game_id
+        self.players = players
+        self.layout = layout or default_layout(game_id, players)
+        self.detector = Detector(decoder)
+        self.motion = MotionMeter()
+        self.tracker = Tracker(drop_after=drop_after)
+        self.persist = persist
+        self.qr_per_frame = qr_per_frame
+        self.calibration: Calibration | None = None
+        self.frame_index = -1
+        self._qr_tries: dict[int, int] = {}
+        self._qr_budget = qr_per_frame
+        self._qr_conflicts: dict[int, str] = {}
+        self._scanned = False
+        self._cal_seen: dict[str, np.ndarray] = {}
+        self._reference: np.ndarray | None = None     # the small grey frame of the settled scene
+        self._signature: tuple[str, ...] = ()
+        self._settled = 0
+        self._since_full = 0
+        self._lock = threading.Lock()
+        self._last: tuple[np.ndarray, TableScene | None] | None = None
+        self._pending: tuple[Any, int] | None = None
+        self.last_observation: dict | None = None
+
+    # --- one frame -------------------------------------------------------------------------------
+    def process(self, frame: np.ndarray) -> TableScene | None:
+        """Read one BGR frame: the scene of tracked cards in table mm, None until calibrated."""
+        self.frame_index += 1
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        still = self.motion.still(grey)
+        if not still and self.calibration is not None:
+            # the scene moves (a hand, a card being laid): nothing on it is read until it settles,
+            # so the tracks stand as they are and the markers are not searched (the costly part)
+            self._scanned = False
+            return self._scene(frame, still)
+        boxes = self._changed_boxes(grey.shape)
+        if boxes == []:
+            self._since_full += 1       # still, and nothing changed since the scene settled
+            return self._scene(frame, still)
+        found = self.detector.detect(grey, boxes)
+        self._calibrate(found.calibration, still, (grey.shape[1], grey.shape[0]))
+        if self.calibration is None:
+            with self._lock:
+                self._last = (frame, None)
+            return None
+        cal = self.calibration
+        sightings = list(found.sightings)
+        if still and not self._scanned:
+            # once per settled scene, for QR codes no marker pointed at: a card whose both markers
+            # are covered, or a foreign code (logged and ignored)
+            self._scanned = True
+            sightings += self._qr_only(grey, sightings, cal, boxes)
+        seen = [self._read(grey, s, cal) for s in sightings]
+        _visible(seen, sightings, cal)
+        scope = None if boxes is None else (lambda t: _inside(cal.to_image(np.array([t.card.centre]))[0], boxes))
+        matched = self.tracker.update(seen, still, lambda t: self._looks(grey, t), scope)
+        for s, track in zip(sightings, matched):
+            track.qr = track.qr or s.qr == s.card_id
+            track.upright_known = track.upright_known or s.upright_known
+            if s.qr is not None and s.qr != s.card_id:
+                self._qr_conflicts[track.number] = f"{s.card_id}: its QR code says {s.qr}"
+                log.warning("conflict: %s", self._qr_conflicts[track.number])
+            if still:
+                track.patch = self._patch(grey, track.card)
+        self._settle(boxes)
+        return self._scene(frame, still)
+
+    def _read(self, grey: np.ndarray, s: Sighting, cal: Calibration) -> SeenCard:
+        """One sighting into table mm, its QR code read (within the frame's budget) until its track
+        has it, its way up kept from the track."""
+        pose = s.to_table(cal)
+        centre, _ = card_pose_mm(map_points(pose, s.outline_card()))
+        track = self.tracker.find(s.card_id, centre)
+        if track is not None and track.qr:
+            s.source = "marker+qr"
+        wants_qr = s.markers > 0 and cat.qr_rect(s.card_id) is not None and (
+            track is None or (not track.qr and self._qr_tries.get(track.number, 0) < QR_TRIES))
+        if wants_qr and self._qr_budget > 0:
+            self._qr_budget -= 1
+            if track is not None:
+                self._qr_tries[track.number] = self._qr_tries.get(track.number, 0) + 1
+            if self.detector.read_qr(grey, s) is not None:
+                s.source = "marker+qr"
+                pose = s.to_table(cal)
+        elif track is not None and track.upright_known:
+            _, angle = card_pose_mm(map_points(pose, s.outline_card()))
+            if abs((angle - track.card.angle + 180) % 360 - 180) > 90:
+                s.flip()        # keep the way up its QR code once showed
+                s.upright_known = True
+                pose = s.to_table(cal)
+        return self._seen(s, pose)
+
+    def _changed_boxes(self, shape: tuple[int, ...]) -> list[Box] | None:
+        """Where to look for markers in this still frame: None for the whole frame (not calibrated
+        or settled yet, or the periodic full look), else the regions that changed since the scene
+        last settled, grown by most of a card ([] when nothing changed)."""
+        self._qr_budget = self.qr_per_frame
+        if self._reference is None or self.calibration is None or self._since_full >= FULL_EVERY:
+            return None
+        small = self.motion.previous
+        changed = (cv2.absdiff(small, self._reference) > self.motion.threshold).astype(np.uint8)
+        if not changed.any():
+            return []
+        scale = shape[1] / small.shape[1]
+        grow = int(np.ceil(GROW_MM * self.calibration.px_per_mm(self._table_centre()) / scale))
+        changed = cv2.dilate(changed, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * grow + 1, 2 * grow + 1)))
+        if changed.mean() > 0.5:
+            return None
+        count, _, stats, _ = cv2.connectedComponentsWithStats(changed)
+        boxes = []
+        for x, y, w, h, _ in stats[1:count]:
+            boxes.append((int(x * scale), int(y * scale), min(int((x + w) * scale), shape[1]),
+                          min(int((y + h) * scale), shape[0])))
+        return boxes
+
+    def _table_centre(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.layout.bounds()
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def _settle(self, boxes: list[Box] | None) -> None:
+        """Remember the frame as the settled scene once the cards on it stayed the same for
+        ``persist`` still frames: later still frames look only where the image changed since."""
+        self._since_full = 0 if boxes is None else self._since_full + 1
+        signature = tuple(sorted(t.card.card_id for t in self.tracker.tracks))
+        pending = any(t.missing for t in self.tracker.tracks)     # a card about to be taken off
+        self._settled = 0 if pending else self._settled + 1 if signature == self._signature else 1
+        self._signature = signature
+        if self._settled >= self.persist:
+            self._reference = self.motion.previous
+
+    def _scene(self, frame: np.ndarray, still: bool) -> TableScene:
+        cards, seats = [], {}
+        for card in self.tracker.cards():
+            if card.card_id.startswith("T-SEAT"):
+                seats[int(card.card_id[6:]) - 1] = card.centre
+            else:
+                cards.append(card)
+        numbers = {t.number for t in self.tracker.tracks}
+        conflicts = [text for n, text in self._qr_conflicts.items() if n in numbers]
+        by_id: dict[str, list[SeenCard]] = {}
+        for card in self.tracker.cards():
+            if card.face_up:
+                by_id.setdefault(card.card_id, []).append(card)
+        for card_id, copies in by_id.items():
+            if len(copies) > 1:
+                where = ", ".join(f"({c.centre[0]:.0f}, {c.centre[1]:.0f}) mm" for c in copies)
+                conflicts.append(f"{card_id}: {len(copies)} copies in view at {where}")
+        scene = TableScene(tuple(cards), seats, still, tuple(conflicts), self.frame_index)
+        with self._lock:
+            self._last = (frame, scene)
+        return scene
+
+    def _qr_only(self, grey: np.ndarray, sightings: list[Sighting], cal: Calibration,
+                 boxes: list[Box] | None) -> list[Sighting]:
+        found = []
+        for card_id, corners in self.detector.scan_qr_full(grey, boxes):
+            s = self.detector.sighting_from_qr(card_id, corners)
+            centre = cal.to_table(s.centre_px()[None])[0]
+            near = [o for o in sightings if o.card_id == card_id
+                    and np.linalg.norm(cal.to_table(o.centre_px()[None])[0] - centre) < 40]
+            if near:
+                near[0].qr = card_id
+                continue
+            s.upright_known = True
+            found.append(s)
+        return found
+
+    def _calibrate(self, markers: dict[str, np.ndarray], still: bool, frame: tuple[int, int]) -> None:
+        current = self.calibration
+        if current is not None and (not still or len(markers) < len(current.markers)):
+            return
+        moved = [k for k in markers if k not in self._cal_seen
+                 or np.abs(markers[k] - self._cal_seen[k]).max() > CALIBRATION_MOVED_PX]
+        if current is None or moved:
+            self._cal_seen = dict(markers)
+            fresh = calibrate(markers, self.layout, frame)
+            if fresh is not None:
+                if current is None:
+                    log.info("calibrated from %s (%.2f mm RMS)", ", ".join(fresh.markers), fresh.error_mm)
+                self.calibration = fresh
+
+    @staticmethod
+    def _seen(s: Sighting, pose: np.ndarray) -> SeenCard:
+        outline = map_points(pose, s.outline_card())
+        centre, angle = card_pose_mm(outline)
+        corners = tuple((round(float(x), 1), round(float(y), 1)) for x, y in outline)
+        return SeenCard(s.card_id, s.face_up, (round(centre[0], 1), round(centre[1], 1)), angle,
+                        corners, 1.0, 0, s.source)
+
+    def _patch(self, grey: np.ndarray, card: SeenCard) -> np.ndarray:
+        """The card's place in the frame with a ``RING_MM`` margin, rectified to ``PATCH_PX_PER_MM``."""
+        w, h = cat.card_size_mm(card.card_id)
+        k, m = PATCH_PX_PER_MM, RING_MM * PATCH_PX_PER_MM
+        size = (int((w + 2 * RING_MM) * k), int((h + 2 * RING_MM) * k))
+        dst = np.array([[m, m], [m + w * k, m], [m + w * k, m + h * k], [m, m + h * k]], np.float32)
+        src = self.calibration.to_image(np.array(card.corners)).astype(np.float32)
+        return cv2.warpPerspective(grey, cv2.getPerspectiveTransform(src, dst), size, flags=cv2.INTER_AREA)
+
+    def _looks(self, grey: np.ndarray, track: Track) -> str:
+        """How a card not read in this still frame looks where it lay: "same" (a missed read),
+        "covered" (its surroundings changed too: a hand or an arm lies over it) or "changed"."""
+        if track.patch is None:
+            return "changed"
+        now = self._patch(grey, track.card)
+        m = int(RING_MM * PATCH_PX_PER_MM)
+        inner_now, inner_then = now[m:-m, m:-m], track.patch[m:-m, m:-m]
+        if cv2.matchTemplate(inner_now, inner_then, cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK:
+            return "same"
+        ring = np.ones(now.shape, bool)
+        ring[m:-m, m:-m] = False
+        diff = cv2.absdiff(now, track.patch)[ring]
+        return "covered" if np.count_nonzero(diff > RING_CHANGE) > 0.3 * diff.size else "changed"
+
+    # --- a stream of frames ----------------------------------------------------------------------
+    def observe(self, scene: TableScene) -> dict:
+        """The observation of a scene, shaped like the engine's ``layout()``."""
+        from vision import layouts
+        return layouts.read(self.game_id, scene, self.players)
+
+    def step(self, frame: np.ndarray) -> dict | None:
+        """Process one frame; the new observation if this frame completes a stable change."""
+        scene = self.process(frame)
+        if scene is None or not scene.stable:
+            self._pending = None
+            return None
+        if scene.conflicts:
+            self._pending = None
+            return None
+        observation = self.observe(scene)
+        count = self._pending[1] + 1 if self._pending and self._pending[0] == observation else 1
+        self._pending = (observation, count)
+        if count >= self.persist and observation != self.last_observation:
+            self.last_observation = observation
+            return observation
+        return None
+
+    def changes(self, frames: Iterable[np.ndarray]) -> Iterator[dict]:
+        """Each stable observation change over a stream of frames."""
+        for frame in frames:
+            observation = self.step(frame)
+            if observation is not None:
+                yield observation
+
+    # --- what the companion sees -----------------------------------------------------------------
+    def annotate(self, frame: np.ndarray, scene: TableScene | None) -> np.ndarray:
+        """A copy of ``frame`` with the calibration, every card (outline, id, how it was read),
+        the seats and any conflict drawn on it."""
+        out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        cal = self.calibration
+        if cal is None or scene is None:
+            _label(out, "not calibrated: show the K-CAL markers", (20, 40), (0, 0, 255))
+            return out
+        x0, y0, x1, y1 = self.layout.bounds()
+        table = cal.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+        cv2.polylines(out, [table.astype(np.int32)], True, (255, 200, 0), 2)
+        colours = {"marker": (0, 200, 0), "marker+qr": (0, 255, 255), "qr": (255, 128, 0),
+                   "tracked": (0, 140, 255)}
+        for card in scene.cards:
+            pts = cal.to_image(np.array(card.corners))
+            colour = colours.get(card.source, (255, 255, 255))
+            cv2.polylines(out, [pts.astype(np.int32)], True, colour, 2)
+            _label(out, card.card_id, tuple(pts.mean(axis=0).astype(int)), colour)
+        for seat, centre in scene.seats.items():
+            p = cal.to_image(np.array([centre]))[0].astype(int)
+            cv2.circle(out, tuple(p), 18, (255, 0, 255), 3)
+            _label(out, f"seat {seat + 1}", (int(p[0]) + 22, int(p[1])), (255, 0, 255))
+        status = "still" if scene.stable else "moving"
+        _label(out, f"frame {scene.frame_index}  {status}  {len(scene.cards)} cards", (20, 40), (255, 255, 255))
+        for i, text in enumerate(scene.conflicts):
+            _label(out, "CONFLICT " + text, (20, 80 + 34 * i), (0, 0, 255))
+        return out
+
+    def annotated(self) -> np.ndarray | None:
+        """The latest processed frame, annotated (None before the first frame)."""
+        with self._lock:
+            last = self._last
+        return None if last is None else self.annotate(*last)
+
+    def annotated_jpeg(self, quality: int = 80) -> bytes | None:
+        """The latest annotated frame as JPEG bytes, for the web page (None before the first)."""
+        image = self.annotated()
+        if image is None:
+            return None
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return data.tobytes() if ok else None
+
+
+def _inside(point: np.ndarray, boxes: list[Box]) -> bool:
+    return any(x0 <= point[0] < x1 and y0 <= point[1] < y1 for x0, y0, x1, y1 in boxes)
+
+
+def _label(image: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int]) -> None:
+    cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4, cv2.LINE_AA)
+    cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
+
+
+def _visible(seen: list[SeenCard], sightings: list[Sighting], cal: Calibration, grid: int = 6) -> None:
+    """Estimate each card's visible share in place: a card lies above another when one of its read
+    markers lies on the other's area; the share of grid points that no card above covers."""
+    n = len(seen)
+    if n == 0:
+        return
+    to_local = []
+    for card in seen:
+        tl, tr, _, bl = (np.array(p) for p in card.corners)
+        ex, ey = tr - tl, bl - tl
+        basis = np.linalg.inv(np.column_stack([ex, ey]))
+        to_local.append((tl, basis))
+    origins = np.array([o for o, _ in to_local])            # (n, 2)
+    bases = np.array([b for _, b in to_local])               # (n, 2, 2)
+
+    def inside(points: np.ndarray) -> np.ndarray:
+        """(n_cards, n_points) whether each point lies on each card."""
+        local = np.einsum("cij,cpj->cpi", bases, points[None, :, :] - origins[:, None, :])
+        return np.all((local >= 0) & (local <= 1), axis=2)
+
+    marker_pts = [cal.to_table(s.image_pts) for s in sightings]
+    owner = np.concatenate([np.full(len(p), i) for i, p in enumerate(marker_pts)])
+    on = inside(np.vstack(marker_pts))                       # (n, total marker points)
+    above = np.array([on[:, owner == a].any(axis=1) for a in range(n)])   # above[a, b]: a over b
+    np.fill_diagonal(above, False)
+    u = (np.arange(grid) + 0.5) / grid
+    for b in range(n):
+        ups = np.flatnonzero(above[:, b])
+        if len(ups) == 0:
+            continue
+        tl, basis = to_local[b]
+        axes = np.linalg.inv(basis)
+        samples = tl + np.array([[axes @ np.array([x, y])] for x in u for y in u]).reshape(-1, 2)
+        covered = inside(samples)[ups].any(axis=0)
+        seen[b] = replace(seen[b], visible=round(1.0 - float(covered.mean()), 2))

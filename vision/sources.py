@@ -1,0 +1,89 @@
+"""Where frames come from: a webcam, a video file or a folder of images, all as one iterator of BGR
+frames (``frames(...)``), so the pipeline has a single code path for live play and replays."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class SourceError(ValueError):
+    """A camera, video or image folder that cannot be read, with what to do about it."""
+
+
+def camera_frames(index: int, width: int = 1920, height: int = 1080) -> Iterator[np.ndarray]:
+    """Frames from webcam ``index`` (asks for ``width`` × ``height``), until it stops delivering."""
+    capture = cv2.VideoCapture(index)
+    if capture.isOpened():
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+    yield from _read(capture, f"cannot open camera {index}: is it plugged in and free? "
+                              "Try another --camera index (0, 1, ...) or use --video/--images")
+
+
+def video_frames(path: str | Path) -> Iterator[np.ndarray]:
+    """Every frame of a video file, in order."""
+    path = Path(path)
+    if not path.is_file():
+        raise SourceError(f"no video file {str(path)!r}: give the path of a recorded video")
+    yield from _read(cv2.VideoCapture(str(path)), f"cannot read {str(path)!r} as a video: record it as MP4 or AVI")
+
+
+def image_frames(folder: str | Path) -> Iterator[np.ndarray]:
+    """The images of a folder in name order (PNG, JPEG, ...); other files are skipped."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SourceError(f"no folder {str(folder)!r}: give a folder of frame images")
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise SourceError(f"no images in {str(folder)!r}: expected {', '.join(IMAGE_SUFFIXES)} files")
+    for path in files:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SourceError(f"cannot read image {str(path)!r}: is it a valid image file?")
+        yield image
+
+
+def _read(capture: cv2.VideoCapture, cannot_open: str) -> Iterator[np.ndarray]:
+    if not capture.isOpened():
+        raise SourceError(cannot_open)
+    try:
+        while True:
+            ok, frame = capture.read()
+            if not ok:
+                return
+            yield frame
+    finally:
+        capture.release()
+
+
+def frames(camera: int | None = None, video: str | Path | None = None,
+           images: str | Path | None = None) -> Iterator[np.ndarray]:
+    """Frames from exactly one of a camera index, a video file or an image folder."""
+    given = [x is not None for x in (camera, video, images)]
+    if sum(given) != 1:
+        raise SourceError("give exactly one frame source: a camera index, a video file or an image folder")
+    # opened eagerly, so that a bad source fails here with its message, not in the middle of a loop
+    if camera is not None:
+        return _primed(camera_frames(camera))
+    if video is not None:
+        return _primed(video_frames(video))
+    return _primed(image_frames(images))
+
+
+def _primed(it: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+    """Run a generator up to its first frame now (so its errors surface at once)."""
+    try:
+        first = next(it)
+    except StopIteration:
+        return iter(())
+    return _chain(first, it)
+
+
+def _chain(first: np.ndarray, rest: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+    yield first
+    yield from rest

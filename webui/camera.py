@@ -1,0 +1,72 @@
+"""The camera (or a recorded video) watching one table: frames → vision pipeline → observations
+→ ``TableSession.observe``; the latest annotated frame is what the host screen shows."""
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Any, Iterator
+
+
+def vision_available() -> bool:
+    """True when the vision pipeline (``vision.pipeline`` and ``vision.sources``) is installed."""
+    try:
+        importlib.import_module("vision.pipeline")
+        importlib.import_module("vision.sources")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+class CameraFeed:
+    """Reads frames in a background thread and feeds each stable observation change to a table."""
+
+    def __init__(self, tables: Any, table_id: str, *, camera: int | None = None,
+                 video: str | None = None, images: str | None = None) -> None:
+        from vision.pipeline import Pipeline
+        from vision.sources import frames
+        s = tables.get(table_id)
+        self.tables, self.table_id = tables, table_id
+        self.pipeline = Pipeline(s.game_id, s.players)
+        self.frames: Iterator[Any] = frames(camera=camera, video=video, images=images)
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True, name="camera")
+        self.outcomes: list[str] = []
+        self._jpeg: bytes | None = None
+        self.error: str | None = None
+        self.seen = 0
+        self.done = threading.Event()
+
+    def start(self) -> "CameraFeed":
+        """Start watching; return self."""
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop after the current frame."""
+        self.stop_event.set()
+
+    def frame(self, table_id: str) -> tuple[bytes, str] | None:
+        """The latest annotated frame of this feed's table as JPEG (the app's FRAME_SOURCE)."""
+        if table_id != self.table_id or self._jpeg is None:
+            return None
+        return self._jpeg, "image/jpeg"
+
+    def _run(self) -> None:
+        try:
+            for frame in self.frames:
+                self.seen += 1
+                if self.stop_event.is_set():
+                    return
+                observation = self.pipeline.step(frame)
+                self._jpeg = self.pipeline.annotated_jpeg()
+                if observation is None:
+                    continue
+                s = self.tables.get(self.table_id)
+                with self.tables.lock(self.table_id):
+                    self.outcomes.append(s.observe(observation, source="camera").kind)
+                self.tables.changed(self.table_id)
+        except Exception as err:  # a camera unplugged or a broken file: say so on the console
+            self.error = f"{type(err).__name__}: {err}"
+            print(f"companion serve: the camera stopped: {self.error}")
+        finally:
+            self.done.set()

@@ -1,0 +1,134 @@
+"""``companion serve``: the phone web UI for the table (and a demo that needs no camera)."""
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import time
+from typing import Any
+
+from companion.games import GAME_IDS, game_class
+
+DEFAULT_PORT = 8000
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.connect(("10.255.255.255", 1))
+            return sock.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def print_qr(url: str, out: Any = None) -> None:
+    """The URL as a QR code drawn with text characters (scan it from the terminal)."""
+    import qrcode
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(url)
+    qr.print_ascii(out=out or sys.stdout, invert=True)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from webui import create_app
+    from webui.camera import CameraFeed, vision_available
+    from webui.demo import DemoDriver, demo_table
+    from webui.server import RunningServer
+
+    watching = args.camera is not None or bool(args.video) or bool(args.images)
+    if watching and not vision_available():
+        print("companion serve: the camera pipeline (vision/) is not available in this build; "
+              "use --demo GAME to see the companion working, or serve without a camera and tap "
+              "moves in.", file=sys.stderr)
+        return 2
+    if watching and not args.game:
+        print("companion serve: with --camera, --video or --images, say which game is on the table: "
+              "--game GAME --players N.", file=sys.stderr)
+        return 2
+    host = "0.0.0.0" if args.lan else "127.0.0.1"
+    public_host = lan_address() if args.lan else "127.0.0.1"
+    config: dict[str, Any] = {"PUBLIC_URL": f"http://{public_host}:{args.port}"}
+    if args.db:
+        config["DB"] = args.db
+    app = create_app(config)
+    tables = app.extensions["tables"]
+    try:
+        server = RunningServer(app, host, args.port)
+    except OSError as err:
+        print(f"companion serve: cannot listen on port {args.port} ({err.strerror}); choose another "
+              f"with --port.", file=sys.stderr)
+        return 2
+    base = app.config["PUBLIC_URL"] = f"http://{public_host}:{server.port}"
+    driver: Any = None
+    url = f"{base}/"
+    if watching:
+        cls = game_class(args.game)
+        players = args.players or cls.min_players
+        s = tables.create(args.game, players, names=[f"P{i + 1}" for i in range(players)],
+                          options={})
+        try:
+            driver = CameraFeed(tables, s.id, camera=args.camera, video=args.video,
+                                images=args.images)
+        except ValueError as err:   # vision.sources.SourceError: no such camera or file
+            print(f"companion serve: {err}", file=sys.stderr)
+            return 2
+        app.config["FRAME_SOURCE"] = driver.frame
+        driver.start()
+        url = f"{base}/join?code={s.code}"
+        what = f"camera {args.camera}" if args.camera is not None else (args.video or args.images)
+        print(f"Watching {what} for a {s.game.title} game at table {s.code}.")
+        print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
+    if args.demo:
+        s = demo_table(tables, args.demo)
+        url = f"{base}/join?code={s.code}"
+        driver = DemoDriver(tables, s.id, interval=args.interval).start()
+        if vision_available():   # show the table as the camera would see it, read by the pipeline
+            from webui.demo import DemoCamera
+            try:
+                camera = DemoCamera(tables, s.id)
+            except Exception as err:   # no renderer for this game yet: the demo runs without
+                print(f"(no synthetic camera view: {err})")
+            else:
+                app.config["FRAME_SOURCE"] = camera.frame
+                camera.start()
+        print(f"Demo: a simulated {s.game.title} game is being played at table {s.code}.")
+        print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
+    print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
+    print(f"Phones join at: {url}")
+    print_qr(url)
+    if not args.lan:
+        print("Only this computer can connect; start with --lan to let phones on your network join.")
+    print("Press Ctrl+C to stop.")
+    server.start()
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print("\nStopping.")
+    finally:
+        if driver:
+            driver.stop()
+        server.stop()
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``companion serve``."""
+    p = subparsers.add_parser("serve", help="the phone web UI: live scores, prompts, tapped moves")
+    p.add_argument("--lan", action="store_true", help="listen on the local network (default: "
+                   "this computer only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; "
+                   "0 picks a free one)")
+    p.add_argument("--db", help="SQLite file for the table sessions (default: your user data "
+                   "directory)")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--camera", type=int, metavar="N", help="watch the table with camera N")
+    src.add_argument("--video", metavar="FILE", help="watch a recorded video of the table")
+    src.add_argument("--images", metavar="FOLDER", help="watch a folder of table photos, in name order")
+    src.add_argument("--demo", choices=GAME_IDS, metavar="GAME",
+                     help=f"play a simulated game with no camera ({', '.join(GAME_IDS)})")
+    p.add_argument("--interval", type=float, default=1.5, help="demo: seconds between moves")
+    p.add_argument("--game", choices=GAME_IDS, help="with a camera source: the game on the table")
+    p.add_argument("--players", type=int, help="with a camera source: number of players")
+    p.set_defaults(func=_serve)

@@ -1,0 +1,121 @@
+"""The host's pages: create a table, show the join QR and the camera, and the admin actions."""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
+                   request, url_for)
+
+from companion.games import describe_all
+from webui.api import ApiError, create_table, join_url
+from webui.common import fail, get_session, lang, require_role, tables
+from webui.phone import COOKIE_AGE, seat_of, view_context
+
+bp = Blueprint("host", __name__)
+
+
+def local_request() -> bool:
+    """True for a request from this machine (only it may list every table)."""
+    return request.remote_addr in ("127.0.0.1", "::1", None)
+
+
+@bp.get("/host")
+def new() -> str:
+    """The form that creates a table, and (from this machine) the tables in the database."""
+    listed = tables().sessions() if local_request() else []
+    return render_template("host_new.html", lang=lang(), games=[g for g in describe_all()
+                                                                 if g.get("implemented")],
+                           listed=listed, error=None, local=local_request())
+
+
+@bp.post("/host")
+def create() -> Any:
+    """Create a table from the form; the host's cookie holds the host token."""
+    form = request.form
+    body: dict[str, Any] = {"game": form.get("game"), "players": form.get("players"),
+                            "names": form.get("names", ""), "rounds": form.get("rounds"),
+                            "target": form.get("target")}
+    options: dict[str, Any] = {}
+    for key, value in form.items():
+        if key.startswith("opt_") and value != "":
+            options[key[4:]] = _option_value(value)
+    body["options"] = options
+    try:
+        s = create_table(body)
+    except ApiError as err:
+        return render_template("host_new.html", lang=lang(), error=err.message, listed=[],
+                               games=[g for g in describe_all() if g.get("implemented")],
+                               local=local_request()), 400
+    return _host_redirect(s.id)
+
+
+def _option_value(text: str) -> Any:
+    lowered = text.strip().lower()
+    if lowered in ("true", "on", "yes"):
+        return True
+    if lowered in ("false", "off", "no"):
+        return False
+    if lowered.lstrip("-").isdigit():
+        return int(lowered)
+    return text.strip()
+
+
+def _host_redirect(table_id: str) -> Response:
+    resp = redirect(url_for("host.table", table_id=table_id))
+    resp.set_cookie(f"tch_{table_id}", tables().host_token(table_id), max_age=COOKIE_AGE,
+                    samesite="Lax", httponly=True)
+    return resp
+
+
+@bp.get("/host/<table_id>")
+def table(table_id: str) -> Any:
+    """The host screen: big join QR and code, camera view, admin actions, the game view."""
+    s = get_session(table_id)
+    token = request.args.get("token")
+    if token and tables().role(table_id, token) == "host":
+        return _host_redirect(table_id)
+    if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
+        if not local_request():
+            return render_template("index.html", lang=lang(), code="",
+                                   error="This is the host's page: open it on the host's machine."), 403
+        return _host_redirect(table_id)
+    return render_template("host.html", token=tables().host_token(table_id), join=join_url(table_id),
+                           camera=bool(current_app.config.get("FRAME_SOURCE")),
+                           **view_context(s, seat_of(s), lang(), "host"))
+
+
+def qr_svg(data: str) -> str:
+    """A QR code as an SVG document (server-side, no JavaScript)."""
+    import qrcode
+    import qrcode.image.svg
+    img = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, box_size=12, border=2)
+    out = io.BytesIO()
+    img.save(out)
+    return out.getvalue().decode()
+
+
+@bp.get("/api/tables/<table_id>/qr.svg")
+def qr(table_id: str) -> Response:
+    """The join QR (points at /join?code=...) for the host screen."""
+    require_role(table_id, "host", allow_cookie=True)
+    resp = make_response(qr_svg(join_url(table_id)))
+    resp.mimetype = "image/svg+xml"
+    return resp
+
+
+@bp.get("/api/tables/<table_id>/camera")
+def camera(table_id: str) -> Response:
+    """The latest camera frame with detections drawn, if a camera (or the demo) provides one."""
+    require_role(table_id, "player", allow_cookie=True)
+    get_session(table_id)
+    source = current_app.config.get("FRAME_SOURCE")
+    frame = source(table_id) if source else None
+    if frame is None:
+        fail(404, "No camera frame: this table is scored by hand (start the server with --camera, "
+                  "--video or --demo).")
+    data, mimetype = frame
+    resp = make_response(data)
+    resp.mimetype = mimetype
+    resp.headers["Cache-Control"] = "no-store"
+    return resp

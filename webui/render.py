@@ -1,0 +1,250 @@
+"""How cards and moves look on the phone: card chips, move labels in both languages, move groups."""
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from companion import catalogue
+from webui.i18n import pick, t
+
+BLACK_SUITS = ("S", "C")
+
+
+def card_info(card_id: str | None) -> catalogue.Card | None:
+    """The catalogue card, or None for an unknown id or an empty place."""
+    if not card_id:
+        return None
+    try:
+        return catalogue.card(card_id)
+    except (KeyError, ValueError):
+        return None
+
+
+def card_name(card_id: str | None, lang: str) -> str:
+    """A card's full name in ``lang`` (the id itself when the catalogue does not know it)."""
+    info = card_info(card_id)
+    if info is None:
+        return str(card_id or "—")
+    return pick(info.name, info.ja, lang)
+
+
+def short(card_id: str | None) -> str:
+    """The few characters printed big on a card chip: 5, ⚑, ♥8, JK."""
+    info = card_info(card_id)
+    if info is None:
+        return "?"
+    if info.kind == "back":
+        return "?"
+    if info.kind == "banner":
+        return "⚑"
+    if info.kind == "joker":
+        return "JK"
+    if info.kind == "playing":
+        return f"{catalogue.SUIT_SYMBOLS[info.suit]}{info.rank}"
+    if info.kind == "era":
+        return catalogue.ERA_FACES[(info.value or 1) - 1]
+    if info.kind == "hill":
+        return str(info.value)
+    if info.value is not None and info.kind in ("number", "pairs"):
+        return str(info.value)
+    return info.name
+
+
+def chip(card_id: str | None, lang: str, extra: str = "") -> Markup:
+    """A card as a small coloured chip with a shape letter for colour-blind players."""
+    info = card_info(card_id)
+    if info is None:
+        return Markup('<span class="chip empty %s">·</span>') % extra
+    cls = ["chip", f"k-{info.kind}"]
+    style = ""
+    if info.kind == "playing":
+        cls.append("red" if info.suit not in BLACK_SUITS else "black")
+    elif info.colour and info.colour in catalogue.COLOURS:
+        colour = catalogue.COLOURS[info.colour]
+        style = f' style="--c:{colour.hex}"'
+        cls.append(f"s-{colour.symbol}")
+    if info.kind == "back":
+        cls.append("back")
+    if extra:
+        cls.append(extra)
+    return Markup('<span class="%s"%s title="%s" data-card="%s">%s</span>') % (
+        " ".join(cls), Markup(style), card_name(card_id, lang), card_id, short(card_id))
+
+
+def seat_name(state: dict[str, Any], seat: int) -> str:
+    """The name the table gave a seat (``P1`` when none)."""
+    names = state.get("names") or []
+    if 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return f"P{seat + 1}"
+
+
+def slot_label(slot: str, layout: dict[str, Any], lang: str) -> str:
+    """A Prussia slot such as ``4>5`` or ``C-3`` named by the nations at its ends."""
+    clock = layout.get("clock", {})
+    if slot.startswith("C-"):
+        centre = card_name(layout.get("centre"), lang)
+        return f"{card_name(clock.get(slot[2:]), lang)} – {centre}"
+    a, _, b = slot.partition(">")
+    return f"{card_name(clock.get(a), lang)} – {card_name(clock.get(b), lang)}"
+
+
+def move_label(game: str, move: dict[str, Any], state: dict[str, Any], lang: str) -> str:
+    """A move in a player's words, e.g. "Take red 5 (Latins)" / "赤5(ラテン人)を取る"."""
+    kind = move.get("kind", "")
+    card = move.get("card")
+    name = card_name(card, lang) if card else ""
+    ja = lang == "ja"
+    if kind == "take":
+        return f"{name}を取る" if ja else f"Take {name}"
+    if kind == "keep":
+        return t("keep", lang)
+    if kind == "discard" and game == "wheel":
+        return f"{name}を捨てる(単独の没落)" if ja else f"Discard {name} (single-card fall)"
+    if kind == "discard":
+        return f"関係カード{name}を捨てる" if ja else f"Discard relation card {name}"
+    if kind == "place" and game == "hills":
+        what = name if card else ("伏せカード" if ja else "a face-down card")
+        return f"{what} → 丘{move.get('hill')}" if ja else f"{what} → hill {move.get('hill')}"
+    if kind == "place":
+        return slot_label(str(move.get("slot")), state.get("layout", {}), lang)
+    if kind == "play":
+        return f"{name}を出す" if ja else f"Play {name}"
+    if kind == "pass":
+        return t("pass", lang)
+    if kind == "draw" and move.get("player", 0) >= 0:
+        return "山札から引く" if ja else "Draw from the pile"
+    if kind == "draw":
+        return name
+    if kind == "deck_to_work":
+        return "山札 → 作業場" if ja else "Deck → work area"
+    if kind == "deck_to_temporary":
+        return f"山札 → 一時置き場{move.get('slot', 0) + 1}" if ja else f"Deck → temporary slot {move.get('slot', 0) + 1}"
+    if kind == "temporary_to_work":
+        return f"一時置き場{move.get('slot', 0) + 1} → 作業場" if ja else f"Temporary slot {move.get('slot', 0) + 1} → work area"
+    if kind == "take_terminal":
+        return f"終端カード{short(card)}で締める" if ja else f"Close with terminal {short(card)}"
+    if kind == "deal" and "hands" not in move:
+        return "卓で配った(手札は入力しない)" if ja else "Dealt at the table (hands not entered)"
+    if kind == "reveal" and card:
+        return short(card)
+    if kind == "reveal":
+        return " / ".join(f"{side}: {' '.join(short(c) for c in move.get(side, []))}"
+                          for side in ("red", "blue"))
+    return kind
+
+
+def _group_key(game: str, move: dict[str, Any], state: dict[str, Any], lang: str) -> str:
+    kind = move.get("kind", "")
+    ja = lang == "ja"
+    if game == "hills" and kind == "place":  # pick the card, then the hill: 9 short rows, not 63 buttons
+        return card_name(move.get("card"), lang) if move.get("card") else ("伏せカード" if ja else "Face down")
+    if game == "prussia" and kind == "draw" and move.get("player", 0) < 0:
+        info = card_info(move.get("card"))
+        return catalogue.SUIT_SYMBOLS.get(info.suit, "JK") if info and info.suit else "JK"
+    if game == "chains":
+        if kind in ("deck_to_work", "deck_to_temporary"):
+            return t("deck", lang)
+        if kind == "temporary_to_work":
+            return t("temporary", lang)
+        if kind == "take_terminal":
+            return t("terminals", lang)
+        if kind == "reveal":
+            return t("enter_drawn", lang)
+    if move.get("player", 0) < 0:
+        return t("enter_drawn", lang)
+    return t("moves", lang)
+
+
+SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
+
+
+def _order(game: str, move: dict[str, Any]) -> tuple[Any, ...]:
+    """Chance buttons in the order players name cards: by suit (♠♥♦♣), then rank A…K."""
+    info = card_info(move.get("card"))
+    if info is None or info.kind not in ("playing", "joker"):
+        return (0,)
+    rank = catalogue.RANKS.index(info.rank) if info.rank in catalogue.RANKS else 99
+    return (SUIT_ORDER.get(info.suit or "", 9), rank)
+
+
+def move_groups(game: str, moves: list[dict[str, Any]], state: dict[str, Any],
+                lang: str) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The legal moves as big buttons in sensible groups: ``[(title, [{label, move, card}])]``."""
+    if game == "hills" and any(m.get("card") for m in moves):
+        moves = [m for m in moves if m.get("card") or m.get("kind") != "place"]
+    if game == "chains":  # copies of one value are the same card to the table: one button per value
+        seen: set[tuple[Any, ...]] = set()
+        unique = []
+        for m in moves:
+            key = (m.get("kind"), short(m.get("card")) if m.get("kind") == "reveal" else m.get("card"),
+                   m.get("slot"))
+            if key not in seen:
+                seen.add(key)
+                unique.append(m)
+        moves = unique
+    if game == "prussia":
+        moves = sorted(moves, key=lambda m: _order(game, m))
+    groups: "OrderedDict[str, list[dict[str, Any]]]" = OrderedDict()
+    for m in moves:
+        label = move_label(game, m, state, lang)
+        if game == "hills" and m.get("kind") == "place":
+            label = f"丘{m.get('hill')}" if lang == "ja" else f"Hill {m.get('hill')}"
+        groups.setdefault(_group_key(game, m, state, lang), []).append(
+            {"label": label, "move": m, "card": m.get("card") if isinstance(m.get("card"), str) else None,
+             "kind": m.get("kind")})
+    return list(groups.items())
+
+
+def circle_xy(index: int, count: int, radius: float = 42.0) -> tuple[float, float]:
+    """Percent coordinates of place ``index`` of ``count`` on a clockwise circle from 12 o'clock."""
+    angle = 2 * math.pi * index / count
+    return 50 + radius * math.sin(angle), 50 - radius * math.cos(angle)
+
+
+def event_text(event: dict[str, Any], lang: str) -> str:
+    """An engine event's sentence in ``lang``."""
+    return pick(str(event.get("text", "")), str(event.get("ja", "")), lang)
+
+
+def score_chart(games: list[list[int]], names: list[str], width: int = 340, height: int = 160) -> Markup:
+    """Running totals over a series as an inline SVG line chart (no chart library)."""
+    if not games:
+        return Markup("")
+    players = len(games[0])
+    totals = [[0] * players]
+    for scores in games:
+        totals.append([a + b for a, b in zip(totals[-1], scores)])
+    lo = min(min(r) for r in totals)
+    hi = max(max(r) for r in totals)
+    span = (hi - lo) or 1
+    pad = 24
+    steps = len(totals) - 1 or 1
+
+    def xy(i: int, v: int) -> str:
+        x = pad + (width - 2 * pad) * i / steps
+        y = height - pad - (height - 2 * pad) * (v - lo) / span
+        return f"{x:.1f},{y:.1f}"
+
+    colours = [c.hex for c in catalogue.COLOURS.values()]
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="score chart">',
+             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" class="axis"/>']
+    zero = xy(0, 0).split(",")[1]
+    if lo < 0 < hi:
+        parts.append(f'<line x1="{pad}" y1="{zero}" x2="{width - pad}" y2="{zero}" class="zero"/>')
+    for p in range(players):
+        points = " ".join(xy(i, row[p]) for i, row in enumerate(totals))
+        colour = colours[p % len(colours)]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" points="{points}"/>')
+        x, y = xy(len(totals) - 1, totals[-1][p]).split(",")
+        label = escape(names[p] if p < len(names) else f"P{p + 1}")
+        parts.append(f'<text x="{float(x) - 4}" y="{float(y) - 6}" text-anchor="end" fill="{colour}">'
+                     f'{label} {totals[-1][p]}</text>')
+    for i in range(len(totals)):
+        x = xy(i, lo).split(",")[0]
+        parts.append(f'<text x="{x}" y="{height - 6}" text-anchor="middle" class="tick">{i}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,212 @@
+/* Table Companion phone page: live view by Server-Sent Events, taps become API writes.
+   No framework and no build step: the server renders the HTML, this script swaps it in. */
+(function () {
+  "use strict";
+  var body = document.body, d = body.dataset;
+  var tableId = d.table, token = d.token;
+  var shown = parseInt(d.version || "-1", 10);
+  var busy = false, fetching = null, again = false;
+
+  function setCookie(name, value) {
+    document.cookie = name + "=" + encodeURIComponent(value) + "; path=/; max-age=31536000; SameSite=Lax";
+  }
+
+  /* theme and language toggles (every page) */
+  var theme = document.getElementById("theme-toggle");
+  if (theme) theme.addEventListener("click", function () {
+    var root = document.documentElement;
+    var dark = root.dataset.theme ? root.dataset.theme === "dark"
+      : window.matchMedia("(prefers-color-scheme: dark)").matches;
+    root.dataset.theme = dark ? "light" : "dark";
+    setCookie("theme", root.dataset.theme);
+  });
+  var langBtn = document.getElementById("lang-toggle");
+  if (langBtn) langBtn.addEventListener("click", function () {
+    setCookie("lang", langBtn.dataset.lang);
+    var url = new URL(window.location.href);
+    url.searchParams.delete("lang");
+    window.location.replace(url.toString());
+  });
+
+  /* the host's new-table form: show only the chosen game's options */
+  var gameSel = document.getElementById("game");
+  if (gameSel) {
+    var sync = function () {
+      var opt = gameSel.options[gameSel.selectedIndex];
+      document.querySelectorAll("fieldset.options").forEach(function (fs) {
+        var on = fs.dataset.game === gameSel.value;
+        fs.hidden = !on;
+        fs.disabled = !on;
+      });
+      var players = document.getElementById("players");
+      players.min = opt.dataset.min; players.max = opt.dataset.max;
+      var n = parseInt(players.value || "0", 10);
+      if (n < +opt.dataset.min) players.value = opt.dataset.min;
+      if (n > +opt.dataset.max) players.value = opt.dataset.max;
+    };
+    gameSel.addEventListener("change", sync);
+    sync();
+  }
+
+  if (!tableId) return;
+
+  function toast(text, bad) {
+    var el = document.getElementById("toast");
+    if (!el) return;
+    el.textContent = text;
+    el.className = "toast" + (bad ? " bad" : "");
+    el.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(function () { el.hidden = true; }, bad ? 6000 : 2500);
+  }
+
+  function seat() { return d.seat || ""; }
+
+  function refresh(force) {
+    if (force) shown = -1;   /* same version, other seat or language: draw it anyway */
+    if (fetching) { again = true; return fetching; }
+    var url = "/t/" + tableId + "/view?seat=" + encodeURIComponent(seat()) + "&lang=" + d.lang;
+    fetching = fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
+      if (!r.ok) throw new Error("view " + r.status);
+      var v = parseInt(r.headers.get("X-Version") || "-1", 10);
+      return r.text().then(function (html) {
+        if (v > shown || v < 0) {   /* never redraw a version already shown: taps stay put */
+          document.getElementById("view").innerHTML = html;
+          shown = v;
+          body.dataset.version = String(v);
+          body.dispatchEvent(new CustomEvent("tc:updated", {detail: v}));
+        }
+      });
+    }).catch(function () { toast(body.dataset.offline || "…", true); })
+      .finally(function () {
+        fetching = null;
+        if (again) { again = false; refresh(); }
+      });
+    return fetching;
+  }
+
+  function post(path, payload) {
+    if (busy) return Promise.resolve();
+    busy = true;
+    body.classList.add("busy");
+    payload.version = shown;
+    return fetch("/api/tables/" + tableId + "/" + path, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-Table-Token": token},
+      body: JSON.stringify(payload)
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (j) {
+        if (r.status === 409) toast(body.dataset.stale + (j.error ? " (" + j.error + ")" : ""), true);
+        else if (!r.ok) toast(j.error || ("error " + r.status), true);
+        return refresh();
+      });
+    }).catch(function () { toast(body.dataset.offline, true); })
+      .finally(function () { busy = false; body.classList.remove("busy"); });
+  }
+
+  /* Wheel of History without a camera: the table taps the circle as laid, clockwise from the pawn */
+  var circle = [];
+  function drawCircle() {
+    var order = document.getElementById("circle-order");
+    if (!order) return;
+    order.innerHTML = "";
+    circle.forEach(function (id) {
+      var src = document.querySelector(".circle-card[data-card='" + id + "'] .chip");
+      if (src) order.appendChild(src.cloneNode(true));
+    });
+    document.querySelectorAll(".circle-card").forEach(function (btn) {
+      btn.disabled = circle.indexOf(btn.dataset.card) >= 0;
+    });
+    document.getElementById("circle-count").textContent = String(circle.length);
+    document.getElementById("circle-done").disabled = circle.length !== 25;
+  }
+  body.addEventListener("tc:updated", function () { circle = []; });
+
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest("button");
+    if (!b || b.disabled) return;
+    if (b.classList.contains("circle-card")) {
+      circle.push(b.dataset.card); drawCircle(); return;
+    } else if (b.id === "circle-back") {
+      circle.pop(); drawCircle(); return;
+    } else if (b.id === "circle-done") {
+      /* the pawn stands just before the first card tapped: in the last slot of the circle */
+      post("move", {move: {player: -1, kind: "lay_circle", circle: circle.slice(), pawn: 24}});
+      return;
+    }
+    if (b.classList.contains("mv")) {
+      post("move", {move: JSON.parse(b.dataset.move), by: seat() === "" ? "table" : "seat " + seat()});
+    } else if (b.classList.contains("answer")) {
+      post("answer", {prompt: b.dataset.prompt, choice: b.dataset.choice});
+    } else if (b.id === "deal") {
+      post("deal", {});
+    } else if (b.id === "undo") {
+      post("undo", {});
+    } else if (b.id === "undo-request") {
+      post("undo-request", {by: seat() === "" ? "a phone" : "seat " + (+seat() + 1)}).then(function () {
+        toast("✓");
+      });
+    } else if (b.id === "next-game") {
+      post("next", {});
+    } else if (b.id === "override" || b.id === "correct") {
+      var text = document.getElementById("override-move").value;
+      var move;
+      try { move = JSON.parse(text); } catch (e) { toast("JSON?", true); return; }
+      post(b.id, b.id === "override"
+        ? {move: move, reason: document.getElementById("override-reason").value} : {move: move});
+    } else if (b.id === "odds") {
+      b.disabled = true;
+      fetch("/api/tables/" + tableId + "/odds", {credentials: "same-origin"}).then(function (r) {
+        return r.json();
+      }).then(function (j) {
+        var box = document.getElementById("odds-table");
+        if (!box) return;
+        if (j.error) { box.textContent = j.error; return; }
+        var rows = Object.keys(j.odds).map(function (c) {
+          var o = j.odds[c], pct = function (x) { return Math.round(x * 100) + "%"; };
+          return "<tr" + (c === j.best ? ' class="best"' : "") + "><td>" + c + "</td><td>" +
+            pct(j.win[c]) + "</td><td>" + pct(o.draw) + "</td><td>" + pct(o.defeat) + "</td></tr>";
+        });
+        box.innerHTML = "<table><thead><tr><th></th><th>win</th><th>draw</th><th>defeat</th></tr></thead>" +
+          "<tbody>" + rows.join("") + "</tbody></table><p class='small muted'>" + j.samples +
+          " samples, " + j.policy + "</p>";
+      }).finally(function () { b.disabled = false; });
+    }
+  });
+
+  var seatSel = document.getElementById("seat-select");
+  if (seatSel) seatSel.addEventListener("change", function () {
+    d.seat = seatSel.value;
+    setCookie("seat_" + tableId, seatSel.value);
+    refresh(true);
+  });
+
+  /* live updates: the stream says "version N"; a sleeping phone reconnects and catches up */
+  var source = null;
+  function connect() {
+    if (source) source.close();
+    source = new EventSource("/api/tables/" + tableId + "/events?since=" + shown);
+    source.addEventListener("version", function (e) {
+      if (parseInt(e.data, 10) !== shown) refresh();
+    });
+    source.addEventListener("notice", function () { refresh(true); });
+    source.onopen = function () { body.classList.remove("offline"); };
+    source.onerror = function () { body.classList.add("offline"); };
+  }
+  connect();
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { refresh(); if (source.readyState === 2) connect(); }
+  });
+  window.addEventListener("online", function () { refresh(); connect(); });
+
+  /* the host's camera view: refresh the frame while one is available */
+  var cam = document.getElementById("camera");
+  if (cam) {
+    cam.addEventListener("error", function () { cam.classList.add("none"); });
+    cam.addEventListener("load", function () { cam.classList.remove("none"); });
+    setInterval(function () {
+      if (!cam.classList.contains("none") || Math.random() < 0.1) cam.src = cam.dataset.src + "?t=" + Date.now();
+    }, 1000);
+  }
+  window.tcRefresh = refresh;
+})();

@@ -1,0 +1,239 @@
+"""The web layer's hold on the table sessions: open sessions, locks, join/host tokens, change hub.
+
+The sessions themselves (game, log, SQLite) belong to ``companion.session``; this module only keeps
+the open ``TableSession`` objects of one server process, serialises writes to each of them, signs
+the tokens that let a phone act on a table, and fans one ``wait_for_change`` per table out to every
+Server-Sent-Events client of that table (so 120 phones cost 20 waiting threads, not 120).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import threading
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+WAIT_SLICE = 10.0
+"""Seconds one ``wait_for_change`` call may block before the hub looks again (for shutdown)."""
+
+
+def _session_module() -> Any:
+    """``companion.session``, imported when first needed (the web app imports without it)."""
+    from companion import session
+    return session
+
+
+def load_secret(db_path: str) -> bytes:
+    """The server's signing key, kept beside the database so tokens survive a restart."""
+    path = Path(str(db_path) + ".secret")
+    try:
+        data = path.read_bytes()
+        if len(data) >= 16:
+            return data
+    except OSError:
+        pass
+    data = secrets.token_bytes(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    return data
+
+
+class Hub:
+    """One waiting thread per watched table; every SSE client of that table waits on its condition."""
+
+    def __init__(self, waiter: Callable[[str, int, float], int]) -> None:
+        self._waiter = waiter
+        self._lock = threading.Lock()
+        self._versions: dict[str, int] = {}
+        self._pokes: dict[str, int] = {}
+        self._conds: dict[str, threading.Condition] = {}
+        self._threads: dict[str, threading.Thread] = {}
+        self._stopping = threading.Event()
+
+    def _watch(self, table_id: str) -> None:
+        cond = self._conds[table_id]
+        while not self._stopping.is_set():
+            try:
+                version = self._waiter(table_id, self._versions[table_id], WAIT_SLICE)
+            except Exception:  # a deleted or broken session: stop watching, clients time out
+                self._stopping.wait(1.0)
+                continue
+            if version != self._versions[table_id]:
+                with cond:
+                    self._versions[table_id] = version
+                    cond.notify_all()
+
+    def notify(self, table_id: str, version: int) -> None:
+        """Wake the table's clients now (a write in this process; saves the store's poll delay)."""
+        cond = self._conds.get(table_id)
+        if cond is None:
+            return
+        with cond:
+            if version > self._versions.get(table_id, -1):
+                self._versions[table_id] = version
+                cond.notify_all()
+
+    def poke(self, table_id: str) -> None:
+        """Wake the table's clients without a new version (an undo request for the host)."""
+        self._ensure(table_id, None)
+        with self._conds[table_id]:
+            self._pokes[table_id] += 1
+            self._conds[table_id].notify_all()
+
+    def _ensure(self, table_id: str, current: int | None) -> None:
+        with self._lock:
+            if table_id not in self._threads:
+                self._versions[table_id] = current if current is not None else -1
+                self._pokes[table_id] = 0
+                self._conds[table_id] = threading.Condition()
+                thread = threading.Thread(target=self._watch, args=(table_id,), daemon=True,
+                                          name=f"hub-{table_id}")
+                self._threads[table_id] = thread
+                thread.start()
+
+    def wait(self, table_id: str, version: int, pokes: int, timeout: float,
+             current: int) -> tuple[int, int]:
+        """Block until the table's version exceeds ``version``, it is poked past ``pokes``, or
+        ``timeout``; return ``(version, pokes)``."""
+        self._ensure(table_id, current)
+        cond = self._conds[table_id]
+        with cond:
+            if self._versions[table_id] < current:
+                self._versions[table_id] = current
+            cond.wait_for(lambda: self._versions[table_id] > version or self._pokes[table_id] != pokes
+                          or self._stopping.is_set(), timeout)
+            return self._versions[table_id], self._pokes[table_id]
+
+    def stop(self) -> None:
+        """Let every waiting client and watcher finish."""
+        self._stopping.set()
+        for cond in list(self._conds.values()):
+            with cond:
+                cond.notify_all()
+
+
+class Tables:
+    """The open table sessions of this server, their locks and tokens."""
+
+    def __init__(self, db_path: str, secret: bytes | None = None) -> None:
+        session = _session_module()
+        self.db_path = str(db_path)
+        Path(self.db_path).parent.mkdir(parents=True, exist_ok=True)
+        self.store = session.Store(self.db_path)
+        self.secret = secret or load_secret(self.db_path)
+        self._open: dict[str, Any] = {}
+        self._locks: dict[str, threading.RLock] = {}
+        self._guard = threading.Lock()
+        self.undo_requests: dict[str, dict[str, Any]] = {}
+        self._watchers: dict[str, Any] = {}
+        self.hub = Hub(self._wait_store)
+
+    # ------------------------------------------------------------------ sessions
+    def create(self, game: str, players: int, *, names: list[str], options: dict[str, Any],
+               rounds: int | None = None, target: int | None = None) -> Any:
+        """A new persisted table session."""
+        session = _session_module()
+        s = session.TableSession.create(self.store, game, players, options=options, names=names,
+                                        rounds=rounds, target=target)
+        with self._guard:
+            self._open[s.id] = s
+            self._locks[s.id] = threading.RLock()
+        return s
+
+    def get(self, table_id: str) -> Any:
+        """The open session ``table_id`` (opened from the store on first use)."""
+        with self._guard:
+            s = self._open.get(table_id)
+            if s is not None:
+                return s
+        s = _session_module().TableSession.open(self.store, table_id)
+        with self._guard:
+            self._locks.setdefault(table_id, threading.RLock())
+            return self._open.setdefault(table_id, s)
+
+    def lock(self, table_id: str) -> threading.RLock:
+        """The lock that serialises reads and writes of one table in this process."""
+        self.get(table_id)
+        return self._locks[table_id]
+
+    def find(self, code: str) -> str | None:
+        """The table id for a join code (case and spaces ignored)."""
+        return self.store.find_by_code(code.strip().upper().replace(" ", ""))
+
+    def _wait_store(self, table_id: str, version: int, timeout: float) -> int:
+        # The hub's thread waits on a session object of its own: waiting may catch up with the
+        # store, which must not race a request thread using the shared object.
+        watcher = self._watchers.get(table_id)
+        if watcher is None:
+            watcher = self._watchers[table_id] = _session_module().TableSession.open(self.store, table_id)
+        return watcher.wait_for_change(version, timeout)
+
+    def wait(self, table_id: str, version: int, pokes: int, timeout: float) -> tuple[int, int]:
+        """Block until the table changes past ``version`` or is poked (see ``Hub``)."""
+        return self.hub.wait(table_id, version, pokes, timeout, self.get(table_id).version)
+
+    def request_undo(self, table_id: str, by: str, version: int) -> None:
+        """Remember a phone's undo request and wake the host's page."""
+        self.undo_requests[table_id] = {"by": by, "version": version}
+        self.hub.poke(table_id)
+
+    def changed(self, table_id: str) -> None:
+        """Tell waiting clients of a write made through this process."""
+        self.hub.notify(table_id, self.get(table_id).version)
+
+    # ------------------------------------------------------------------ tokens
+    def _sign(self, role: str, table_id: str) -> str:
+        mac = hmac.new(self.secret, f"{role}:{table_id}".encode(), hashlib.sha256)
+        return mac.hexdigest()[:24]
+
+    def join_token(self, table_id: str) -> str:
+        """The token a phone receives when it joins ``table_id`` (by code or QR)."""
+        return self._sign("join", table_id)
+
+    def host_token(self, table_id: str) -> str:
+        """The token of the table's host (undo, override, end game, next game)."""
+        return self._sign("host", table_id)
+
+    def role(self, table_id: str, token: str | None) -> str | None:
+        """``"host"``, ``"player"`` or None for a token presented for ``table_id``."""
+        if not token:
+            return None
+        if hmac.compare_digest(token, self.host_token(table_id)):
+            return "host"
+        if hmac.compare_digest(token, self.join_token(table_id)):
+            return "player"
+        return None
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """The stored sessions, newest first."""
+        return sorted(self.store.sessions(), key=lambda d: str(d.get("created", "")), reverse=True)
+
+    def close(self) -> None:
+        """Stop the change hub (server shutdown)."""
+        self.hub.stop()
+
+
+def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
+             stop: threading.Event | None = None) -> Iterator[str]:
+    """Server-Sent Events for one table: a ``version`` event on each change, comments to keep alive."""
+    yield "retry: 1000\n\n"
+    version, pokes = since, 0
+    current = tables.get(table_id).version
+    if current != version:
+        version = current
+        yield f"event: version\ndata: {version}\n\n"
+    _, pokes = tables.wait(table_id, version, -1, 0)
+    while not (stop and stop.is_set()):
+        new, new_pokes = tables.wait(table_id, version, pokes, keepalive)
+        if new != version:
+            version = new
+            yield f"event: version\ndata: {version}\n\n"
+        elif new_pokes != pokes:
+            yield f"event: notice\ndata: {version}\n\n"
+        else:
+            yield ": keepalive\n\n"
+        pokes = new_pokes
