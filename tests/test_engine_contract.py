@@ -58,9 +58,11 @@ def test_games_end_deterministically_and_survive_json(cls, players, options):
         restored = cls.from_json(data)
         assert restored == game and restored.log == game.log and restored.scores() == game.scores()
         assert played(cls, players, options, seed).log == game.log
-        json.dumps(game.layout())
+        # views are JSON as they are: the same after a trip through JSON (no int keys, no tuples)
+        assert json.loads(json.dumps(game.layout())) == game.layout()
         for p in range(players):
-            json.dumps(game.player_view(p))
+            view = game.player_view(p)
+            assert json.loads(json.dumps(view)) == view
 
 
 @pytest.mark.parametrize("cls, players, options", CASES, ids=IDS)
@@ -85,6 +87,9 @@ def test_listed_moves_are_legal_and_others_are_refused_without_change(cls, playe
         state = cls.replay(players, options, game.log[:k])
         if state.is_chance_node() or state.is_over():
             continue
+        for p in range(players):
+            view = state.player_view(p)
+            assert json.loads(json.dumps(view)) == view
         legal = state.legal_moves()
         assert legal, "a player to move must have a legal move"
         assert len(set(legal)) == len(legal), "legal moves are listed once each"

@@ -162,6 +162,15 @@ def test_layout_shows_what_the_camera_sees():
     assert layout["taken"] == [[card], []]
 
 
+def test_player_view_counts_values_gone_and_survives_json():
+    import json
+    game = laid(2)
+    force(game, {0: ["W-R4", "W-B4"], 1: ["W-G1"]})
+    view = game.player_view(0)
+    assert view["gone"] == {"1": 1, "2": 0, "3": 0, "4": 2, "5": 0}
+    assert json.loads(json.dumps(view)) == view
+
+
 def test_lay_circle_is_validated():
     game = Game(2)
     with pytest.raises(IllegalMove, match="25 cards exactly once"):

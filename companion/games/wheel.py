@@ -274,7 +274,9 @@ class Game(engine.Game):
         """Everything is public in this game: the layout, scores, and what is still to come."""
         return {"layout": self.layout(), "scores": self.scores(), "current_player": self.current_player(),
                 "targets": self.targets() if self.laid and not self.ended_by else [],
-                "gone": self.gone(), "colours_scored": list(self.colours_scored),
+                # JSON object keys are strings: give them as such so a view is the same before
+                # and after a trip through JSON
+                "gone": {str(v): n for v, n in self.gone().items()}, "colours_scored": list(self.colours_scored),
                 "values_scored": list(self.values_scored), "pending": self.pending,
                 "discard_available": (self.options["single_card_fall"]
                                       and not self.discard_used[player])}
