@@ -33,6 +33,7 @@ SCALES = (1.2, 1.4, 1.7, 2.0)
 SUPERSAMPLE = 1.25       # the table image is drawn this much finer than the camera sees it
 MARGIN_PX = 20           # the calibrated table must lie this far inside the frame
 MAX_TURN = 1.5           # degrees the camera is turned against the table at most
+CALIBRATION_QUIET_MM = 5.0   # white paper left around a cut-out K-CAL marker
 MAX_TILT = 0.04          # how much narrower the far edge looks at most (perspective)
 
 
@@ -49,11 +50,14 @@ def raster(shown_id: str, px_per_mm: float) -> np.ndarray:
 
 
 def _calibration_marker(card_id: str, px_per_mm: float) -> np.ndarray:
-    """A cut-out K-CAL marker (its black border is the outer edge, as printed)."""
+    """A K-CAL marker cut out of the calibration sheet with a white margin around it."""
     side = max(int(round(card_size(card_id)[0] * px_per_mm)), 7)
+    quiet = int(round(CALIBRATION_QUIET_MM * px_per_mm))
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, cat.MARKER_DICTIONARY))
     marker = cv2.aruco.generateImageMarker(dictionary, cat.card(card_id).marker, 7 * 16, borderBits=1)
-    return cv2.cvtColor(cv2.resize(marker, (side, side), interpolation=cv2.INTER_AREA), cv2.COLOR_GRAY2BGR)
+    marker = cv2.resize(marker, (side, side), interpolation=cv2.INTER_AREA)
+    marker = cv2.copyMakeBorder(marker, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=245)
+    return cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
 
 
 # ----------------------------------------------------------------- the camera
@@ -218,16 +222,19 @@ def _clutter(img: np.ndarray, cam: Camera, rng: np.random.Generator) -> None:
     tw, th = cam.table
     h, w = img.shape[:2]
 
-    def spot() -> tuple[int, int]:
-        for _ in range(40):   # prefer the margin around the calibrated table
+    def spot() -> tuple[int, int] | None:
+        for _ in range(60):   # in the margin around the calibrated table, clear of its edge
             x, y = rng.uniform(0, w), rng.uniform(0, h)
             mx, my = x / s + cam.world_origin[0], y / s + cam.world_origin[1]
-            if not (-20 < mx < tw + 20 and -20 < my < th + 20):
+            if not (-80 < mx < tw + 80 and -80 < my < th + 80):
                 return int(x), int(y)
-        return int(rng.uniform(0, w)), int(rng.uniform(0, h))
+        return None                                       # no room around this table
     for _ in range(rng.integers(3, 7)):
         kind = rng.choice(["mug", "pen", "phone", "coin", "note"])
-        x, y = spot()
+        at = spot()
+        if at is None:
+            continue
+        x, y = at
         angle = float(rng.uniform(0, 180))
         if kind == "mug":
             r = int(42 * s)
@@ -242,8 +249,9 @@ def _clutter(img: np.ndarray, cam: Camera, rng: np.random.Generator) -> None:
             cv2.fillConvexPoly(img, box, colour, cv2.LINE_AA)
         else:
             cv2.circle(img, (x, y), int(11 * s), (60, 150, 190), -1, cv2.LINE_AA)
-    if rng.random() < 0.5:
-        _foreign_qr(img, spot(), s, rng)
+    at = spot()
+    if rng.random() < 0.5 and at is not None:
+        _foreign_qr(img, at, s, rng)
 
 
 def _foreign_qr(img: np.ndarray, at: tuple[int, int], s: float, rng: np.random.Generator) -> None:
