@@ -492,9 +492,29 @@ def _changed_spot(before: Sequence[Placement], after: Sequence[Placement], table
     return (float(np.mean([m[0] for m in moved])), float(np.mean([m[1] for m in moved])))
 
 
+# ----------------------------------------------------------------- a plain detector as a yardstick
+def aruco_ids(image: np.ndarray) -> set[int]:
+    """Marker ids OpenCV's ArUco detector finds in a frame (design.md's settings: 5×5_1000,
+    minMarkerPerimeterRate 0.02): a yardstick for how readable the rendered frames are."""
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerPerimeterRate = 0.02
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, cat.MARKER_DICTIONARY))
+    _, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(image)
+    return set() if ids is None else {int(i) for i in ids.ravel()}
+
+
+def marker_recall(frame: SyntheticFrame) -> tuple[int, int, int]:
+    """(visible marker ids found, visible marker ids, ids found that lie nowhere on the table)."""
+    found = aruco_ids(frame.image)
+    truth = {cat.card(c).marker for c in frame.visible}
+    placed = {cat.card(p.shown_id).marker for p in frame.placements}
+    return len(found & truth), len(truth), len(found - placed)
+
+
 # ----------------------------------------------------------------- writing frames to a folder
 def write_game(out_dir: str, game_id: str, players: int, seed: int = 0, px_per_mm: float | None = None,
-               max_moves: int | None = None, stills: int = 2, hand_frames: int = 1) -> int:
+               max_moves: int | None = None, stills: int = 2, hand_frames: int = 1,
+               check: bool = False) -> int:
     """Write a simulated game's frames as JPEGs (``frame-00000.jpg`` …) with ``truth.json`` (per
     frame: kind, state, moves so far, the engine layout, the visible ids); returns the frame count.
     The folder replays like a camera (an image-folder source)."""
@@ -505,8 +525,11 @@ def write_game(out_dir: str, game_id: str, players: int, seed: int = 0, px_per_m
     first = next(frames)          # bad input raises here, before anything is written
     os.makedirs(out_dir, exist_ok=True)
     truth = []
-    n = 0
+    n = hit = total = foreign = 0
     for n, f in enumerate(itertools.chain([first], frames), start=1):
+        if check:
+            counts = marker_recall(f)
+            hit, total, foreign = hit + counts[0], total + counts[1], foreign + counts[2]
         name = f"frame-{n - 1:05d}.jpg"
         cv2.imwrite(os.path.join(out_dir, name), f.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         truth.append({"file": name, "kind": f.kind, "state": f.state, "moves": f.moves,
@@ -515,6 +538,9 @@ def write_game(out_dir: str, game_id: str, players: int, seed: int = 0, px_per_m
     with open(os.path.join(out_dir, "truth.json"), "w", encoding="utf-8") as fh:
         json.dump({"game": game_id, "players": players, "seed": seed,
                    "px_per_mm": f.camera.px_per_mm if n else px_per_mm, "frames": truth}, fh)
+    if check:
+        print(f"{game_id} {players}p {first.camera.px_per_mm:g} px/mm: ArUco found {hit}/{total} "
+              f"visible marker ids ({hit / max(total, 1):.1%}), {foreign} not on the table")
     return n
 
 
@@ -529,9 +555,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scale", type=float, default=None, help="px/mm (default: up to 1.7, as fits)")
     parser.add_argument("--moves", type=int, default=None, help="stop after this many moves")
+    parser.add_argument("--check", action="store_true",
+                        help="also run OpenCV's ArUco detector on every frame and print its recall")
     args = parser.parse_args(argv)
     try:
-        n = write_game(args.out, args.game, args.players, args.seed, args.scale, args.moves)
+        n = write_game(args.out, args.game, args.players, args.seed, args.scale, args.moves,
+                       check=args.check)
     except ValueError as err:
         parser.exit(2, f"error: {err}\n")
     print(f"wrote {n} frames and truth.json to {args.out}")
