@@ -376,6 +376,8 @@ class TableSession:
                 return Outcome("nothing", version=version)
             self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
             return Outcome("nothing", version=self.version)
+        if game.is_over():
+            return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):
             return Outcome("prompt", prompt=self._st.prompts[open_ids["choose"][0]], version=version)
         found = explain(game, obs)

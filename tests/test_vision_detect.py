@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 
+import cv2
+import numpy as np
 import pytest
 
 from vision.bench import camera, render
-from vision.calibrate import CalibrationLayout, calibrate
+from vision.calibrate import CalibrationLayout, calibrate, distort, rect_corners
 from vision.detect import Detector, card_pose_mm, map_points
 
 
@@ -54,3 +56,21 @@ def test_calibration_from_table_corners_maps_marker_centres():
         assert math.dist(centre, rect.centre) < 1.0
     (centre, _), = poses["S-R3"]
     assert math.dist(centre, (350.0, 210.0)) < 2.0
+
+
+@pytest.mark.parametrize("k", [-0.04, 0.0, 0.03])
+def test_calibration_finds_the_lens_distortion_from_corner_markers(k):
+    layout = CalibrationLayout.corners(1200, 700)
+    cam = camera(1.45, centre_mm=(600.0, 350.0), turn=1.0, tilt=0.04)
+    rng = np.random.default_rng(4)
+
+    def seen_at(points_mm):
+        px = cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(-1, 1, 2), cam).reshape(-1, 2)
+        return distort(px, k, (1920, 1080))
+
+    markers = {cid: seen_at(rect_corners(r)) + rng.normal(0, 0.3, (4, 2)) for cid, r in layout.markers.items()}
+    cal = calibrate(markers, layout)
+    assert abs(cal.k - k) < 0.01
+    grid = np.array([(x, y) for x in range(60, 1200, 120) for y in range(60, 700, 80)], np.float64)
+    assert np.abs(cal.to_table(seen_at(grid)) - grid).max() < 1.5
+    assert np.abs(cal.to_image(grid) - seen_at(grid)).max() < 2.0

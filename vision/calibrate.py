@@ -66,26 +66,30 @@ class CalibrationLayout:
 
 @dataclass(frozen=True)
 class Calibration:
-    """A homography from image pixels to table millimetres, with how well it fits."""
+    """Image pixels to table millimetres: the lens's radial distortion undone (one-parameter
+    division model about the frame's centre: undistorted = c + (p - c)(1 + k r²), r relative to the
+    half-diagonal), then a homography; with how well it fits the K-CAL corners."""
 
-    homography: np.ndarray      # 3 × 3, image px -> table mm
+    homography: np.ndarray      # 3 × 3, undistorted image px -> table mm
     markers: tuple[str, ...]    # K-CAL ids it was computed from
     error_mm: float             # RMS distance of the marker corners after mapping
+    k: float = 0.0              # radial distortion (0: a pinhole camera)
+    frame: tuple[int, int] = (1920, 1080)
 
     @property
     def inverse(self) -> np.ndarray:
-        """The homography table mm -> image px."""
+        """The homography table mm -> undistorted image px."""
         return np.linalg.inv(self.homography)
 
     def to_table(self, points_px: np.ndarray) -> np.ndarray:
         """Map image points (N, 2) to table millimetres (N, 2)."""
-        pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+        pts = undistort(np.asarray(points_px, dtype=np.float64).reshape(-1, 2), self.k, self.frame)
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.homography).reshape(-1, 2)
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Map table millimetres (N, 2) to image points (N, 2)."""
         pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.inverse).reshape(-1, 2)
+        return distort(cv2.perspectiveTransform(pts, self.inverse).reshape(-1, 2), self.k, self.frame)
 
     def px_per_mm(self, at_mm: tuple[float, float] = (0.0, 0.0)) -> float:
         """Image pixels per table millimetre near a table point (the camera's resolution there)."""
@@ -94,17 +98,63 @@ class Calibration:
         return float((np.linalg.norm(px[1] - px[0]) + np.linalg.norm(px[2] - px[0])) / 20)
 
 
-def calibrate(seen: dict[str, np.ndarray], layout: CalibrationLayout) -> Calibration | None:
+def undistort(points: np.ndarray, k: float, frame: tuple[int, int]) -> np.ndarray:
+    """Image points as a distortion-free lens would show them (division model, see Calibration)."""
+    if k == 0.0:
+        return points
+    c = np.array(frame, np.float64) / 2
+    r2 = (((points - c) / np.linalg.norm(c)) ** 2).sum(axis=-1, keepdims=True)
+    return c + (points - c) * (1 + k * r2)
+
+
+def distort(points: np.ndarray, k: float, frame: tuple[int, int]) -> np.ndarray:
+    """The inverse of ``undistort`` (by fixed-point iteration; the distortion is small)."""
+    if k == 0.0:
+        return points
+    c = np.array(frame, np.float64) / 2
+    norm = np.linalg.norm(c)
+    d = points - c
+    out = d.copy()
+    for _ in range(8):
+        out = d / (1 + k * ((out / norm) ** 2).sum(axis=-1, keepdims=True))
+    return c + out
+
+
+MAX_K = 0.1
+"""Largest radial distortion searched for (a webcam's barrel or pincushion at the frame's corner)."""
+
+
+def _fit(src: np.ndarray, dst: np.ndarray, k: float, frame: tuple[int, int]) -> tuple[float, np.ndarray | None]:
+    und = undistort(src, k, frame)
+    homography, _ = cv2.findHomography(und, dst, 0)
+    if homography is None:
+        return float("inf"), None
+    mapped = cv2.perspectiveTransform(und.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    return float(np.sqrt(np.mean(np.sum((mapped - dst) ** 2, axis=1)))), homography
+
+
+def calibrate(seen: dict[str, np.ndarray], layout: CalibrationLayout,
+              frame: tuple[int, int] = (1920, 1080)) -> Calibration | None:
     """The calibration from K-CAL marker corners seen in the image (id -> (4, 2) px, OpenCV order),
-    or None when fewer than ``MIN_MARKERS`` of the layout's markers are in view."""
+    or None when fewer than ``MIN_MARKERS`` of the layout's markers are in view. With all four
+    markers spread over most of the frame (K-CAL in the table's corners), the lens's radial
+    distortion is found too (the k that lets one homography fit best, coarse then fine search), if
+    it cuts the misfit by a fifth at least; otherwise the lens is taken as distortion-free."""
     used = sorted(k for k in seen if k in layout.markers)
     if len(used) < MIN_MARKERS:
         return None
     src = np.vstack([np.asarray(seen[k], dtype=np.float64).reshape(4, 2) for k in used])
     dst = np.vstack([rect_corners(layout.markers[k]) for k in used])
-    homography, _ = cv2.findHomography(src, dst, 0)
+    best_k = 0.0
+    spread = np.ptp(src, axis=0) / np.array(frame, np.float64)
+    if len(used) == 4 and spread.min() > 0.5:
+        # only markers spread over the frame tell the lens's bending from the table's perspective
+        for span in (MAX_K, MAX_K / 10, MAX_K / 100):
+            grid = np.linspace(best_k - span, best_k + span, 21)
+            best_k = float(min(grid, key=lambda k: _fit(src, dst, k, frame)[0]))
+        if _fit(src, dst, best_k, frame)[0] > 0.8 * _fit(src, dst, 0.0, frame)[0]:
+            best_k = 0.0        # no clear gain: noise, not a lens
+    error, homography = _fit(src, dst, best_k, frame)
     if homography is None:
         return None
-    mapped = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    error = float(np.sqrt(np.mean(np.sum((mapped - dst) ** 2, axis=1))))
-    return Calibration(homography, tuple(used), error)
+    return Calibration(homography, tuple(used), error, best_k, frame)

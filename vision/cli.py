@@ -72,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.annotate) if args.annotate else None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    pipeline = Pipeline(args.game, args.players, layout=layout, decoder=args.decoder)
+    try:
+        pipeline = Pipeline(args.game, args.players, layout=layout, decoder=args.decoder)
+    except ValueError as err:       # e.g. no table plan for this many players: say so, give --table
+        print(f"companion: {err}; give the play area with --table WxH or use --sheet", file=sys.stderr)
+        return 2
     changes = 0
     for frame in stream:
         observation = pipeline.step(frame)

@@ -114,7 +114,9 @@ class Sighting:
         is known) of its read points mapped through the calibration; also re-aims ``to_image``
         through it, which is steadier than one marker's own homography."""
         pose = rigid_fit(self.card_pts, calibration.to_table(self.image_pts))
-        self.to_image = calibration.inverse @ pose
+        outline = self.outline_card()
+        self.to_image = cv2.getPerspectiveTransform(
+            outline.astype(np.float32), calibration.to_image(map_points(pose, outline)).astype(np.float32)).astype(np.float64)
         return pose
 
 

@@ -38,6 +38,9 @@ well, something (a hand, an arm) lies over it; a card taken away changes only it
 RING_CHANGE = 30
 """Grey levels by which a ring pixel must change to count as covered."""
 
+CALIBRATION_MOVED_PX = 1.5
+"""The calibration is recomputed when a K-CAL marker's corners moved this much (camera bumped)."""
+
 FULL_EVERY = 20
 """Once the scene has settled, still frames look for markers only where the image changed; every
 this many still frames the whole frame is searched again (a card missed by every look so far)."""
@@ -76,6 +79,7 @@ class Pipeline:
         self._qr_budget = qr_per_frame
         self._qr_conflicts: dict[int, str] = {}
         self._scanned = False
+        self._cal_seen: dict[str, np.ndarray] = {}
         self._reference: np.ndarray | None = None     # the small grey frame of the settled scene
         self._signature: tuple[str, ...] = ()
         self._settled = 0
@@ -101,7 +105,7 @@ class Pipeline:
             self._since_full += 1       # still, and nothing changed since the scene settled
             return self._scene(frame, still)
         found = self.detector.detect(grey, boxes)
-        self._calibrate(found.calibration, still)
+        self._calibrate(found.calibration, still, (grey.shape[1], grey.shape[0]))
         if self.calibration is None:
             with self._lock:
                 self._last = (frame, None)
@@ -228,10 +232,15 @@ class Pipeline:
             found.append(s)
         return found
 
-    def _calibrate(self, markers: dict[str, np.ndarray], still: bool) -> None:
+    def _calibrate(self, markers: dict[str, np.ndarray], still: bool, frame: tuple[int, int]) -> None:
         current = self.calibration
-        if current is None or (still and len(markers) >= len(current.markers)):
-            fresh = calibrate(markers, self.layout)
+        if current is not None and (not still or len(markers) < len(current.markers)):
+            return
+        moved = [k for k in markers if k not in self._cal_seen
+                 or np.abs(markers[k] - self._cal_seen[k]).max() > CALIBRATION_MOVED_PX]
+        if current is None or moved:
+            self._cal_seen = dict(markers)
+            fresh = calibrate(markers, self.layout, frame)
             if fresh is not None:
                 if current is None:
                     log.info("calibrated from %s (%.2f mm RMS)", ", ".join(fresh.markers), fresh.error_mm)

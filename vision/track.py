@@ -47,7 +47,9 @@ class MotionMeter:
         if previous is None or previous.shape != small.shape:
             self.last_share = 1.0
             return False
-        diff = cv2.absdiff(small, previous)
+        # a global change of brightness (auto exposure, a cloud) is not motion: match the means first
+        gain = float(previous.mean()) / max(float(small.mean()), 1.0)
+        diff = cv2.absdiff(cv2.convertScaleAbs(small, alpha=gain), previous)
         self.last_share = float(np.count_nonzero(diff > self.threshold)) / diff.size
         return self.last_share < self.share
 
