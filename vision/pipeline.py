@@ -38,7 +38,7 @@ something (a hand, an arm) lies over them; cards taken away change only their ow
 RING_CHANGE = 10
 """Grey levels by which a band pixel (240 px wide frame) must change to count as covered."""
 
-RING_SHARE = 0.08
+RING_SHARE = 0.04
 """Share of the band that must have changed: an arm crosses only a part of it."""
 
 CALIBRATION_MOVED_PX = 1.5
@@ -284,8 +284,8 @@ class Pipeline:
     def _covered_tracks(self, shape: tuple[int, ...], missing: list[Track]) -> set[int]:
         """Track numbers of the missing cards that something lies over: group the missing cards
         whose places touch; a group whose surroundings (a ``RING_MM`` band around it, outside every
-        missing card) changed since the scene settled lies under a hand; a group whose surroundings
-        stayed the same was taken away."""
+        missing card) are crossed by a change reaching in from the edge of the view since the scene
+        settled lies under a hand (and its arm); any other group was taken away."""
         small, reference = self.motion.previous, self._reference
         if reference is None:
             reference = small
@@ -300,7 +300,15 @@ class Pipeline:
         grown = cv2.dilate(places, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
         count, labels = cv2.connectedComponents(grown)
         gain = float(reference.mean()) / max(float(small.mean()), 1.0)
-        changed = cv2.absdiff(cv2.convertScaleAbs(small, alpha=gain), reference) > RING_CHANGE
+        changed = (cv2.absdiff(cv2.convertScaleAbs(small, alpha=gain), reference) > RING_CHANGE).astype(np.uint8)
+        # an arm reaches in from the edge of the view: only changes connected to the frame's border
+        # count (cards taken away, with cards under them nobody saw, change the table in islands)
+        n, blobs, stats, _ = cv2.connectedComponentsWithStats(changed)
+        h, w = changed.shape
+        x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+        edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+        edge[0] = False
+        changed = edge[blobs]
         # leave out the pixel blurred across each card's edge (small pixels are 5–8 mm wide)
         ring = (grown > 0) & (cv2.dilate(places, np.ones((3, 3), np.uint8)) == 0)
         covered_groups = set()
