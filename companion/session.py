@@ -391,7 +391,7 @@ class TableSession:
         if found.sequences:
             prompt = self._choose_prompt(found.sequences, found.pending)
         else:
-            prompt = self._illegal_prompt(obs)
+            prompt = self._illegal_prompt(obs, found.exhausted)
         if any(p.kind == prompt.kind and p.text == prompt.text for p in self.prompts):
             same = next(p for p in self.prompts if p.kind == prompt.kind and p.text == prompt.text)
             return Outcome("prompt", prompt=same, version=version)   # asked already: do not repeat
@@ -409,8 +409,11 @@ class TableSession:
         return Prompt("", "choose", f"{game.title}: the camera cannot tell what happened. Which was it?",
                       f"{game.title_ja}: カメラでは判別できません。どれでしたか?", "", choices)
 
-    def _illegal_prompt(self, obs: dict[str, Any]) -> Prompt:
+    def _illegal_prompt(self, obs: dict[str, Any], exhausted: bool) -> Prompt:
         text, rule, tried = why_not(self.game, obs)
+        if exhausted:   # the search stopped at its budget: a long legal explanation may exist
+            text += " (So many moves could lie between the last two views that not all were tried: " \
+                    "if the table is right, enter the moves by hand.)"
         choices = [_choice("fixed", "We will fix the table", "卓を直します")]
         if tried:
             label = describe(self.game, tried[0], self.names)

@@ -22,6 +22,7 @@ CONFIGS = [
     ("chains", 3, {}, full_view, 0.3),
     ("prussia", 1, {}, without("pile"), 0.0),
     ("prussia", 2, {}, full_view, 0.0),
+    ("prussia", 2, {}, without("pile", "discard", "hands"), 0.0),   # what vision can know
 ]
 
 
@@ -30,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.session_bench")
     parser.add_argument("--seeds", type=int, default=3, help="games per configuration")
     args = parser.parse_args(argv)
-    print(f"{'game':<16} {'obs':>5} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'choose':>7}")
+    print(f"{'game':<18} {'obs':>5} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'choose':>7}")
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "bench.db")
         for game_id, players, options, camera, skip in CONFIGS:
@@ -54,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 TableSession.observe = original
             times.sort()
             p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
-            print(f"{game_id + '-' + str(players):<16} {len(times):>5} {statistics.median(times):>10.1f} "
+            label = f"{game_id}-{players}" + ("" if camera is full_view else "-partial")
+            print(f"{label:<18} {len(times):>5} {statistics.median(times):>10.1f} "
                   f"{p95:>8.1f} {times[-1]:>8.1f} {chooses:>7}")
     return 0
 

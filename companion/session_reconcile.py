@@ -357,6 +357,15 @@ def observed_strings(layout: Any, obs: Any) -> set[str]:
     return strings(layout)
 
 
+def _project(layout: Any, obs: Any) -> Any:
+    """``layout`` cut down to the places ``obs`` looked at (to compare two layouts as seen)."""
+    if isinstance(obs, dict) and isinstance(layout, dict):
+        return {k: _project(layout[k], v) for k, v in obs.items() if k in layout}
+    if isinstance(obs, list) and isinstance(layout, list) and len(obs) == len(layout):
+        return [_project(a, o) for a, o in zip(layout, obs)]
+    return UNSEEN if obs == UNSEEN else layout
+
+
 def _ruling_cards(events: list[Any], ad: Adapter) -> frozenset[str]:
     out: set[str] = set()
     for e in events:
@@ -384,6 +393,10 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Ex
     # A sequence is a list of steps; a step lists moves the camera cannot tell apart (unseen
     # chance outcomes that leave the same layout): only the first is searched further.
     Step = tuple
+    # A level is one visible step. A player move that changes nothing in view by itself (asking to
+    # draw, taking the top card of the deck) is expanded within the level, with the card turned
+    # over in the same motion: so "played ♠3 from the hand" and "drew ♠3 from the pile" are
+    # weighed alike and the table is asked.
     frontier: list[tuple[Game, list[Step], int]] = [(game, [], 0)]
     exact: list[list[Step]] = []
     pending: list[list[Step]] = []
@@ -427,8 +440,11 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Ex
                 new_cards = named_cards(alternatives[0]) - on_table
                 if new_cards & observed_strings(after, obs) - seen:
                     continue   # it brought into view a card the camera does not see
-                if not child.is_over():
-                    nxt.append((child, path, used + cost))
+                if child.is_over():
+                    continue
+                # a player move that shows nothing yet waits for its card within this level
+                silent = cost == 1 and child.is_chance_node() and compare(_project(before, obs), after) == "exact"
+                (frontier if silent else nxt).append((child, path, used + cost))
         frontier = nxt
     if exact:
         result.sequences = _expand(game, obs, exact, pending=False)

@@ -29,6 +29,7 @@ GAMES = [
     ("chains", 3, {"misfit": "card_only"}, without("deck", "dead"), 0.0),
     ("prussia", 1, {}, without("pile"), 0.0),
     ("prussia", 2, {}, full_view, 0.0),
+    ("prussia", 2, {"centre": "german_empire"}, without("pile", "discard", "hands"), 0.0),
 ]
 
 
@@ -264,3 +265,35 @@ def test_observations_after_the_game_are_ignored(store):
     version = s.version
     assert s.observe({"trick": ["S-R1"], "won": [0, 0, 0]}).kind == "nothing"
     assert s.version == version and s.prompts == []
+
+
+def test_prussia_slot_the_camera_cannot_tell_is_asked(store):
+    s = TableSession.create(store, "prussia", 1)
+    s.play(Move.of(CHANCE, "draw", card="P-C4"), expected_version=0)   # event nation 4: slot 3>4 or 4>5
+    layout = s.game.layout()
+    assert layout["drawn"] == "P-C4"
+    layout.update(drawn=None, pile="?", discard="?")
+    layout["slots"] = dict(layout["slots"], **{"3>4": "?", "4>5": "?"})  # the card lies between them
+    out = s.observe(layout)
+    assert out.kind == "prompt" and out.prompt.kind == "choose"
+    slots = sorted(c["move"]["slot"] for c in out.prompt.choices if c["move"])
+    assert slots == ["3>4", "4>5"]
+    s.answer(out.prompt.id, next(c["id"] for c in out.prompt.choices if c["move"] and c["move"]["slot"] == "4>5"),
+             by="host", expected_version=s.version)
+    assert s.game.layout()["slots"]["4>5"] == "P-C4"
+
+
+def test_prussia_two_players_draw_or_play_is_asked_when_counts_are_unseen(store):
+    s = TableSession.create(store, "prussia", 2)
+    s.play(Move.of(CHANCE, "deal"), expected_version=0)
+    layout = {k: v for k, v in s.game.layout().items() if k not in ("pile", "discard", "hands")}
+    layout["drawn"] = "P-S3"
+    out = s.observe(layout)
+    assert out.kind == "prompt" and out.prompt.kind == "choose"
+    kinds = sorted(tuple(m["kind"] for m in c["moves"]) for c in out.prompt.choices if c["moves"])
+    assert kinds == [("draw", "draw"), ("play",)]
+    # with the hand counts in view it is clear
+    s.answer(out.prompt.id, "none", by="host", expected_version=s.version)
+    full = s.game.layout()
+    full.update(drawn="P-S3", hands=[12, 13])
+    assert s.observe(full).moves == [Move.of(0, "play", card="P-S3")]

@@ -13,7 +13,7 @@ from vision.layouts import Placement, scene_from_placements
 from vision.scene import TableScene
 
 CASES = [("wheel", 2), ("wheel", 5), ("hills", 2), ("spartacus", 3), ("spartacus", 5),
-         ("prussia", 1), ("prussia", 2), ("chains", 1), ("chains", 2)]
+         ("prussia", 1), ("prussia", 2), ("chains", 1), ("chains", 2), ("chains", 4)]
 
 
 def states(game_id: str, players: int, seed: int, every: int = 1):
@@ -148,8 +148,8 @@ def test_bad_input_says_what_to_do():
         layouts.place("poker", {}, 2)
     with pytest.raises(ValueError, match="2–5 players"):
         layouts.table_size("wheel", 7)
-    with pytest.raises(ValueError, match="1 or 2 players"):
-        layouts.table_size("chains", 4)
+    with pytest.raises(ValueError, match="1–4 players, not 5"):
+        layouts.table_size("chains", 5)
 
 
 def test_scene_ignores_foreign_and_other_games_cards():

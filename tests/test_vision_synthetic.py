@@ -123,3 +123,20 @@ def test_clutter_and_light_make_a_rough_table():
     left, right = grey[:, :300].mean(), grey[:, -300:].mean()
     top, bottom = grey[:200].mean(), grey[-200:].mean()
     assert max(abs(left - right), abs(top - bottom)) > 1.0
+
+
+def test_a_game_written_to_a_folder_replays_with_its_truth(tmp_path, capsys):
+    import json
+    out = tmp_path / "frames"
+    assert synthetic.main(["spartacus", "--players", "3", "--out", str(out), "--moves", "2",
+                           "--scale", "1.2"]) == 0
+    truth = json.loads((out / "truth.json").read_text())
+    files = sorted(p.name for p in out.glob("frame-*.jpg"))
+    assert [f["file"] for f in truth["frames"]] == files and len(files) == 3 * 2 + 2
+    assert truth["frames"][-1]["state"] == 2 and len(truth["frames"][-1]["moves"]) == 2
+    assert cv2.imread(str(out / files[0])).shape == (1080, 1920, 3)
+    bad = tmp_path / "never"
+    with pytest.raises(SystemExit):
+        synthetic.main(["spartacus", "--players", "9", "--out", str(bad)])
+    assert "3–5 players" in capsys.readouterr().err
+    assert not bad.exists()

@@ -180,6 +180,7 @@ def test_japanese_dark_rules_and_the_host_screen(server, browser):
     page.wait_for_selector("img.qr")
     code = page.inner_text("#join-code")
     assert len(code) >= 4
+    page.wait_for_function("() => document.querySelector('img.qr').complete")
     assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 100
     _shot(page, "host-prussia")
     phone_ctx, phone = _phone(browser, color_scheme="dark")

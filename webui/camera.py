@@ -21,18 +21,20 @@ class CameraFeed:
     """Reads frames in a background thread and feeds each stable observation change to a table."""
 
     def __init__(self, tables: Any, table_id: str, *, camera: int | None = None,
-                 video: str | None = None) -> None:
+                 video: str | None = None, images: str | None = None) -> None:
         from vision.pipeline import Pipeline
         from vision.sources import frames
         s = tables.get(table_id)
         self.tables, self.table_id = tables, table_id
         self.pipeline = Pipeline(s.game_id, s.players)
-        self.frames: Iterator[Any] = frames(camera=camera, video=video)
+        self.frames: Iterator[Any] = frames(camera=camera, video=video, images=images)
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True, name="camera")
         self.outcomes: list[str] = []
         self._jpeg: bytes | None = None
         self.error: str | None = None
+        self.seen = 0
+        self.done = threading.Event()
 
     def start(self) -> "CameraFeed":
         """Start watching; return self."""
@@ -52,6 +54,7 @@ class CameraFeed:
     def _run(self) -> None:
         try:
             for frame in self.frames:
+                self.seen += 1
                 if self.stop_event.is_set():
                     return
                 observation = self.pipeline.step(frame)
@@ -65,3 +68,5 @@ class CameraFeed:
         except Exception as err:  # a camera unplugged or a broken file: say so on the console
             self.error = f"{type(err).__name__}: {err}"
             print(f"companion serve: the camera stopped: {self.error}")
+        finally:
+            self.done.set()

@@ -36,14 +36,14 @@ def _serve(args: argparse.Namespace) -> int:
     from webui.demo import DemoDriver, demo_table
     from webui.server import RunningServer
 
-    watching = args.camera is not None or bool(args.video)
+    watching = args.camera is not None or bool(args.video) or bool(args.images)
     if watching and not vision_available():
         print("companion serve: the camera pipeline (vision/) is not available in this build; "
               "use --demo GAME to see the companion working, or serve without a camera and tap "
               "moves in.", file=sys.stderr)
         return 2
     if watching and not args.game:
-        print("companion serve: with --camera or --video, say which game is on the table: "
+        print("companion serve: with --camera, --video or --images, say which game is on the table: "
               "--game GAME --players N.", file=sys.stderr)
         return 2
     host = "0.0.0.0" if args.lan else "127.0.0.1"
@@ -68,20 +68,30 @@ def _serve(args: argparse.Namespace) -> int:
         s = tables.create(args.game, players, names=[f"P{i + 1}" for i in range(players)],
                           options={})
         try:
-            driver = CameraFeed(tables, s.id, camera=args.camera, video=args.video)
+            driver = CameraFeed(tables, s.id, camera=args.camera, video=args.video,
+                                images=args.images)
         except ValueError as err:   # vision.sources.SourceError: no such camera or file
             print(f"companion serve: {err}", file=sys.stderr)
             return 2
         app.config["FRAME_SOURCE"] = driver.frame
         driver.start()
         url = f"{base}/join?code={s.code}"
-        print(f"Watching {'camera ' + str(args.camera) if args.camera is not None else args.video} "
-              f"for a {s.game.title} game at table {s.code}.")
+        what = f"camera {args.camera}" if args.camera is not None else (args.video or args.images)
+        print(f"Watching {what} for a {s.game.title} game at table {s.code}.")
         print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
     if args.demo:
         s = demo_table(tables, args.demo)
         url = f"{base}/join?code={s.code}"
         driver = DemoDriver(tables, s.id, interval=args.interval).start()
+        if vision_available():   # show the table as the camera would see it, read by the pipeline
+            from webui.demo import DemoCamera
+            try:
+                camera = DemoCamera(tables, s.id)
+            except Exception as err:   # no renderer for this game yet: the demo runs without
+                print(f"(no synthetic camera view: {err})")
+            else:
+                app.config["FRAME_SOURCE"] = camera.frame
+                camera.start()
         print(f"Demo: a simulated {s.game.title} game is being played at table {s.code}.")
         print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
     print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
@@ -115,9 +125,10 @@ def register(subparsers: Any) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--camera", type=int, metavar="N", help="watch the table with camera N")
     src.add_argument("--video", metavar="FILE", help="watch a recorded video of the table")
+    src.add_argument("--images", metavar="FOLDER", help="watch a folder of table photos, in name order")
     src.add_argument("--demo", choices=GAME_IDS, metavar="GAME",
                      help=f"play a simulated game with no camera ({', '.join(GAME_IDS)})")
     p.add_argument("--interval", type=float, default=1.5, help="demo: seconds between moves")
-    p.add_argument("--game", choices=GAME_IDS, help="with --camera/--video: the game on the table")
-    p.add_argument("--players", type=int, help="with --camera/--video: number of players")
+    p.add_argument("--game", choices=GAME_IDS, help="with a camera source: the game on the table")
+    p.add_argument("--players", type=int, help="with a camera source: number of players")
     p.set_defaults(func=_serve)

@@ -129,6 +129,68 @@ class DemoDriver:
             self.tables.changed(self.table_id)
 
 
+class DemoCamera:
+    """What a camera would show of the demo table: vision's synthetic renderer draws the session's
+    layout, the vision pipeline reads it and annotates what it recognised (host screen only)."""
+
+    WIDTH = 960
+    """Width of the frame sent to the host page (a phone-sized JPEG, ~60–100 kB)."""
+
+    def __init__(self, tables: Any, table_id: str, px_per_mm: float = 1.4) -> None:
+        from vision import layouts, synthetic
+        from vision.pipeline import Pipeline
+        s = tables.get(table_id)
+        self.tables, self.table_id = tables, table_id
+        self.layouts, self.synthetic = layouts, synthetic
+        table = layouts.table_size(s.game_id, s.players)
+        self.camera = synthetic.Camera.looking_at(table, min(px_per_mm, synthetic.max_px_per_mm(table)), 1)
+        self.pipeline = Pipeline(s.game_id, s.players)
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True, name="demo-camera")
+        self._jpeg: bytes | None = None
+        self.frames = 0
+
+    def start(self) -> "DemoCamera":
+        """Start drawing; return self."""
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop after the current frame."""
+        self.stop_event.set()
+
+    def frame(self, table_id: str) -> tuple[bytes, str] | None:
+        """The latest annotated frame (the app's FRAME_SOURCE)."""
+        if table_id != self.table_id or self._jpeg is None:
+            return None
+        return self._jpeg, "image/jpeg"
+
+    def _run(self) -> None:
+        import cv2
+        shown: Any = None
+        while not self.stop_event.is_set():
+            s = self.tables.get(self.table_id)
+            with self.tables.lock(self.table_id):
+                layout = s.game.layout()
+            key = freeze(layout)
+            if key == shown and self.frames >= 3:      # a few still frames, then only on change
+                self.stop_event.wait(0.3)
+                continue
+            placed = self.layouts.place(s.game_id, layout, s.players, random.Random(1))
+            image, _ = self.synthetic.render(self.camera, placed, self.frames)
+            self.pipeline.step(image)
+            annotated = self.pipeline.annotated()
+            if annotated is not None:
+                h, w = annotated.shape[:2]
+                small = cv2.resize(annotated, (self.WIDTH, int(h * self.WIDTH / w)),
+                                   interpolation=cv2.INTER_AREA)
+                ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 75])
+                if ok:
+                    self._jpeg = data.tobytes()
+            self.frames += 1
+            shown = key
+
+
 def demo_table(tables: Any, game_id: str) -> Any:
     """A new table for the demo (a long series so the demo keeps going)."""
     players = DEMO_PLAYERS[game_id]

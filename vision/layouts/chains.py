@@ -1,10 +1,11 @@
 """Chains on the table: the terminal rows, each player's work area, temporary slots and discard.
 
-Plan (table 1200 × 700 mm, 1–2 players; more players need a bigger table than one 1080p camera
-reads at 1.4 px/mm): the shared terminal area in the middle holds one row per seat (seat 0 on top),
+Plan (table 1200 × 700 mm for 1–2 players, seat 0 at the left edge, seat 1 at the right; 1300 × 960
+mm for 3–4 players, seats at the left, top, right and bottom edges: a 1080p camera sees that table
+at only ~1.1 px/mm): the shared terminal area in the middle holds one row per seat (seat 0 on top),
 terminal values 1..10 left to right 26 mm apart, each row 28 mm below the one before, so every
 card's marker corner shows; a stopped terminal lies face down in its place, a taken one has gone to
-its owner's discard. Seat 0 sits at the left edge, seat 1 at the right. In front of each player
+its owner's discard. In front of each player
 (mm to the player's right u, into the table v): the deck (u -260, v 70) and the dead pile (u -180)
 face down, the discard as a fan of squared scored sets (u from -110, 26 mm apart, the closing
 terminal on top), the five temporary slots (v 190, u -250 + 70·i) and the work area as a cascade
@@ -32,16 +33,18 @@ TEMP_U, TEMP_V = -250.0, 190.0
 
 def table_size(players: int) -> tuple[float, float]:
     """The table rectangle in mm."""
-    if players not in (1, 2):
-        raise ValueError(f"the Chains table plan holds 1 or 2 players, not {players} (more players "
-                         "need a table larger than one 1080p camera reads)")
-    return (1200.0, 700.0)
+    if not 1 <= players <= 4:
+        raise ValueError(f"the Chains table plan holds 1–4 players, not {players} (more players need "
+                         "a table larger than one 1080p camera reads)")
+    return (1200.0, 700.0) if players <= 2 else (1300.0, 960.0)
 
 
 def seats(players: int) -> list[Seat]:
-    """Seat 0 at the left edge, seat 1 at the right."""
+    """Seat 0 at the left edge, then clockwise: 1–2 players left and right; 3–4 players also top
+    and bottom (the player areas need the table's middle of each edge)."""
     w, h = table_size(players)
-    return edge_seats(w, h, [("L", 0.5), ("R", 0.5)][:players])
+    spots = [("L", 0.5), ("R", 0.5)] if players <= 2 else [("L", 0.5), ("T", 0.5), ("R", 0.5), ("B", 0.5)]
+    return edge_seats(w, h, spots[:players])
 
 
 def terminal_point(seat: int, value: int, players: int) -> tuple[float, float]:

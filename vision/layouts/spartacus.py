@@ -1,6 +1,6 @@
 """Spartacus on the table: the trick in play order, each seat's face-down won-trick piles, cards out.
 
-Plan (table 1000 × 620 mm, 2–5 players): the trick is a sideways fan in the table's middle (each
+Plan (table 1000 × 620 mm, 3–5 players): the trick is a sideways fan in the table's middle (each
 card 26 mm right of the one before and on top, so every card's marker corner shows); seats sit at
 the table edges (seat 0 at the bottom, then clockwise). Each won trick is squared into its own
 face-down pile in front of its winner; the piles form a fan 26 mm apart, so the camera counts piles
@@ -16,8 +16,7 @@ from vision.layouts import (FAN_STEP_MM, Builder, Placement, Seat, clusters, edg
                             fan_order, nearest_seat)
 from vision.scene import TableScene
 
-SPOTS = {2: [("B", 0.5), ("T", 0.5)],
-         3: [("B", 0.5), ("T", 0.25), ("T", 0.75)],
+SPOTS = {3: [("B", 0.5), ("T", 0.25), ("T", 0.75)],
          4: [("B", 0.5), ("L", 0.5), ("T", 0.5), ("R", 0.5)],
          5: [("B", 0.7), ("B", 0.3), ("L", 0.5), ("T", 0.5), ("R", 0.5)]}
 PILES_V = 140.0      # from a seat token to its row of piles
@@ -30,7 +29,7 @@ BACKS = tuple(f"B-SPAR{c}" for c in cat.SPARTACUS_COLOURS)
 def table_size(players: int) -> tuple[float, float]:
     """The table rectangle in mm."""
     if players not in SPOTS:
-        raise ValueError(f"Spartacus is for 2–5 players, not {players}")
+        raise ValueError(f"Spartacus is for 3–5 players, not {players}")
     return (1000.0, 620.0)
 
 
