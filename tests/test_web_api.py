@@ -442,3 +442,30 @@ def test_server_sent_events_push_each_new_version(app):
         conn.request("GET", f"/api/tables/{table['id']}/events")
         assert conn.getresponse().status == 401
         conn.close()
+
+
+def test_the_hub_stops_polling_a_table_nobody_listens_to(monkeypatch):
+    from webui import tables as tables_module
+    monkeypatch.setattr(tables_module, "IDLE_AFTER", 0.2)
+    monkeypatch.setattr(tables_module, "WAIT_SLICE", 0.05)
+    calls = []
+
+    def waiter(table_id, version, timeout):    # a store that never changes
+        calls.append(table_id)
+        time.sleep(timeout)
+        return version
+
+    hub = tables_module.Hub(waiter)
+    assert hub.wait("t1", 0, 0, 0.01, current=0) == (0, 0)
+    assert "t1" in hub._threads
+    deadline = time.monotonic() + 5
+    while "t1" in hub._threads and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "t1" not in hub._threads
+    polled = len(calls)
+    time.sleep(0.3)
+    assert len(calls) == polled                     # idle: no more polling
+    hub.notify("t1", 3)                             # a write in this process still wakes clients
+    assert hub.wait("t1", 0, 0, 0.01, current=3) == (3, 0)
+    assert "t1" in hub._threads                     # and a new client starts watching again
+    hub.stop()

@@ -44,6 +44,7 @@ def test_demo_plays_a_whole_game_through_the_session(tmp_path, game):
         assert wait_until(lambda: tables.get(s.id).game.is_over(), 60)
     finally:
         driver.stop()
+        driver.thread.join(30)
     assert "applied" in driver.outcomes          # moves came in as observations, not only taps
     st = tables.get(s.id).state()
     assert st["is_over"] and st["series"]["games"] == [st["scores"]]
@@ -143,6 +144,7 @@ def test_demo_shows_the_synthetic_camera_frame(tmp_path):
         assert wait_until(lambda: camera.frames >= 1, 90)
     finally:
         camera.stop()
+        camera.thread.join(60)   # not inside OpenCV when the interpreter exits
     r = app.test_client().get(f"/api/tables/{s.id}/camera",
                               headers={"X-Table-Token": tables.join_token(s.id)})
     assert r.status_code == 200 and r.data[:2] == b"\xff\xd8" and 10_000 < len(r.data) < 400_000

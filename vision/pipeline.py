@@ -31,12 +31,15 @@ card taken away."""
 SAME_LOOK = 0.6
 """Normalised correlation above which a card's place still shows the same card."""
 
-RING_MM = 12.0
-"""Around a card, this much of the table is remembered too: when a card's surroundings changed as
-well, something (a hand, an arm) lies over it; a card taken away changes only its own place."""
+RING_MM = 15.0
+"""Around cards gone from view, this band of the table is compared too: when it changed as well,
+something (a hand, an arm) lies over them; cards taken away change only their own places."""
 
-RING_CHANGE = 30
-"""Grey levels by which a ring pixel must change to count as covered."""
+RING_CHANGE = 10
+"""Grey levels by which a band pixel (240 px wide frame) must change to count as covered."""
+
+RING_SHARE = 0.04
+"""Share of the band that must have changed: an arm crosses only a part of it."""
 
 CALIBRATION_MOVED_PX = 1.5
 """The calibration is recomputed when a K-CAL marker's corners moved this much (camera bumped)."""
@@ -79,6 +82,7 @@ class Pipeline:
         self._qr_budget = qr_per_frame
         self._qr_conflicts: dict[int, str] = {}
         self._scanned = False
+        self._covered: tuple[int, set[int]] | None = None
         self._cal_seen: dict[str, np.ndarray] = {}
         self._reference: np.ndarray | None = None     # the small grey frame of the settled scene
         self._signature: tuple[str, ...] = ()
@@ -120,7 +124,7 @@ class Pipeline:
         seen = [self._read(grey, s, cal) for s in sightings]
         _visible(seen, sightings, cal)
         scope = None if boxes is None else (lambda t: _inside(cal.to_image(np.array([t.card.centre]))[0], boxes))
-        matched = self.tracker.update(seen, still, lambda t: self._looks(grey, t), scope)
+        matched = self.tracker.update(seen, still, lambda t, gone: self._looks(grey, t, gone), scope)
         for s, track in zip(sightings, matched):
             track.qr = track.qr or s.qr == s.card_id
             track.upright_known = track.upright_known or s.upright_known
@@ -263,20 +267,61 @@ class Pipeline:
         src = self.calibration.to_image(np.array(card.corners)).astype(np.float32)
         return cv2.warpPerspective(grey, cv2.getPerspectiveTransform(src, dst), size, flags=cv2.INTER_AREA)
 
-    def _looks(self, grey: np.ndarray, track: Track) -> str:
+    def _looks(self, grey: np.ndarray, track: Track, missing: list[Track]) -> str:
         """How a card not read in this still frame looks where it lay: "same" (a missed read),
-        "covered" (its surroundings changed too: a hand or an arm lies over it) or "changed"."""
+        "covered" (around it and the other cards gone from view with it, the table changed too: a
+        hand or an arm lies there) or "changed" (taken away, alone or with its neighbours)."""
         if track.patch is None:
             return "changed"
         now = self._patch(grey, track.card)
         m = int(RING_MM * PATCH_PX_PER_MM)
-        inner_now, inner_then = now[m:-m, m:-m], track.patch[m:-m, m:-m]
-        if cv2.matchTemplate(inner_now, inner_then, cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK:
+        if cv2.matchTemplate(now[m:-m, m:-m], track.patch[m:-m, m:-m], cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK:
             return "same"
-        ring = np.ones(now.shape, bool)
-        ring[m:-m, m:-m] = False
-        diff = cv2.absdiff(now, track.patch)[ring]
-        return "covered" if np.count_nonzero(diff > RING_CHANGE) > 0.3 * diff.size else "changed"
+        if self._covered is None or self._covered[0] != self.frame_index:
+            self._covered = (self.frame_index, self._covered_tracks(grey.shape, missing))
+        return "covered" if track.number in self._covered[1] else "changed"
+
+    def _covered_tracks(self, shape: tuple[int, ...], missing: list[Track]) -> set[int]:
+        """Track numbers of the missing cards that something lies over: group the missing cards
+        whose places touch; a group whose surroundings (a ``RING_MM`` band around it, outside every
+        missing card) are crossed by a change reaching in from the edge of the view since the scene
+        settled lies under a hand (and its arm); any other group was taken away."""
+        small, reference = self.motion.previous, self._reference
+        if reference is None:
+            reference = small
+        scale = small.shape[1] / shape[1]
+        places = np.zeros(small.shape, np.uint8)
+        centres = []
+        for t in missing:
+            pts = self.calibration.to_image(np.array(t.card.corners)) * scale
+            cv2.fillPoly(places, [np.round(pts).astype(np.int32)], 1)
+            centres.append(self.calibration.to_image(np.array([t.card.centre]))[0] * scale)
+        r = 1 + max(2, int(np.ceil(RING_MM * self.calibration.px_per_mm(self._table_centre()) * scale)))
+        grown = cv2.dilate(places, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        count, labels = cv2.connectedComponents(grown)
+        gain = float(reference.mean()) / max(float(small.mean()), 1.0)
+        changed = (cv2.absdiff(cv2.convertScaleAbs(small, alpha=gain), reference) > RING_CHANGE).astype(np.uint8)
+        # an arm reaches in from the edge of the view: only changes connected to the frame's border
+        # count (cards taken away, with cards under them nobody saw, change the table in islands)
+        n, blobs, stats, _ = cv2.connectedComponentsWithStats(changed)
+        h, w = changed.shape
+        x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+        edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+        edge[0] = False
+        changed = edge[blobs]
+        # leave out the pixel blurred across each card's edge (small pixels are 5–8 mm wide)
+        ring = (grown > 0) & (cv2.dilate(places, np.ones((3, 3), np.uint8)) == 0)
+        covered_groups = set()
+        for label in range(1, count):
+            band = ring & (labels == label)
+            if band.any() and np.count_nonzero(changed & band) > RING_SHARE * np.count_nonzero(band):
+                covered_groups.add(label)
+        out = set()
+        for t, (x, y) in zip(missing, centres):
+            yi, xi = min(max(int(y), 0), labels.shape[0] - 1), min(max(int(x), 0), labels.shape[1] - 1)
+            if labels[yi, xi] in covered_groups:
+                out.add(t.number)
+        return out
 
     # --- a stream of frames ----------------------------------------------------------------------
     def observe(self, scene: TableScene) -> dict:

@@ -66,9 +66,10 @@ class Track:
     patch: np.ndarray | None = None  # what it looked like when last read on a still frame
 
 
-Looks = Callable[[Track], str]
-"""How a track's card looks where it lay, compared with when it was last read: "same" (a missed
-read), "covered" (something lies over it and its surroundings) or "changed" (it is gone)."""
+Looks = Callable[[Track, list[Track]], str]
+"""How a track's card looks where it lay, compared with when it was last read, given the other
+tracks not read either: "same" (a missed read), "covered" (something lies over it and its
+surroundings) or "changed" (it is gone)."""
 
 
 class Tracker:
@@ -112,7 +113,7 @@ class Tracker:
                 track.card = replace(track.card, source="tracked")
             if not still:
                 continue            # something moves: a hand may cover it; decide when still
-            look = "changed" if looks is None else looks(track)
+            look = "changed" if looks is None else looks(track, unmatched)
             if look == "same":
                 track.missing = 0
             if look != "changed":

@@ -1,6 +1,8 @@
 """The phone pages: join by code or QR, the live game view of a table, and the rules at hand."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
@@ -98,6 +100,27 @@ def table(table_id: str) -> Any:
     return render_template("table.html", token=token, **view_context(s, seat_of(s), language, role))
 
 
+VIEW_CACHE_SIZE = 512
+_views: "OrderedDict[tuple[Any, ...], str]" = OrderedDict()
+_views_lock = threading.Lock()
+
+
+def _cached_view(key: tuple[Any, ...], make: Any) -> str:
+    """The rendered view for ``key`` (table, version, seat, language, role, undo request): all
+    phones of a table that see the same thing share one rendering per version."""
+    with _views_lock:
+        html = _views.get(key)
+        if html is not None:
+            _views.move_to_end(key)
+            return html
+    html = make()
+    with _views_lock:
+        _views[key] = html
+        while len(_views) > VIEW_CACHE_SIZE:
+            _views.popitem(last=False)
+    return html
+
+
 @bp.get("/t/<table_id>/view")
 def view(table_id: str) -> Any:
     """The game view fragment for the version now (fetched by the page after each push)."""
@@ -105,9 +128,13 @@ def view(table_id: str) -> Any:
     role = _role(table_id)
     if role is None:
         return {"error": "Join the table first."}, 401
+    seat, language = seat_of(s), lang()
     with tables().lock(table_id):
-        html = render_template("view.html", **view_context(s, seat_of(s), lang(), role))
-        version = s.version
+        version = s.refresh().version
+        pending = tables().undo_requests.get(table_id) if role == "host" else None
+        key = (tables().db_path, table_id, version, seat, language, role, repr(pending))
+        html = _cached_view(key, lambda: render_template(
+            "view.html", **view_context(s, seat, language, role)))
     resp = make_response(html)
     resp.headers["X-Version"] = str(version)
     resp.headers["Cache-Control"] = "no-store"

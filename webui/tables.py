@@ -12,11 +12,14 @@ import hmac
 import os
 import secrets
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 WAIT_SLICE = 10.0
 """Seconds one ``wait_for_change`` call may block before the hub looks again (for shutdown)."""
+IDLE_AFTER = 60.0
+"""A table nobody has waited on for this long is no longer polled (a new client restarts it)."""
 
 
 def _session_module() -> Any:
@@ -52,11 +55,16 @@ class Hub:
         self._pokes: dict[str, int] = {}
         self._conds: dict[str, threading.Condition] = {}
         self._threads: dict[str, threading.Thread] = {}
+        self._last_wait: dict[str, float] = {}
         self._stopping = threading.Event()
 
     def _watch(self, table_id: str) -> None:
         cond = self._conds[table_id]
         while not self._stopping.is_set():
+            with self._lock:   # nobody has listened for a while: stop polling this table
+                if time.monotonic() - self._last_wait.get(table_id, 0.0) > IDLE_AFTER:
+                    del self._threads[table_id]
+                    return
             try:
                 version = self._waiter(table_id, self._versions[table_id], WAIT_SLICE)
             except Exception:  # a deleted or broken session: stop watching, clients time out
@@ -86,10 +94,12 @@ class Hub:
 
     def _ensure(self, table_id: str, current: int | None) -> None:
         with self._lock:
+            self._last_wait[table_id] = time.monotonic()
             if table_id not in self._threads:
-                self._versions[table_id] = current if current is not None else -1
-                self._pokes[table_id] = 0
-                self._conds[table_id] = threading.Condition()
+                if table_id not in self._conds:
+                    self._versions[table_id] = current if current is not None else -1
+                    self._pokes[table_id] = 0
+                    self._conds[table_id] = threading.Condition()
                 thread = threading.Thread(target=self._watch, args=(table_id,), daemon=True,
                                           name=f"hub-{table_id}")
                 self._threads[table_id] = thread
