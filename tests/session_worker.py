@@ -1,8 +1,9 @@
 """A process that writes to a session, for the crash and race tests (run: python -m tests.session_worker).
 
-``script DB ID GAME PLAYERS SEED``: play a seeded game into session ID, half the moves tapped and
+``script DB ID SEED [PAUSE]``: play a seeded game into session ID, half the moves tapped and
 half seen by the camera, resuming wherever the session stands (so it can be killed and restarted
-at any moment). Prints ``ack VERSION`` after every write that returned, ``done`` at the end.
+at any moment). Prints ``ack VERSION`` after every write that returned, ``done`` at the end; waits
+PAUSE seconds after each write, so that a loaded machine's killer still finds the game unfinished.
 
 ``race DB ID N``: N times, try to tap the first legal move at the version this process last saw;
 prints ``won VERSION`` or ``stale`` for each try.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 
 from companion.engine import Move
 from companion.session import StaleVersion, Store, TableSession
@@ -28,7 +30,7 @@ def reference_log(game_id: str, players: int, options: dict, seed: int) -> list[
     return list(ref.log)
 
 
-def script(db: str, session_id: str, seed: int) -> None:
+def script(db: str, session_id: str, seed: int, pause: float = 0.0) -> None:
     """Drive the session to the end of the scripted game, from wherever it is."""
     session = TableSession.open(Store(db), session_id)
     moves = reference_log(session.game_id, session.players, session.game.options, seed)
@@ -54,6 +56,7 @@ def script(db: str, session_id: str, seed: int) -> None:
             if session.observe(ahead.layout()).kind == "nothing":   # an invisible pass: tap it
                 session.play(move, by="worker", expected_version=session.version)
         print(f"ack {session.version}", flush=True)
+        time.sleep(pause)
     print("done", flush=True)
 
 
@@ -75,6 +78,6 @@ def race(db: str, session_id: str, tries: int) -> None:
 if __name__ == "__main__":
     mode, db, sid = sys.argv[1:4]
     if mode == "script":
-        script(db, sid, int(sys.argv[4]))
+        script(db, sid, int(sys.argv[4]), float(sys.argv[5]) if len(sys.argv) > 5 else 0.0)
     else:
         race(db, sid, int(sys.argv[4]))

@@ -35,7 +35,9 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path
     rng = random.Random(5)
     kills = 0
     while True:
-        proc = _worker("script", str(db), session.id, str(seed))
+        # the worker pauses 30 ms after each write; the kill lands 0–60 ms after an ack, so in a
+        # write as often as in a pause, and the game outlasts 15 kills even on a loaded machine
+        proc = _worker("script", str(db), session.id, str(seed), "0.03")
         lines: list[str] = []
         if kills < 15:
             # let it acknowledge a few writes, then kill it at a random moment of the next ones
@@ -45,7 +47,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path
                 if not line:
                     break
                 lines.append(line)
-            time.sleep(rng.uniform(0, 0.03))
+            time.sleep(rng.uniform(0, 0.06))
             if proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
                 kills += 1
