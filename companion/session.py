@@ -411,6 +411,9 @@ class TableSession:
 
     def _illegal_prompt(self, obs: dict[str, Any], exhausted: bool) -> Prompt:
         text, rule, tried = why_not(self.game, obs)
+        waiting = [p for p in self.prompts if p.kind == "ruling"]
+        if waiting:   # most often the table has not carried out a ruling yet
+            text = f"{text} Still to do on the table: {waiting[0].text}"
         if exhausted:   # the search stopped at its budget: a long legal explanation may exist
             text += " (So many moves could lie between the last two views that not all were tried: " \
                     "if the table is right, enter the moves by hand.)"

@@ -209,6 +209,10 @@ def test_manual_move_opens_ruling_and_done_closes_it(store):
         s.play(m, expected_version=s.version)
     ruling = [p for p in s.prompts if p.kind == "ruling"]
     assert len(ruling) == 1 and "Trick won" in ruling[0].text
+    # the table plays on without piling the trick: the session says what is still to do
+    out = s.observe({"trick": ["S-R5", "S-R1"]})
+    assert out.prompt.kind == "illegal" and "Still to do on the table: Trick won" in out.prompt.text
+    s.answer(out.prompt.id, "fixed", by="host", expected_version=s.version)
     s.answer(ruling[0].id, "done", by="host", expected_version=s.version)
     assert s.prompts == []
     again = TableSession.open(store, s.id)

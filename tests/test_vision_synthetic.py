@@ -13,13 +13,7 @@ from vision import layouts, synthetic
 from vision.layouts import Placement
 
 
-def detect(image: np.ndarray) -> set[int]:
-    """ArUco 5×5 marker ids found in a frame (design.md's detector settings)."""
-    params = cv2.aruco.DetectorParameters()
-    params.minMarkerPerimeterRate = 0.02
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000), params)
-    _, ids, _ = detector.detectMarkers(image)
-    return set() if ids is None else {int(i) for i in ids.ravel()}
+detect = synthetic.aruco_ids
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +123,8 @@ def test_a_game_written_to_a_folder_replays_with_its_truth(tmp_path, capsys):
     import json
     out = tmp_path / "frames"
     assert synthetic.main(["spartacus", "--players", "3", "--out", str(out), "--moves", "2",
-                           "--scale", "1.2"]) == 0
+                           "--scale", "1.2", "--check"]) == 0
+    assert "ArUco found" in capsys.readouterr().out
     truth = json.loads((out / "truth.json").read_text())
     files = sorted(p.name for p in out.glob("frame-*.jpg"))
     assert [f["file"] for f in truth["frames"]] == files and len(files) == 3 * 2 + 2

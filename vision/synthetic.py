@@ -33,6 +33,7 @@ SCALES = (1.2, 1.4, 1.7, 2.0)
 SUPERSAMPLE = 1.25       # the table image is drawn this much finer than the camera sees it
 MARGIN_PX = 20           # the calibrated table must lie this far inside the frame
 MAX_TURN = 1.5           # degrees the camera is turned against the table at most
+CALIBRATION_QUIET_MM = 5.0   # white paper left around a cut-out K-CAL marker
 MAX_TILT = 0.04          # how much narrower the far edge looks at most (perspective)
 
 
@@ -49,11 +50,14 @@ def raster(shown_id: str, px_per_mm: float) -> np.ndarray:
 
 
 def _calibration_marker(card_id: str, px_per_mm: float) -> np.ndarray:
-    """A cut-out K-CAL marker (its black border is the outer edge, as printed)."""
+    """A K-CAL marker cut out of the calibration sheet with a white margin around it."""
     side = max(int(round(card_size(card_id)[0] * px_per_mm)), 7)
+    quiet = int(round(CALIBRATION_QUIET_MM * px_per_mm))
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, cat.MARKER_DICTIONARY))
     marker = cv2.aruco.generateImageMarker(dictionary, cat.card(card_id).marker, 7 * 16, borderBits=1)
-    return cv2.cvtColor(cv2.resize(marker, (side, side), interpolation=cv2.INTER_AREA), cv2.COLOR_GRAY2BGR)
+    marker = cv2.resize(marker, (side, side), interpolation=cv2.INTER_AREA)
+    marker = cv2.copyMakeBorder(marker, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=245)
+    return cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
 
 
 # ----------------------------------------------------------------- the camera
@@ -218,16 +222,19 @@ def _clutter(img: np.ndarray, cam: Camera, rng: np.random.Generator) -> None:
     tw, th = cam.table
     h, w = img.shape[:2]
 
-    def spot() -> tuple[int, int]:
-        for _ in range(40):   # prefer the margin around the calibrated table
+    def spot() -> tuple[int, int] | None:
+        for _ in range(60):   # in the margin around the calibrated table, clear of its edge
             x, y = rng.uniform(0, w), rng.uniform(0, h)
             mx, my = x / s + cam.world_origin[0], y / s + cam.world_origin[1]
-            if not (-20 < mx < tw + 20 and -20 < my < th + 20):
+            if not (-80 < mx < tw + 80 and -80 < my < th + 80):
                 return int(x), int(y)
-        return int(rng.uniform(0, w)), int(rng.uniform(0, h))
+        return None                                       # no room around this table
     for _ in range(rng.integers(3, 7)):
         kind = rng.choice(["mug", "pen", "phone", "coin", "note"])
-        x, y = spot()
+        at = spot()
+        if at is None:
+            continue
+        x, y = at
         angle = float(rng.uniform(0, 180))
         if kind == "mug":
             r = int(42 * s)
@@ -242,8 +249,9 @@ def _clutter(img: np.ndarray, cam: Camera, rng: np.random.Generator) -> None:
             cv2.fillConvexPoly(img, box, colour, cv2.LINE_AA)
         else:
             cv2.circle(img, (x, y), int(11 * s), (60, 150, 190), -1, cv2.LINE_AA)
-    if rng.random() < 0.5:
-        _foreign_qr(img, spot(), s, rng)
+    at = spot()
+    if rng.random() < 0.5 and at is not None:
+        _foreign_qr(img, at, s, rng)
 
 
 def _foreign_qr(img: np.ndarray, at: tuple[int, int], s: float, rng: np.random.Generator) -> None:
@@ -484,9 +492,29 @@ def _changed_spot(before: Sequence[Placement], after: Sequence[Placement], table
     return (float(np.mean([m[0] for m in moved])), float(np.mean([m[1] for m in moved])))
 
 
+# ----------------------------------------------------------------- a plain detector as a yardstick
+def aruco_ids(image: np.ndarray) -> set[int]:
+    """Marker ids OpenCV's ArUco detector finds in a frame (design.md's settings: 5×5_1000,
+    minMarkerPerimeterRate 0.02): a yardstick for how readable the rendered frames are."""
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerPerimeterRate = 0.02
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, cat.MARKER_DICTIONARY))
+    _, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(image)
+    return set() if ids is None else {int(i) for i in ids.ravel()}
+
+
+def marker_recall(frame: SyntheticFrame) -> tuple[int, int, int]:
+    """(visible marker ids found, visible marker ids, ids found that lie nowhere on the table)."""
+    found = aruco_ids(frame.image)
+    truth = {cat.card(c).marker for c in frame.visible}
+    placed = {cat.card(p.shown_id).marker for p in frame.placements}
+    return len(found & truth), len(truth), len(found - placed)
+
+
 # ----------------------------------------------------------------- writing frames to a folder
 def write_game(out_dir: str, game_id: str, players: int, seed: int = 0, px_per_mm: float | None = None,
-               max_moves: int | None = None, stills: int = 2, hand_frames: int = 1) -> int:
+               max_moves: int | None = None, stills: int = 2, hand_frames: int = 1,
+               check: bool = False) -> int:
     """Write a simulated game's frames as JPEGs (``frame-00000.jpg`` …) with ``truth.json`` (per
     frame: kind, state, moves so far, the engine layout, the visible ids); returns the frame count.
     The folder replays like a camera (an image-folder source)."""
@@ -497,8 +525,11 @@ def write_game(out_dir: str, game_id: str, players: int, seed: int = 0, px_per_m
     first = next(frames)          # bad input raises here, before anything is written
     os.makedirs(out_dir, exist_ok=True)
     truth = []
-    n = 0
+    n = hit = total = foreign = 0
     for n, f in enumerate(itertools.chain([first], frames), start=1):
+        if check:
+            counts = marker_recall(f)
+            hit, total, foreign = hit + counts[0], total + counts[1], foreign + counts[2]
         name = f"frame-{n - 1:05d}.jpg"
         cv2.imwrite(os.path.join(out_dir, name), f.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         truth.append({"file": name, "kind": f.kind, "state": f.state, "moves": f.moves,
@@ -507,6 +538,9 @@ def write_game(out_dir: str, game_id: str, players: int, seed: int = 0, px_per_m
     with open(os.path.join(out_dir, "truth.json"), "w", encoding="utf-8") as fh:
         json.dump({"game": game_id, "players": players, "seed": seed,
                    "px_per_mm": f.camera.px_per_mm if n else px_per_mm, "frames": truth}, fh)
+    if check:
+        print(f"{game_id} {players}p {first.camera.px_per_mm:g} px/mm: ArUco found {hit}/{total} "
+              f"visible marker ids ({hit / max(total, 1):.1%}), {foreign} not on the table")
     return n
 
 
@@ -521,9 +555,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scale", type=float, default=None, help="px/mm (default: up to 1.7, as fits)")
     parser.add_argument("--moves", type=int, default=None, help="stop after this many moves")
+    parser.add_argument("--check", action="store_true",
+                        help="also run OpenCV's ArUco detector on every frame and print its recall")
     args = parser.parse_args(argv)
     try:
-        n = write_game(args.out, args.game, args.players, args.seed, args.scale, args.moves)
+        n = write_game(args.out, args.game, args.players, args.seed, args.scale, args.moves,
+                       check=args.check)
     except ValueError as err:
         parser.exit(2, f"error: {err}\n")
     print(f"wrote {n} frames and truth.json to {args.out}")
