@@ -2,6 +2,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from companion import catalogue
 from companion.engine import CHANCE, IllegalMove, Move, simulate
 from companion.games.wheel import CARDS, Game, colour_of, inverted_worth, value_of
 from companion.series import Series
@@ -151,6 +152,14 @@ def test_colour_and_value_variant_ends_once_both_are_scored():
     assert [e.kind for e in events] == ["card_taken", "colour_scored", "value_scored", "game_over"]
     assert game.scores() == [15 + 1, 0 + 4]   # red 1–5 summed; one 5 worth 1 vs four
     assert min(game.scores()) >= 0
+
+
+def test_events_name_cards_as_players_say_them():
+    game = laid(2)
+    events = take(game, "W-R5" if "W-R5" in game.targets() else game.targets()[0])
+    card = events[0].get("card")
+    assert events[0].text == f"P1 takes {catalogue.card(card).name}." and "W-" not in events[0].text
+    assert catalogue.card(card).ja in events[0].ja
 
 
 def test_layout_shows_what_the_camera_sees():

@@ -170,8 +170,9 @@ class Game(engine.Game):
             self.circle[slot] = None
             self.pawn = slot
             self.taken[player].append(move.card)
-            events = [Event.of("card_taken", f"P{player + 1} takes {move.card}.",
-                               f"P{player + 1}が{move.card}を取りました。", player=player, card=move.card)]
+            taken = catalogue_card(move.card)
+            events = [Event.of("card_taken", f"P{player + 1} takes {taken.name}.",
+                               f"P{player + 1}が{taken.ja}を取りました。", player=player, card=move.card)]
             if self.options["single_card_fall"] and not self.discard_used[player]:
                 self.pending = move.card
                 return events
@@ -185,10 +186,11 @@ class Game(engine.Game):
             self.discarded.append(card)
             self.discard_used[player] = True
             events.append(Event.of("card_discarded",
-                                   f"P{player + 1} discards {card} face down: colour "
+                                   f"P{player + 1} discards {catalogue_card(card).name} face down: colour "
                                    f"{_colour_words(colour_of(card))[0]} and value {value_of(card)} "
                                    f"can no longer complete.",
-                                   f"P{player + 1}が{card}を伏せて捨てました。", player=player, card=card))
+                                   f"P{player + 1}が{catalogue_card(card).ja}を伏せて捨てました。",
+                                   player=player, card=card))
         return events + self._after_take(card)
 
     def _after_take(self, card: str) -> list[Event]:
