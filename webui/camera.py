@@ -17,7 +17,31 @@ def vision_available() -> bool:
     return True
 
 
-class CameraFeed:
+class FrameWorker:
+    """A background thread that keeps the latest annotated frame of one table as JPEG."""
+
+    table_id: str
+    thread: threading.Thread
+    stop_event: threading.Event
+    _jpeg: bytes | None
+
+    def start(self):
+        """Start the thread; return self."""
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop after the current frame."""
+        self.stop_event.set()
+
+    def frame(self, table_id: str) -> tuple[bytes, str] | None:
+        """The latest annotated frame of this worker's table as JPEG (the app's FRAME_SOURCE)."""
+        if table_id != self.table_id or self._jpeg is None:
+            return None
+        return self._jpeg, "image/jpeg"
+
+
+class CameraFeed(FrameWorker):
     """Reads frames in a background thread and feeds each stable observation change to a table."""
 
     def __init__(self, tables: Any, table_id: str, *, camera: int | None = None,
@@ -35,21 +59,6 @@ class CameraFeed:
         self.error: str | None = None
         self.seen = 0
         self.done = threading.Event()
-
-    def start(self) -> "CameraFeed":
-        """Start watching; return self."""
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop after the current frame."""
-        self.stop_event.set()
-
-    def frame(self, table_id: str) -> tuple[bytes, str] | None:
-        """The latest annotated frame of this feed's table as JPEG (the app's FRAME_SOURCE)."""
-        if table_id != self.table_id or self._jpeg is None:
-            return None
-        return self._jpeg, "image/jpeg"
 
     def _run(self) -> None:
         try:

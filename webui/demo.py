@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterator
 
 from companion.engine import Move, freeze, simulate
 from companion.games import game_class
+from webui.camera import FrameWorker
 
 DEMO_PLAYERS = {"wheel": 4, "hills": 2, "spartacus": 3, "prussia": 1, "chains": 3}
 """Players at the demo table of each game."""
@@ -129,7 +130,7 @@ class DemoDriver:
             self.tables.changed(self.table_id)
 
 
-class DemoCamera:
+class DemoCamera(FrameWorker):
     """What a camera would show of the demo table: vision's synthetic renderer draws the session's
     layout, the vision pipeline reads it and annotates what it recognised (host screen only)."""
 
@@ -149,21 +150,6 @@ class DemoCamera:
         self.thread = threading.Thread(target=self._run, daemon=True, name="demo-camera")
         self._jpeg: bytes | None = None
         self.frames = 0
-
-    def start(self) -> "DemoCamera":
-        """Start drawing; return self."""
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop after the current frame."""
-        self.stop_event.set()
-
-    def frame(self, table_id: str) -> tuple[bytes, str] | None:
-        """The latest annotated frame (the app's FRAME_SOURCE)."""
-        if table_id != self.table_id or self._jpeg is None:
-            return None
-        return self._jpeg, "image/jpeg"
 
     def _run(self) -> None:
         import cv2
