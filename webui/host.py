@@ -4,13 +4,13 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
+from flask import (Blueprint, Response, current_app, make_response, render_template,
                    request, url_for)
 
 from companion.games import describe_all
 from webui.api import ApiError, create_table, join_url
 from webui.common import fail, get_session, lang, require_role, tables
-from webui.phone import COOKIE_AGE, seat_of, view_context
+from webui.phone import redirect_with_token, seat_of, view_context
 
 bp = Blueprint("host", __name__)
 
@@ -62,10 +62,8 @@ def _option_value(text: str) -> Any:
 
 
 def _host_redirect(table_id: str) -> Response:
-    resp = redirect(url_for("host.table", table_id=table_id))
-    resp.set_cookie(f"tch_{table_id}", tables().host_token(table_id), max_age=COOKIE_AGE,
-                    samesite="Lax", httponly=True)
-    return resp
+    return redirect_with_token(url_for("host.table", table_id=table_id), f"tch_{table_id}",
+                               tables().host_token(table_id))
 
 
 @bp.get("/host/<table_id>")

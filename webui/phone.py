@@ -18,6 +18,13 @@ bp = Blueprint("phone", __name__)
 COOKIE_AGE = 7 * 24 * 3600
 
 
+def redirect_with_token(url: str, cookie: str, token: str) -> Response:
+    """A redirect that also stores a table token in a cookie (joined phones and the host alike)."""
+    resp = redirect(url)
+    resp.set_cookie(cookie, token, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return resp
+
+
 def seat_of(s: Any) -> int | None:
     """The seat this phone shows (``?seat=`` or its cookie); None shows the whole table."""
     raw = request.args.get("seat", request.cookies.get(f"seat_{s.id}", ""))
@@ -82,10 +89,8 @@ def join() -> Any:
         msg = ("Type the code shown on the host screen." if not code.strip() else
                f"No table has the code {code.strip().upper()!r}. Check the host screen.")
         return render_template("index.html", lang=lang(), error=msg, code=code), 404 if code else 400
-    resp = redirect(url_for("phone.table", table_id=table_id))
-    resp.set_cookie(f"tc_{table_id}", tables().join_token(table_id), max_age=COOKIE_AGE,
-                    samesite="Lax", httponly=True)
-    return resp
+    return redirect_with_token(url_for("phone.table", table_id=table_id), f"tc_{table_id}",
+                               tables().join_token(table_id))
 
 
 @bp.get("/t/<table_id>")
