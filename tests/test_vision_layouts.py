@@ -107,6 +107,28 @@ def test_hills_cascade_order_follows_position_not_detection_order():
     assert layouts.read("hills", scene, 2)["hills"][hill["hill"] - 1]["red"] == hill["red"]
 
 
+@pytest.mark.parametrize("game_id,players,key", [("hills", 2, "hills"), ("chains", 2, "players"),
+                                                   ("spartacus", 3, "trick")])
+def test_rows_keep_their_order_when_a_card_is_seen_upside_down(game_id, players, key):
+    """A card whose QR code was never read is known only modulo 180° (the pipeline may report it
+    upside down), and angles near 180° wrap to -180°: neither may reverse a cascade or a fan."""
+    def long_row(layout):
+        if game_id == "hills":
+            return any(len(h["blue"]) >= 3 for h in layout["hills"])
+        if game_id == "chains":
+            return any(len(a["work"]) >= 3 for a in layout["players"])
+        return len(layout["trick"]) >= 3
+    layout = next(l for seed in range(20) for l in states(game_id, players, seed) if long_row(l))
+    scene = scene_from_placements(layouts.place(game_id, layout, players, random.Random(3)))
+    turned = []
+    for i, c in enumerate(scene.cards):
+        angle = c.angle + 180 if i % 3 == 1 else c.angle       # every third card the other way up
+        angle = (angle + 180) % 360 - 180 if i % 2 else angle  # and half of them wrapped to (-180, 180]
+        turned.append(replace(c, angle=angle))
+    seen = layouts.read(game_id, replace(scene, cards=tuple(turned)), players)
+    assert seen[key] == layouts.knowable(game_id, layout, players)[key]
+
+
 def test_hidden_cards_under_a_pile_are_not_reported():
     layout = {"trick": ["S-R9", "S-B5"], "won": [3, 0, 1], "out": []}
     placements = layouts.place("spartacus", layout, 3, random.Random(0))

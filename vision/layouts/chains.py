@@ -141,7 +141,7 @@ def read(scene: TableScene, players: int) -> dict:
             row.append(entry)
         terminals.append(row)
     return {"terminals": terminals,
-            "players": [{"work": [c.card_id for c in cascade_order(work[p])],
+            "players": [{"work": [c.card_id for c in cascade_order(work[p], plan[p].angle)],
                          "temporary": temporary[p]} for p in range(players)]}
 
 
