@@ -58,6 +58,9 @@ PERFECT = sum(POINTS.values())
 RULES = "Chains"
 TEN_NOT_FIRST = ("auto", "on", "off")
 MISFIT = ("ruin", "card_only")
+ACTION_PARAMS = {"deck_to_work": (), "deck_to_temporary": ("slot",), "temporary_to_work": ("slot",),
+                 "take_terminal": ("card",)}
+"""The parameters each action names."""
 LEAVE_JA = {"no terminal card left to score": "得点化できる終端カードがありません",
             "cannot perform any action": "どのアクションも実行できません"}
 """Why a player left the game, in Japanese (the English is kept in the state)."""
@@ -324,6 +327,13 @@ class Game(engine.Game):
 
     def _explain_action(self, seat: int, move: Move) -> Reason | None:
         slot = move.get("slot")
+        wanted = ACTION_PARAMS.get(move.kind)
+        if wanted is not None and set(dict(move.params)) != set(wanted):
+            if not wanted:
+                return self.refusal(f"the action {move.kind} names nothing more.",
+                                    f"アクション {move.kind} にはなにも指定しません。")
+            return self.refusal(f"the action {move.kind} names only {', '.join(wanted)}.",
+                                f"アクション {move.kind} に指定するのは {'、'.join(wanted)} だけです。")
         if move.kind in ("deck_to_work", "deck_to_temporary") and not self.deck[seat]:
             return self.refusal("your deck is empty.", "あなたの山札はもうありません。", f"{RULES}, actions 1–2",
                                 f"{self.title_ja}、アクション①②")

@@ -433,7 +433,7 @@ class Game(EngineGame):
         colour = catalogue.COLOURS[self.colour(seat)]
         if found.colour != self.colour(seat):
             return self.refusal(f"{found.name} is not yours: {self.seat_name(seat)} plays {colour.name}.",
-                           f"{found.ja}はあなたのカードではありません。{self.seat_name_ja(seat)}は{colour.ja}です。")
+                           f"{found.ja}はあなたのカードではありません。{self.seat_name_ja(seat)}のカードは{colour.ja}です。")
         if is_banner(card) and self.options["no_banners"]:
             return self.refusal("this game is played without banners (option no_banners).",
                            "このゲームは旗印カードを使わない変形ルールです(オプションno_banners)。")

@@ -153,7 +153,7 @@ class Game(engine.Game):
             return self.refusal(f"move the pawn to the 1st, 2nd or 3rd card ahead; {card} is card {n} ahead. "
                            f"You may take {', '.join(targets)}.",
                            f"ポーンは隣のカードか2つ先か3つ先のカードまでしか進められません。{_ja(card)}は"
-                           f"{n}つ先です。取れるのは{'、'.join(map(_ja, targets))}です。")
+                           f"{n}枚先です。取れるのは{'、'.join(map(_ja, targets))}です。")
         if move.kind in ("keep", "discard"):
             if not self.options["single_card_fall"]:
                 return self.refusal("discarding is the single-card fall variant, which is off.",
