@@ -338,7 +338,8 @@ class TableSession:
     def _require_unblocked(self) -> None:
         prompt = self.blocked()
         if prompt:
-            raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})")
+            raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})",
+                               f"先に未回答の確認に答えてください({prompt.id}: {prompt.ja or prompt.text})")
 
     def play(self, move: Move, *, by: str = "manual", expected_version: int) -> list[Event]:
         """A tapped move (a seat's, or a chance move naming the card drawn); IllegalMove if refused."""
@@ -410,19 +411,24 @@ class TableSession:
                       f"{game.title_ja}: カメラでは判別できません。どれでしたか?", "", choices)
 
     def _illegal_prompt(self, obs: dict[str, Any], exhausted: bool) -> Prompt:
-        text, rule, tried = why_not(self.game, obs)
+        reason, rule, tried = why_not(self.game, obs)
+        text = str(reason)
+        # an engine without Japanese words: say so in Japanese, then give its English reason
+        ja = reason.ja or f"ルール違反: {text}"
         waiting = [p for p in self.prompts if p.kind == "ruling"]
         if waiting:   # most often the table has not carried out a ruling yet
             text = f"{text} Still to do on the table: {waiting[0].text}"
+            ja += f" 卓でまだ済んでいない処理: {waiting[0].ja or waiting[0].text}"
         if exhausted:   # the search stopped at its budget: a long legal explanation may exist
             text += " (So many moves could lie between the last two views that not all were tried: " \
                     "if the table is right, enter the moves by hand.)"
+            ja += "(前回の映像との間にありうる手が多すぎて、すべては試せませんでした。卓が正しければ、手を手入力してください。)"
         choices = [_choice("fixed", "We will fix the table", "卓を直します")]
         if tried:
             label = describe(self.game, tried[0], self.names)
             choices.append(_choice("override", f"House ruling: accept {label}", f"ハウスルール: {label} を認める",
                                    tried[:1], override=True))
-        return Prompt("", "illegal", text, f"ルール違反: {text}", rule, choices)   # engines give English reasons
+        return Prompt("", "illegal", text, ja, rule, choices)
 
     def answer(self, prompt_id: str, choice_id: str, *, by: str, expected_version: int) -> list[Event]:
         """Answer an open prompt with one of its choices (the chosen moves are applied)."""
@@ -431,7 +437,9 @@ class TableSession:
             raise StaleVersion(expected_version, self.version)
         prompt = self._st.prompts.get(prompt_id)
         if prompt is None:
-            raise SessionError(f"no open prompt {prompt_id!r} (open: {', '.join(self._st.prompts) or 'none'})")
+            open_ids = ', '.join(self._st.prompts)
+            raise SessionError(f"no open prompt {prompt_id!r} (open: {open_ids or 'none'})",
+                               f"確認{prompt_id!r}はもう開いていません(開いている確認: {open_ids or 'なし'})")
         choice = next((c for c in prompt.choices if c["id"] == choice_id), None)
         if choice is None:
             raise SessionError(f"prompt {prompt_id} has no choice {choice_id!r} "
@@ -444,7 +452,7 @@ class TableSession:
         """Take back the last move (all moves one observation applied together); host only."""
         self._catch_up()
         if not self._st.moves:
-            raise SessionError("there is no move to undo in this game")
+            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
         last = self._st.moves[-1]["move"]
         self._commit("undo", {}, by, expected_version)
         return last
@@ -460,7 +468,8 @@ class TableSession:
     def override(self, move: Move, *, reason: str, expected_version: int, by: str = "host") -> list[Event]:
         """A house ruling: apply ``move`` even if the rules refuse it; logged with the reason."""
         if not reason or not reason.strip():
-            raise SessionError("an override needs a reason (it is kept in the log)")
+            raise SessionError("an override needs a reason (it is kept in the log)",
+                               "上書きには理由が必要です(記録に残ります)")
         blocking = [p.id for p in self.prompts if p.kind in BLOCKING]
         return self._commit("override", {"moves": [move.to_json()], "override": True, "reason": reason,
                                          "close": blocking}, by, expected_version)
@@ -469,9 +478,9 @@ class TableSession:
         """Series: start the next game (the start player moves one seat on)."""
         self._catch_up()
         if not self.game.is_over():
-            raise SessionError("the current game is not over yet")
+            raise SessionError("the current game is not over yet", "今のゲームはまだ終わっていません")
         if (self.rounds is not None or self.target is not None) and self.series()["is_over"]:
-            raise SessionError("the series is over")
+            raise SessionError("the series is over", "シリーズは終了しています")
         self._commit("next_game", {}, by, expected_version)
 
     def wait_for_change(self, version: int, timeout: float) -> int:

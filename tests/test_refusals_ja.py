@@ -125,3 +125,83 @@ def test_every_event_has_japanese_text(game_id, players, options):
         for _, events in simulate(cls(players, options), seed).turns:
             for event in events:
                 assert_bilingual(event.text, event.ja, event.kind)
+
+
+# ----------------------------------------------------------------- the session and the phone page
+@pytest.fixture
+def store(tmp_path):
+    from companion.session import Store
+    return Store(str(tmp_path / "s.db"))
+
+
+def test_an_illegal_observation_is_explained_in_japanese(store):
+    from companion.session import TableSession
+    s = TableSession.create(store, "spartacus", 3)
+    s.play(Move.of(0, "play", card="S-R5"), expected_version=0)
+    prompt = s.observe({"trick": ["S-R5", "S-B7"]}).prompt
+    assert prompt.kind == "illegal" and "7 is not lower than 5" in prompt.text
+    assert_bilingual(prompt.text, prompt.ja, prompt)
+    assert prompt.ja.startswith("スパルタクス: 7は5より低くありません") and "ルール違反" not in prompt.ja
+
+    s = TableSession.create(store, "hills", 2)
+    s.play(Move.of(0, "place", hill=3, card=None), expected_version=s.version)
+    s.play(Move.of(1, "place", hill=4, card=None), expected_version=s.version)
+    layout = s.game.layout()
+    layout["hills"][3]["red"] = ["B-HILLR"]           # red also goes where blue just placed
+    prompt = s.observe(layout).prompt
+    assert_bilingual(prompt.text, prompt.ja, prompt)
+    assert "丘4" in prompt.ja and all(c["ja"] for c in prompt.choices)
+
+
+def test_a_blocked_session_says_so_in_japanese(store):
+    from companion.session import SessionError, TableSession
+    s = TableSession.create(store, "spartacus", 3)
+    s.play(Move.of(0, "play", card="S-R5"), expected_version=0)
+    s.observe({"trick": ["S-R5", "S-B7"]})
+    with pytest.raises(SessionError) as err:
+        s.play(Move.of(1, "pass"), expected_version=s.version)
+    assert_bilingual(str(err.value), err.value.ja, "blocked")
+
+
+@pytest.fixture
+def client(tmp_path):
+    from tests.web_helpers import make_app
+    return make_app(tmp_path).test_client()
+
+
+def _illegal_take(client, lang: str):
+    from tests.web_helpers import new_table, state
+    table = new_table(client, "wheel")
+    headers = {"X-Table-Token": table["token"]}
+    st = state(client, table)
+    client.post(f"/api/tables/{table['id']}/deal", json={"version": st["version"]}, headers=headers)
+    st = state(client, table)
+    reachable = {m["move"]["card"] for g in st["groups"] for m in g["moves"] if m.get("card")}
+    far = next(c for c in st["layout"]["circle"] if c and c not in reachable)
+    move = {"player": st["current_player"], "kind": "take", "card": far}
+    return client.post(f"/api/tables/{table['id']}/move?lang={lang}", headers=headers,
+                       json={"version": st["version"], "move": move})
+
+
+def test_the_phone_gets_the_refusal_in_its_language(client):
+    ja = _illegal_take(client, "ja")
+    body = ja.get_json()
+    assert ja.status_code == 422 and body["rule"]
+    assert body["error"] == body["ja"] and body["reason"] not in body["error"]
+    assert_bilingual(body["reason"], body["error"], body)
+    assert "歴史の車輪" in body["error"] and "ポーン" in body["error"]
+    en = _illegal_take(client, "en").get_json()
+    assert en["error"] == en["reason"] and en["error"].startswith("Wheel of History: move the pawn")
+    client.set_cookie("lang", "ja")       # the language cookie counts as well
+    assert JAPANESE.search(_illegal_take(client, "").get_json()["error"])
+
+
+def test_bad_settings_are_refused_in_the_hosts_language(client):
+    r = client.post("/api/tables?lang=ja", json={"game": "spartacus", "players": 3,
+                                                 "options": {"joker": True, "no_banners": True}})
+    body = r.get_json()
+    assert r.status_code == 400 and body["error"] == body["ja"]
+    assert_bilingual(body["reason"], body["error"], body)
+    r = client.post("/api/tables?lang=en", json={"game": "spartacus", "players": 3,
+                                                 "options": {"joker": True, "no_banners": True}})
+    assert r.get_json()["error"].startswith("options joker and no_banners cannot be combined")

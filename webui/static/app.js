@@ -90,7 +90,8 @@
     busy = true;
     body.classList.add("busy");
     payload.version = shown;
-    return fetch("/api/tables/" + tableId + "/" + path, {
+    /* ?lang=: a refusal comes back in the language the page shows */
+    return fetch("/api/tables/" + tableId + "/" + path + "?lang=" + encodeURIComponent(d.lang || "en"), {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-Table-Token": token},
       body: JSON.stringify(payload)
