@@ -289,6 +289,14 @@ def next_game(table_id: str) -> tuple[Response, int]:
     return _write(table_id, "host", act)
 
 
+@bp.post("/tables/<table_id>/end")
+def end_game(table_id: str) -> tuple[Response, int]:
+    """Host: end the current game early (it is late, someone leaves): scores as they stand."""
+    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+        return s.end_game(by="host", expected_version=version)
+    return _write(table_id, "host", act)
+
+
 @bp.post("/tables/<table_id>/observe")
 def observe(table_id: str) -> tuple[Response, int]:
     """Host/camera: a stable observation of the table (same shape as the game's layout); it is a

@@ -149,6 +149,8 @@
       });
     } else if (b.id === "next-game") {
       post("next", {});
+    } else if (b.id === "end-game") {   /* reached only through the confirm disclosure */
+      post("end", {});
     } else if (b.id === "override" || b.id === "correct") {
       var text = document.getElementById("override-move").value;
       var move;
