@@ -322,7 +322,7 @@ def odds(table_id: str) -> Response:
     try:
         report = advice(game, samples=ODDS_SAMPLES)
     except GameError as err:
-        fail(400, str(err))
+        refuse(400, err)
     return jsonify(report)
 
 

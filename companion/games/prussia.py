@@ -485,9 +485,10 @@ def odds(game: Game, samples: int = 400, seed: int = 0, policy: str = "greedy") 
     choices are not noise from the deal.
     """
     if game.players != 1:
-        raise GameError("odds are computed for solo games only")
+        raise GameError("odds are computed for solo games only", "確率は1人プレイのゲームでだけ計算します")
     if game.is_over():
-        raise GameError(f"the game is over ({game.result()})")
+        raise GameError(f"the game is over ({game.result()})",
+                        f"ゲームは終了しています({RESULT_NAMES[game.result()][1]})")
     if samples < 1:
         raise GameError(f"samples must be at least 1, got {samples}")
     if policy not in POLICIES:

@@ -159,7 +159,7 @@
         ? {move: move, reason: document.getElementById("override-reason").value} : {move: move});
     } else if (b.id === "odds") {
       b.disabled = true;
-      fetch("/api/tables/" + tableId + "/odds", {credentials: "same-origin"}).then(function (r) {
+      fetch("/api/tables/" + tableId + "/odds?lang=" + encodeURIComponent(d.lang || "en"), {credentials: "same-origin"}).then(function (r) {
         return r.json();
       }).then(function (j) {
         var box = document.getElementById("odds-table");
