@@ -138,7 +138,7 @@ def state_for(s: Any, seat: int | None, language: str) -> dict[str, Any]:
         # two players dealt real cards at the table: the app need not know the hands
         moves.append({"player": CHANCE, "kind": "deal"})
     st["groups"] = [{"title": title, "moves": moves}
-                    for title, moves in move_groups(s.game_id, moves, st, language)]
+                    for title, moves in move_groups(s.game, moves, st, language)]
     return st
 
 
