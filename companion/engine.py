@@ -28,18 +28,46 @@ TERMINAL = -2
 """``current_player()`` once the game is over."""
 
 
+class Reason(str):
+    """Words for people in two languages: the string itself is the English, ``ja`` the Japanese.
+
+    Engines return one from ``explain_illegal`` and raise ``IllegalMove`` / ``GameError`` with one,
+    so the two languages of a refusal are written side by side and travel together.
+    """
+
+    ja: str
+
+    def __new__(cls, en: str, ja: str) -> "Reason":
+        reason = super().__new__(cls, en)
+        reason.ja = ja
+        return reason
+
+
+def japanese(text: Any) -> str:
+    """The Japanese words a ``Reason`` (or an exception built from one) carries; "" if none."""
+    return getattr(text, "ja", "") or ""
+
+
 class GameError(ValueError):
-    """A game could not be created or restored: bad options, player count or saved data."""
+    """A game could not be created or restored: bad options, player count or saved data.
+
+    ``str(err)`` is the English message; ``ja`` the Japanese one where given (pass a ``Reason``).
+    """
+
+    def __init__(self, message: str = "", ja: str = "") -> None:
+        super().__init__(str(message))
+        self.ja = ja or japanese(message)
 
 
 class IllegalMove(ValueError):
-    """A move the rules forbid; ``reason`` says why in a player's words, ``rule`` cites the rule."""
+    """A move the rules forbid; ``reason`` says why in a player's words, ``rule`` cites the rule,
+    ``ja`` is the reason in Japanese (taken from ``reason`` when it is a ``Reason``)."""
 
     def __init__(self, reason: str, rule: str = "", ja: str = "") -> None:
-        super().__init__(f"{reason} ({rule})" if rule else reason)
-        self.reason = reason
+        super().__init__(f"{reason} ({rule})" if rule else str(reason))
+        self.reason = str(reason)
         self.rule = rule
-        self.ja = ja  # the reason in Japanese, where the game gives one
+        self.ja = ja or japanese(reason)
 
 
 class FrozenDict(tuple):
@@ -70,6 +98,14 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [thaw(v) for v in value]
     return value
+
+
+def _seat(player: int) -> str:
+    return "chance" if player == CHANCE else f"player {player + 1}"
+
+
+def _seat_ja(player: int) -> str:
+    return "卓(シャッフル・ドロー)" if player == CHANCE else f"プレイヤー{player + 1}"
 
 
 def _params(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -180,28 +216,36 @@ class Option:
                 return True
             if lowered in ("0", "false", "no", "off"):
                 return False
-            raise GameError(f"option {self.name} takes true or false, got {text!r}")
+            raise GameError(*self._takes("true or false", "true か false", text))
         if isinstance(self.default, int) or (self.default is None and self.minimum is not None):
             try:
                 return int(text)
             except ValueError:
-                raise GameError(f"option {self.name} takes a whole number, got {text!r}") from None
+                raise GameError(*self._takes("a whole number", "整数", text)) from None
         return text
 
     def validate(self, value: Any) -> Any:
         """Check a value's type and range; return it."""
         if isinstance(self.default, bool):
             if not isinstance(value, bool):
-                raise GameError(f"option {self.name} takes true or false, got {value!r}")
+                raise GameError(*self._takes("true or false", "true か false", value))
         elif isinstance(self.default, int) or self.minimum is not None:
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise GameError(f"option {self.name} takes a whole number, got {value!r}")
+                raise GameError(*self._takes("a whole number", "整数", value))
             if value is not None and self.minimum is not None and value < self.minimum:
-                raise GameError(f"option {self.name} must be at least {self.minimum}, got {value}")
+                raise GameError(f"option {self.name} must be at least {self.minimum}, got {value}",
+                                f"オプション{self.name}は{self.minimum}以上にしてください"
+                                f"({value}が指定されました)")
         if self.choices and value not in self.choices:
-            raise GameError(f"option {self.name} must be one of {', '.join(map(str, self.choices))}, "
-                            f"got {value!r}")
+            listed = ', '.join(map(str, self.choices))
+            raise GameError(f"option {self.name} must be one of {listed}, got {value!r}",
+                            f"オプション{self.name}は {listed} のどれかにしてください({value!r}が指定されました)")
         return value
+
+    def _takes(self, what: str, what_ja: str, got: Any) -> tuple[str, str]:
+        """The English and Japanese words for a value of the wrong type."""
+        return (f"option {self.name} takes {what}, got {got!r}",
+                f"オプション{self.name}には{what_ja}を指定してください({got!r}が指定されました)")
 
     def to_json(self) -> dict[str, Any]:
         """The option as listed by ``companion games --json``."""
@@ -228,7 +272,9 @@ class Game(ABC):
     def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise GameError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
-                            f"got {players}")
+                            f"got {players}",
+                            f"{self.title_ja}は{self.min_players}〜{self.max_players}人用です"
+                            f"({players!r}人が指定されました)")
         self.players = players
         self.options = self.validate_options(options or {}, players)
         self.log: list[Move] = []
@@ -242,8 +288,9 @@ class Game(ABC):
         for opt in cls.options_spec:
             if opt.name == name:
                 return opt
-        known = ", ".join(o.name for o in cls.options_spec) or "none"
-        raise GameError(f"{cls.title} has no option {name!r} (options: {known})")
+        known = ", ".join(o.name for o in cls.options_spec)
+        raise GameError(f"{cls.title} has no option {name!r} (options: {known or 'none'})",
+                        f"{cls.title_ja}にオプション{name!r}はありません(オプション: {known or 'なし'})")
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any], players: int) -> dict[str, Any]:
@@ -258,11 +305,14 @@ class Game(ABC):
             if switched_on:
                 for needed in opt.requires:
                     if not values[needed]:
-                        raise GameError(f"option {opt.name} needs option {needed}")
+                        raise GameError(f"option {opt.name} needs option {needed}",
+                                        f"オプション{opt.name}にはオプション{needed}が必要です")
         start = values.get("start_player")
         if start is not None and not 0 <= start < players:
             raise GameError(f"option start_player must be a seat from 0 to {players - 1} for "
-                            f"{players} players, got {start}")
+                            f"{players} players, got {start}",
+                            f"{players}人ではオプションstart_player(スタートプレイヤー)は席0〜{players - 1}"
+                            f"で指定してください({start}が指定されました)")
         cls._check_options(values, players)
         return values
 
@@ -277,7 +327,8 @@ class Game(ABC):
         for pair in pairs:
             name, sep, text = pair.partition("=")
             if not sep:
-                raise GameError(f"options are written NAME=VALUE, got {pair!r}")
+                raise GameError(f"options are written NAME=VALUE, got {pair!r}",
+                                f"オプションは 名前=値 の形で書いてください({pair!r}が指定されました)")
             out[name.strip()] = cls.option(name.strip()).parse(text)
         return out
 
@@ -324,17 +375,25 @@ class Game(ABC):
     def check(self, move: Move) -> None:
         """Raise ``IllegalMove`` with the rule's reason unless ``move`` is legal now."""
         if self.is_over():
-            raise IllegalMove("The game is over.", "game over")
+            raise IllegalMove("The game is over.", "game over", "ゲームは終了しています。")
         if move not in self.legal_moves():
             raise IllegalMove(self.explain_illegal(move), self.rules_file)
 
     def explain_illegal(self, move: Move) -> str:
-        """Why ``move`` is not legal now, in a player's words (games refine this)."""
+        """Why ``move`` is not legal now, in a player's words: a ``Reason`` (games refine this)."""
         turn = self.current_player()
         if move.player != turn:
-            who = "a shuffle or draw" if turn == CHANCE else f"player {turn + 1}"
-            return f"It is not player {move.player + 1}'s turn: it is {who}'s."
-        return f"{move} is not a legal move now."
+            if turn == CHANCE:
+                return Reason(f"It is not {_seat(move.player)}'s turn: it is a shuffle or draw's.",
+                              f"{_seat_ja(move.player)}の手番ではありません。シャッフルかドローの番です。")
+            return Reason(f"It is not {_seat(move.player)}'s turn: it is player {turn + 1}'s.",
+                          f"{_seat_ja(move.player)}の手番ではありません。プレイヤー{turn + 1}の手番です。")
+        return Reason(f"{move} is not a legal move now.", f"今その手({move})は指せません。")
+
+    @classmethod
+    def refusal(cls, en: str, ja: str, head: str = "", head_ja: str = "") -> Reason:
+        """A ``Reason`` headed by the game's name (or ``head``): ``Spartacus: …`` / ``スパルタクス: …``."""
+        return Reason(f"{head or cls.title}: {en}", f"{head_ja or cls.title_ja}: {ja}")
 
     def is_chance_node(self) -> bool:
         """True when the next move is chance's (a shuffle or a draw)."""
@@ -381,13 +440,14 @@ class Game(ABC):
             try:
                 game.apply(move)
             except IllegalMove as err:
-                raise GameError(f"move {i + 1} ({move}) cannot be replayed: {err}") from None
+                raise GameError(f"move {i + 1} ({move}) cannot be replayed: {err}",
+                                f"{i + 1}手目({move})を再現できません: {err.ja or err}") from None
         return game
 
     def undo(self) -> Move:
         """Take back the last move by replaying the log without it; return that move."""
         if not self.log:
-            raise IllegalMove("There is no move to undo.", "undo")
+            raise IllegalMove("There is no move to undo.", "undo", "取り消せる手がありません。")
         last = self.log[-1]
         fresh = type(self).replay(self.players, self.options, self.log[:-1])
         self.__dict__.update(fresh.__dict__)

@@ -294,6 +294,50 @@ def test_next_game_of_a_series(client):
     assert not after["is_over"] and after["series"]["games"] == [st["scores"]]
 
 
+def test_end_game_is_host_only_versioned_and_shown_on_the_phones(client):
+    table = new_table(client, "spartacus")
+    first = state(client, table)
+    tap = {"player": first["current_player"], "kind": "play", "card": "S-R5"}
+    assert client.post(f"/api/tables/{table['id']}/move", json={"version": 0, "move": tap},
+                       headers=_player(table)).status_code == 200
+    url = f"/api/tables/{table['id']}/end"
+    r = client.post(url, json={"version": 1})
+    assert r.status_code == 401 and "Join" in r.get_json()["error"]
+    r = client.post(url, json={"version": 1}, headers=_player(table))
+    assert r.status_code == 403 and "host" in r.get_json()["error"]
+    r = client.post(url, json={}, headers=_host(table))
+    assert r.status_code == 400 and "version" in r.get_json()["error"]
+    r = client.post(url, json={"version": 0}, headers=_host(table))
+    assert r.status_code == 409 and r.get_json()["version"] == 1 and "reload" in r.get_json()["error"]
+    assert not state(client, table)["is_over"]                     # refused: nothing changed
+    r = client.post(url, json={"version": 1}, headers=_host(table))
+    assert r.status_code == 200 and r.get_json()["version"] == 2
+    assert r.get_json()["events"][0]["kind"] == "ended_by_host"
+    st = state(client, table)
+    assert st["is_over"] and st["ended_by_host"] and st["groups"] == [] and st["legal_moves"] == []
+    assert st["series"]["games"] == [st["scores"]]
+    # phones see the summary with the note, in both languages; the host no longer sees the button
+    client.get(f"/join?code={table['code']}")
+    en = client.get(f"/t/{table['id']}/view?lang=en").get_data(as_text=True)
+    ja = client.get(f"/t/{table['id']}/view?lang=ja").get_data(as_text=True)
+    assert 'class="card summary"' in en and "The host ended this game early" in en and "ended early" in en
+    assert "ホストがこのゲームを途中で終了しました" in ja and "ホストがゲームを途中で終了しました" in ja
+    host = client.get(f"/t/{table['id']}/view", query_string={"token": table["host_token"]}).get_data(as_text=True)
+    assert 'id="end-game"' not in host and 'id="undo"' in host
+    r = client.post(url, json={"version": 2}, headers=_host(table))
+    assert r.status_code == 400 and "already over" in r.get_json()["error"]
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": 2, "move": {"player": 1, "kind": "pass"}},
+                    headers=_player(table))
+    assert r.status_code == 422 and "ended this game early" in r.get_json()["error"]
+    # the host tapped by mistake: undo takes the end back and the game goes on
+    r = client.post(f"/api/tables/{table['id']}/undo", json={"version": 2}, headers=_host(table))
+    assert r.status_code == 200 and "move" not in r.get_json()
+    st = state(client, table)
+    assert not st["is_over"] and st["groups"] and st["moves"] == [dict(tap, version=1, override=False)]
+    host = client.get(f"/t/{table['id']}/view", query_string={"token": table["host_token"]}).get_data(as_text=True)
+    assert 'id="end-game"' in host and "ゲーム終了" not in host
+
+
 def test_observe_and_answer_a_prompt(client):
     table = new_table(client, "wheel")
     st = _take_first(client, table)

@@ -249,3 +249,41 @@ def test_the_table_enters_the_wheel_circle_it_laid(server, browser):
     assert all(any(n in t for t in takes) for n in names) and len(takes) == 3
     _shot(page, "wheel-circle-entered")
     ctx.close()
+
+
+def test_the_host_ends_the_game_early_and_the_phones_see_the_summary(server, browser):
+    table = _create(server, "spartacus", 3, ["Ann", "Ben", "Chie"])
+    host_ctx, host = _phone(browser)
+    host.goto(server.url + table["host_url"] + "?token=" + table["host_token"])
+    host.wait_for_selector(".gameview")
+    ctx_a, a = _phone(browser)
+    ctx_b, b = _phone(browser)
+    _join(a, server, table["code"])
+    _join(b, server, table["code"])
+    b.tap("#lang-toggle")
+    b.wait_for_selector("text=スパルタクス")
+    _play(a, random.Random(3), 9)
+    host.wait_for_function("v => +document.body.dataset.version >= v", arg=_version(a), timeout=LIVE_MS)
+    # the confirm step: the red button is hidden until the host opens "End game"
+    assert not host.is_visible("#end-game")
+    host.tap("details.end-game summary")
+    assert "Undo takes it back" in host.inner_text("details.end-game") and host.is_visible("#end-game")
+    host.locator("details.end-game").scroll_into_view_if_needed()
+    host.screenshot(path=str(SHOTS / "end-game-confirm.png"))
+    before = _version(host)
+    host.tap("#end-game")
+    host.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
+    for phone in (a, b):   # both phones show the finished-game summary live, with the note
+        phone.wait_for_selector(".summary .ended-early", timeout=LIVE_MS)
+        assert phone.query_selector(".gameview[data-over='1']") and not phone.query_selector("button.mv")
+    assert "The host ended this game early" in a.inner_text(".summary")
+    assert "ended early by the host" in a.inner_text(".status")
+    assert "ホストがこのゲームを途中で終了しました" in b.inner_text(".summary")
+    assert a.inner_text(".scores") == host.inner_text(".scores")
+    assert not host.query_selector("#end-game") and host.query_selector("#undo")
+    _shot(host, "end-game-host")
+    _shot(a, "end-game-phone")
+    _shot(b, "end-game-phone-ja")
+    assert not a.errors and not b.errors and not host.errors
+    for ctx in (host_ctx, ctx_a, ctx_b):
+        ctx.close()

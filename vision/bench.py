@@ -81,7 +81,10 @@ def card_image(card_id: str, face_up: bool = True) -> np.ndarray:
         return np.asarray(render_back_png(card_id, CARD_PX_PER_MM))
     if face_up:
         return np.asarray(render_card_png(card_id, CARD_PX_PER_MM))
-    return np.asarray(render_back_png(cat.back_of(card), CARD_PX_PER_MM))
+    back = cat.back_of(card)          # an era card's back is the other era's face
+    if cat.card(back).kind != "back":
+        return np.asarray(render_card_png(back, CARD_PX_PER_MM))
+    return np.asarray(render_back_png(back, CARD_PX_PER_MM))
 
 
 def placed(centre_mm, angle_deg: float, size_mm) -> np.ndarray:

@@ -9,6 +9,7 @@ same for ``persist`` still frames in a row and differs from the last one yielded
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from dataclasses import replace
 from typing import Any, Iterable, Iterator
@@ -31,6 +32,14 @@ card taken away."""
 
 SAME_LOOK = 0.6
 """Normalised correlation above which a card's place still shows the same card."""
+
+UNCOVERED_SHARE = 0.15
+"""A card not read lying partly under cards laid (or moved) onto it since it was last read is
+compared only where they leave it uncovered, if that is at least this share of it (a cascade step
+leaves ~27 %): the strip with its marker still looks the same though the card on top is new."""
+
+MOVED_MM = 5.0
+"""A card read this far from where it lay is a card moved (it now lies on top of what it overlaps)."""
 
 RING_MM = 15.0
 """Around cards gone from view, this band of the table is compared too: when it changed as well,
@@ -93,6 +102,8 @@ class Pipeline:
         self._last: tuple[np.ndarray, TableScene | None] | None = None
         self._pending: tuple[Any, int] | None = None
         self.last_observation: dict | None = None
+        self._patched: dict[int, int] = {}     # track number -> frame index of its patch
+        self._arrived: dict[int, tuple[tuple[float, float], int]] = {}   # -> (place, since frame)
 
     # --- one frame -------------------------------------------------------------------------------
     def process(self, frame: np.ndarray) -> TableScene | None:
@@ -137,8 +148,16 @@ class Pipeline:
             if s.qr is not None and s.qr != s.card_id:
                 self._qr_conflicts[track.number] = f"{s.card_id}: its QR code says {s.qr}"
                 log.warning("conflict: %s", self._qr_conflicts[track.number])
+            placed = self._arrived.get(track.number)
+            if placed is None or math.dist(placed[0], track.card.centre) > MOVED_MM:
+                self._arrived[track.number] = (track.card.centre, self.frame_index)
             if still:
                 track.patch = _Look(grey, track.card, cal)
+                self._patched[track.number] = self.frame_index
+        if len(self._arrived) > 2 * len(self.tracker.tracks) + 200:
+            live = {t.number for t in self.tracker.tracks}
+            self._arrived = {n: v for n, v in self._arrived.items() if n in live}
+            self._patched = {n: v for n, v in self._patched.items() if n in live}
         self._settle(boxes)
         return self._scene(frame, still)
 
@@ -278,11 +297,35 @@ class Pipeline:
             return "changed"
         now, then = self._patch(grey, track.card), track.patch.image()
         m = int(RING_MM * PATCH_PX_PER_MM)
-        if cv2.matchTemplate(now[m:-m, m:-m], then[m:-m, m:-m], cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK:
+        now, then = now[m:-m, m:-m], then[m:-m, m:-m]
+        open_part = self._uncovered(track, then.shape)
+        if open_part.all():
+            same = cv2.matchTemplate(now, then, cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK
+        else:   # cards laid on it since: its uncovered part (a cascade's strip) must look the same
+            same = open_part.mean() >= UNCOVERED_SHARE and _correlation(now, then, open_part) > SAME_LOOK
+        if same:
             return "same"
         if self._covered is None or self._covered[0] != self.frame_index:
             self._covered = (self.frame_index, self._covered_tracks(grey.shape, missing))
         return "covered" if track.number in self._covered[1] else "changed"
+
+    def _uncovered(self, track: Track, shape: tuple[int, ...]) -> np.ndarray:
+        """Where on ``track``'s card patch (``shape``) no card read now lies that was laid or
+        moved there after the patch was taken (such a card lies on top of it)."""
+        h, w = shape[:2]
+        to_patch = cv2.getPerspectiveTransform(np.array(track.card.corners, np.float32),
+                                               np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+        open_part = np.ones((h, w), np.uint8)
+        since = self._patched.get(track.number, -1)
+        for t in self.tracker.tracks:
+            if t is track or t.card.source == "tracked":
+                continue
+            placed = self._arrived.get(t.number)
+            if placed is not None and placed[1] <= since and math.dist(placed[0], t.card.centre) <= MOVED_MM:
+                continue        # it lay there already: under or over, the patch shows it
+            pts = cv2.perspectiveTransform(np.array([t.card.corners], np.float32), to_patch)[0]
+            cv2.fillPoly(open_part, [np.round(pts).astype(np.int32)], 0)
+        return open_part.astype(bool)
 
     def _covered_tracks(self, shape: tuple[int, ...], missing: list[Track]) -> set[int]:
         """Track numbers of the missing cards that something lies over: group the missing cards
@@ -469,3 +512,11 @@ def _visible(seen: list[SeenCard], sightings: list[Sighting], cal: Calibration, 
         samples = tl + np.array([[axes @ np.array([x, y])] for x in u for y in u]).reshape(-1, 2)
         covered = inside(samples)[ups].any(axis=0)
         seen[b] = replace(seen[b], visible=round(1.0 - float(covered.mean()), 2))
+
+
+def _correlation(a: np.ndarray, b: np.ndarray, where: np.ndarray) -> float:
+    """Normalised correlation of two images over the pixels ``where`` is true."""
+    x, y = a[where].astype(np.float64), b[where].astype(np.float64)
+    x -= x.mean()
+    y -= y.mean()
+    return float((x * y).sum() / max(math.sqrt((x * x).sum() * (y * y).sum()), 1e-9))

@@ -61,8 +61,13 @@ def deck(jokers: int) -> list[str]:
 
 
 def label(card: str) -> str:
-    """A card as players name it: ♥6, ♠K, joker."""
-    return CARDS[card][4] if card in CARDS else "joker"
+    """A card as players name it: ♥6, ♠K, joker (anything else as given)."""
+    return CARDS[card][4] if card in CARDS else "joker" if card in JOKERS else str(card)
+
+
+def label_ja(card: str) -> str:
+    """A card as Japanese players name it: ♥6, ♠K, ジョーカー."""
+    return "ジョーカー" if card in JOKERS else label(card)
 
 
 def is_red(card: str) -> bool:
