@@ -483,34 +483,26 @@ def _visible(seen: list[SeenCard], sightings: list[Sighting], cal: Calibration, 
     n = len(seen)
     if n == 0:
         return
-    to_local = []
-    for card in seen:
-        tl, tr, _, bl = (np.array(p) for p in card.corners)
-        ex, ey = tr - tl, bl - tl
-        basis = np.linalg.inv(np.column_stack([ex, ey]))
-        to_local.append((tl, basis))
-    origins = np.array([o for o, _ in to_local])            # (n, 2)
-    bases = np.array([b for _, b in to_local])               # (n, 2, 2)
+    corners = np.array([card.corners for card in seen], np.float64)        # (n, 4, 2)
+    origins = corners[:, 0]
+    ex, ey = corners[:, 1] - origins, corners[:, 3] - origins
+    bases = np.linalg.inv(np.stack([ex, ey], axis=2))                     # (n, 2, 2): table -> card units
 
     def inside(points: np.ndarray) -> np.ndarray:
         """(n_cards, n_points) whether each point lies on each card."""
         local = np.einsum("cij,cpj->cpi", bases, points[None, :, :] - origins[:, None, :])
         return np.all((local >= 0) & (local <= 1), axis=2)
 
-    marker_pts = [cal.to_table(s.image_pts) for s in sightings]
-    owner = np.concatenate([np.full(len(p), i) for i, p in enumerate(marker_pts)])
-    on = inside(np.vstack(marker_pts))                       # (n, total marker points)
-    above = np.array([on[:, owner == a].any(axis=1) for a in range(n)])   # above[a, b]: a over b
+    counts = [len(s.image_pts) for s in sightings]
+    on = inside(cal.to_table(np.vstack([s.image_pts for s in sightings])))   # (n, total marker points)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    above = np.logical_or.reduceat(on, starts, axis=1).T                  # above[a, b]: a over b
     np.fill_diagonal(above, False)
     u = (np.arange(grid) + 0.5) / grid
-    for b in range(n):
-        ups = np.flatnonzero(above[:, b])
-        if len(ups) == 0:
-            continue
-        tl, basis = to_local[b]
-        axes = np.linalg.inv(basis)
-        samples = tl + np.array([[axes @ np.array([x, y])] for x in u for y in u]).reshape(-1, 2)
-        covered = inside(samples)[ups].any(axis=0)
+    gx, gy = np.repeat(u, grid), np.tile(u, grid)
+    for b in np.flatnonzero(above.any(axis=0)):
+        samples = origins[b] + gx[:, None] * ex[b] + gy[:, None] * ey[b]
+        covered = inside(samples)[above[:, b]].any(axis=0)
         seen[b] = replace(seen[b], visible=round(1.0 - float(covered.mean()), 2))
 
 
