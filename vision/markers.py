@@ -174,12 +174,16 @@ class MarkerFinder:
         """Every marker in ``grey`` (uint8, one channel)."""
         if self.threads and len(self.windows) > 1:
             # the others in the pool while this thread searches the first (the costliest, 3 px)
-            jobs = [pool().submit(self._quads, grey, w, c) for w, c in self.windows[1:]]
-            found = [self._quads(grey, *self.windows[0])] + [job.result() for job in jobs]
+            jobs = [pool().submit(self._markers, grey, w, c) for w, c in self.windows[1:]]
+            found = [self._markers(grey, *self.windows[0])] + [job.result() for job in jobs]
         else:
-            found = [self._quads(grey, w, c) for w, c in self.windows]
-        quads = np.concatenate(found) if found else np.zeros((0, 4, 2))
-        return self._refine(grey, *self._identify(grey, self._candidates(grey, quads)))
+            found = [self._markers(grey, w, c) for w, c in self.windows]
+        return self._refine(grey, np.concatenate([ids for ids, _ in found]),
+                            np.concatenate([quads for _, quads in found]))
+
+    def _markers(self, grey: np.ndarray, window: int, constant: float) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, corners) of the markers one threshold shows (several per marker, unrefined)."""
+        return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant)))
 
     # --- 1. candidates ---------------------------------------------------------------------------
     @staticmethod
