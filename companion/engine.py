@@ -100,12 +100,11 @@ def thaw(value: Any) -> Any:
     return value
 
 
-def _seat(player: int) -> str:
-    return "chance" if player == CHANCE else f"player {player + 1}"
-
-
-def _seat_ja(player: int) -> str:
-    return "卓(シャッフル・ドロー)" if player == CHANCE else f"プレイヤー{player + 1}"
+def seat_words(player: int) -> tuple[str, str]:
+    """How a refusal names a move's seat in English and Japanese: "player 2", or chance's."""
+    if player == CHANCE:
+        return "chance (a shuffle or draw)", "卓(シャッフル・ドロー)"
+    return f"player {player + 1}", f"プレイヤー{player + 1}"
 
 
 def _params(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -383,11 +382,12 @@ class Game(ABC):
         """Why ``move`` is not legal now, in a player's words: a ``Reason`` (games refine this)."""
         turn = self.current_player()
         if move.player != turn:
+            who, who_ja = seat_words(move.player)
             if turn == CHANCE:
-                return Reason(f"It is not {_seat(move.player)}'s turn: it is a shuffle or draw's.",
-                              f"{_seat_ja(move.player)}の手番ではありません。シャッフルかドローの番です。")
-            return Reason(f"It is not {_seat(move.player)}'s turn: it is player {turn + 1}'s.",
-                          f"{_seat_ja(move.player)}の手番ではありません。プレイヤー{turn + 1}の手番です。")
+                return Reason(f"It is not {who}'s turn: it is a shuffle or draw's.",
+                              f"{who_ja}の手番ではありません。シャッフルかドローの番です。")
+            return Reason(f"It is not {who}'s turn: it is player {turn + 1}'s.",
+                          f"{who_ja}の手番ではありません。プレイヤー{turn + 1}の手番です。")
         return Reason(f"{move} is not a legal move now.", f"今その手({move})は指せません。")
 
     @classmethod

@@ -29,7 +29,7 @@ CASES = [
     ("chains", 1, {}), ("chains", 3, {}), ("chains", 2, {"misfit": "card_only", "ten_not_first": "off"}),
 ]
 IDS = [f"{g}-{p}-{'+'.join(o) or 'base'}" for g, p, o in CASES]
-STATES = 8
+STATES = 12
 """States sampled along each simulated game."""
 
 
@@ -81,9 +81,24 @@ def attempts(game_id: str, players: int, options: dict, seed: int) -> tuple[int,
 
 @pytest.mark.parametrize("game_id, players, options", CASES, ids=IDS)
 def test_every_refusal_says_why_in_english_and_japanese(game_id, players, options):
-    refused, reasons = attempts(game_id, players, options, seed=7)
-    assert refused >= 100, f"only {refused} illegal attempts were refused: the test drove too few"
-    assert len(set(reasons)) >= 5, "the refusals should be of several kinds"
+    for seed in (7, 8):
+        refused, reasons = attempts(game_id, players, options, seed)
+        assert refused >= 150, f"only {refused} illegal attempts were refused: the test drove too few"
+        assert len(set(reasons)) >= 5, "the refusals should be of several kinds"
+
+
+def test_the_forbidden_hills_are_explained_in_both_languages():
+    cls = game_class("hills")
+    for options in ({}, {"banners": True}):
+        record = simulate(cls(2, options), 5)
+        game, barred = cls(2, options), 0
+        for move, _ in record.turns:
+            if game.current_player() >= 0:
+                for why in game.forbidden_hills(game.current_player()).values():
+                    assert_bilingual(why, why.ja, why)
+                    barred += 1
+            game.apply(move)
+        assert barred >= 10
 
 
 def test_a_finished_game_and_an_empty_log_refuse_in_both_languages():
@@ -205,3 +220,14 @@ def test_bad_settings_are_refused_in_the_hosts_language(client):
     r = client.post("/api/tables?lang=en", json={"game": "spartacus", "players": 3,
                                                  "options": {"joker": True, "no_banners": True}})
     assert r.get_json()["error"].startswith("options joker and no_banners cannot be combined")
+
+
+@pytest.mark.parametrize("text", ["not json", '{"nations": 3}', '{"nations": [{"rank": "Z", "name": "X"}]}',
+                                  '{"nations": []}'])
+def test_a_bad_nations_file_is_refused_in_both_languages(tmp_path, text):
+    path = tmp_path / "nations.json"
+    path.write_text(text, "utf-8")
+    with pytest.raises(GameError) as err:
+        game_class("prussia")(1, {"nations": str(path)})
+    assert_bilingual(str(err.value), err.value.ja, text)
+    assert "nations.json" in err.value.ja

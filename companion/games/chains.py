@@ -48,7 +48,7 @@ from functools import cache
 from typing import Any, Mapping
 
 from companion import engine
-from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason
+from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason, seat_words
 
 VALUES = tuple(range(1, 11))
 SLOTS = 5
@@ -317,8 +317,9 @@ class Game(engine.Game):
                 why = self.out[move.player]
                 return self.refusal(f"player {move.player + 1} has left the game ({why}).",
                                     f"プレイヤー{move.player + 1}はゲームから抜けました({LEAVE_JA[why]})。")
-            return self.refusal(f"it is player {turn + 1}'s turn, not player {move.player + 1}'s.",
-                                f"プレイヤー{move.player + 1}ではなく、プレイヤー{turn + 1}の手番です。")
+            who, who_ja = seat_words(move.player)
+            return self.refusal(f"it is player {turn + 1}'s turn, not {who}'s.",
+                                f"{who_ja}ではなく、プレイヤー{turn + 1}の手番です。")
         return self._explain_action(turn, move) or super().explain_illegal(move)
 
     def _not_a_card(self, card: Any, example: str, head: str = RULES, head_ja: str = "") -> Reason:

@@ -46,7 +46,7 @@ import random
 from typing import Any
 
 from companion import catalogue, engine
-from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason
+from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason, seat_words
 
 HILLS = tuple(range(1, 8))
 COLOURS = ("R", "B")
@@ -299,8 +299,9 @@ class Game(engine.Game):
             return self._reveal_reason(move)
         if move.player != turn:
             colour, colour_ja = COLOUR_WORDS[turn]
-            return _reason(f"it is {colour}'s turn (player {turn + 1}), not player {move.player + 1}'s.",
-                           f"プレイヤー{move.player + 1}ではなく、{colour_ja}(プレイヤー{turn + 1})の手番です。")
+            who, who_ja = seat_words(move.player)
+            return _reason(f"it is {colour}'s turn (player {turn + 1}), not {who}'s.",
+                           f"{who_ja}ではなく、{colour_ja}(プレイヤー{turn + 1})の手番です。")
         if move.kind != "place":
             return _reason(f"on your turn you place one card at a hill ('place'), not {move.kind!r}.",
                            f"手番ではカードを1枚丘に置きます('place')。{move.kind!r}はできません。")

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion import engine
 from companion.catalogue import COLOURS, WHEEL_COLOURS, WHEEL_TRIBES, card as catalogue_card
-from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason
+from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason, seat_words
 
 CARDS = tuple(f"W-{c}{v}" for c in WHEEL_COLOURS for v in range(1, 6))
 SLOTS = len(CARDS)
@@ -139,8 +139,9 @@ class Game(engine.Game):
             return Reason("Lay out the circle first: shuffle the 25 cards and put the pawn between two of them.",
                           "まず円を並べてください: 25枚のカードをシャッフルして円に並べ、ポーンを2枚のカードの間に置きます。")
         if move.player != turn:
-            return self.refusal(f"it is player {turn + 1}'s turn, not player {move.player + 1}'s.",
-                           f"プレイヤー{move.player + 1}ではなく、プレイヤー{turn + 1}の手番です。")
+            who, who_ja = seat_words(move.player)
+            return self.refusal(f"it is player {turn + 1}'s turn, not {who}'s.",
+                                f"{who_ja}ではなく、プレイヤー{turn + 1}の手番です。")
         if self.pending:
             return self.refusal(f"first decide whether to keep or discard {self.pending} (single-card fall).",
                            f"まず{_ja(self.pending)}を残すか捨てるかを決めてください(単独カードの没落)。")
