@@ -163,7 +163,7 @@ class Card:
 
     @property
     def face_down_group(self) -> str:
-        """The id of the back this card shows when face down (its deck)."""
+        """What this card shows when face down: its deck's back, or an era card's other face."""
         return back_of(self)
 
 
@@ -257,7 +257,7 @@ BACKS: dict[str, tuple[int, str, str]] = {
     "B-HILLY": (903, "Seven Hills: hills", "ローマ七丘: 丘"),
     **{f"B-SPAR{c}": (904 + i, f"Spartacus: {COLOURS[c].name}", f"スパルタクス: {COLOURS[c].ja}")
        for i, c in enumerate(SPARTACUS_COLOURS)},
-    "B-NATION": (910, "Prussia: nations and eras", "七年戦争: 国家・時代"),
+    "B-NATION": (910, "Prussia: nations", "七年戦争: 国家"),   # the era cards are double-sided
     "B-PLAY": (911, "Prussia: playing cards", "七年戦争: トランプ"),
     **{f"B-C{d:02d}": (920 + d - 1, f"Chains: deck {d}", f"チェーンズ: デッキ{d}")
        for d in range(1, CHAINS_DECKS + 1)},
@@ -275,10 +275,17 @@ def _backs() -> Iterator[Card]:
                    ja=f"裏面: {ja}")
 
 
+ERA_PAIRS = (("P-ERA1", "P-ERA2"), ("P-ERA3", "P-ERA4"))
+"""Prussia's two double-sided era cards: era I on the back of era II, era III on the back of IV."""
+
+
 def back_of(card: Card) -> str:
-    """The back (deck marker) a card shows when face down."""
+    """What a card shows when face down: its deck's back (``B-…``), or for a double-sided era card
+    the other era's face (``P-ERA1`` ↔ ``P-ERA2``, ``P-ERA3`` ↔ ``P-ERA4``)."""
     if card.kind == "back":
         return card.id
+    if card.kind == "era":
+        return next(b if card.id == a else a for a, b in ERA_PAIRS if card.id in (a, b))
     if card.game == "wheel":
         return "B-WHEEL"
     if card.game == "hills":

@@ -28,18 +28,46 @@ TERMINAL = -2
 """``current_player()`` once the game is over."""
 
 
+class Reason(str):
+    """Words for people in two languages: the string itself is the English, ``ja`` the Japanese.
+
+    Engines return one from ``explain_illegal`` and raise ``IllegalMove`` / ``GameError`` with one,
+    so the two languages of a refusal are written side by side and travel together.
+    """
+
+    ja: str
+
+    def __new__(cls, en: str, ja: str) -> "Reason":
+        reason = super().__new__(cls, en)
+        reason.ja = ja
+        return reason
+
+
+def japanese(text: Any) -> str:
+    """The Japanese words a ``Reason`` (or an exception built from one) carries; "" if none."""
+    return getattr(text, "ja", "") or ""
+
+
 class GameError(ValueError):
-    """A game could not be created or restored: bad options, player count or saved data."""
+    """A game could not be created or restored: bad options, player count or saved data.
+
+    ``str(err)`` is the English message; ``ja`` the Japanese one where given (pass a ``Reason``).
+    """
+
+    def __init__(self, message: str = "", ja: str = "") -> None:
+        super().__init__(str(message))
+        self.ja = ja or japanese(message)
 
 
 class IllegalMove(ValueError):
-    """A move the rules forbid; ``reason`` says why in a player's words, ``rule`` cites the rule."""
+    """A move the rules forbid; ``reason`` says why in a player's words, ``rule`` cites the rule,
+    ``ja`` is the reason in Japanese (taken from ``reason`` when it is a ``Reason``)."""
 
     def __init__(self, reason: str, rule: str = "", ja: str = "") -> None:
-        super().__init__(f"{reason} ({rule})" if rule else reason)
-        self.reason = reason
+        super().__init__(f"{reason} ({rule})" if rule else str(reason))
+        self.reason = str(reason)
         self.rule = rule
-        self.ja = ja  # the reason in Japanese, where the game gives one
+        self.ja = ja or japanese(reason)
 
 
 class FrozenDict(tuple):
@@ -70,6 +98,49 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [thaw(v) for v in value]
     return value
+
+
+def seat_words(player: int) -> tuple[str, str]:
+    """How a refusal names a move's seat in English and Japanese: "player 2", or chance's."""
+    if player == CHANCE:
+        return "chance (a shuffle or draw)", "卓(シャッフル・ドロー)"
+    return f"player {player + 1}", f"プレイヤー{player + 1}"
+
+
+def third_person(phrase: str) -> str:
+    """A verb phrase with its first word in the third person: "take red 5" → "takes red 5"."""
+    verb, space, rest = phrase.partition(" ")
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        verb += "es"
+    elif verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u", ""):
+        verb = verb[:-1] + "ies"
+    elif verb:
+        verb += "s"
+    return verb + space + rest
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter upper case (the rest untouched: "red 7" → "Red 7")."""
+    return text[:1].upper() + text[1:]
+
+
+def _param_words(value: Any) -> tuple[str, str]:
+    """A move parameter in words for the generic description: card ids by their catalogue names,
+    long lists summarised (never a wall of ids)."""
+    from companion import catalogue   # the catalogue is data about cards; imported late, only here
+    value = thaw(value)
+    if isinstance(value, list):
+        if len(value) > 4:
+            return f"{len(value)} cards", f"{len(value)}枚"
+        parts = [_param_words(v) for v in value]
+        return ", ".join(p[0] for p in parts), "・".join(p[1] for p in parts)
+    if isinstance(value, str):
+        try:
+            card = catalogue.card(value)
+            return card.name, card.ja
+        except (KeyError, ValueError):
+            pass
+    return str(value), str(value)
 
 
 def _params(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -180,28 +251,36 @@ class Option:
                 return True
             if lowered in ("0", "false", "no", "off"):
                 return False
-            raise GameError(f"option {self.name} takes true or false, got {text!r}")
+            raise GameError(*self._takes("true or false", "true か false", text))
         if isinstance(self.default, int) or (self.default is None and self.minimum is not None):
             try:
                 return int(text)
             except ValueError:
-                raise GameError(f"option {self.name} takes a whole number, got {text!r}") from None
+                raise GameError(*self._takes("a whole number", "整数", text)) from None
         return text
 
     def validate(self, value: Any) -> Any:
         """Check a value's type and range; return it."""
         if isinstance(self.default, bool):
             if not isinstance(value, bool):
-                raise GameError(f"option {self.name} takes true or false, got {value!r}")
+                raise GameError(*self._takes("true or false", "true か false", value))
         elif isinstance(self.default, int) or self.minimum is not None:
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise GameError(f"option {self.name} takes a whole number, got {value!r}")
+                raise GameError(*self._takes("a whole number", "整数", value))
             if value is not None and self.minimum is not None and value < self.minimum:
-                raise GameError(f"option {self.name} must be at least {self.minimum}, got {value}")
+                raise GameError(f"option {self.name} must be at least {self.minimum}, got {value}",
+                                f"オプション{self.name}は{self.minimum}以上にしてください"
+                                f"({value}が指定されました)")
         if self.choices and value not in self.choices:
-            raise GameError(f"option {self.name} must be one of {', '.join(map(str, self.choices))}, "
-                            f"got {value!r}")
+            listed = ', '.join(map(str, self.choices))
+            raise GameError(f"option {self.name} must be one of {listed}, got {value!r}",
+                            f"オプション{self.name}は {listed} のどれかにしてください({value!r}が指定されました)")
         return value
+
+    def _takes(self, what: str, what_ja: str, got: Any) -> tuple[str, str]:
+        """The English and Japanese words for a value of the wrong type."""
+        return (f"option {self.name} takes {what}, got {got!r}",
+                f"オプション{self.name}には{what_ja}を指定してください({got!r}が指定されました)")
 
     def to_json(self) -> dict[str, Any]:
         """The option as listed by ``companion games --json``."""
@@ -228,7 +307,9 @@ class Game(ABC):
     def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise GameError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
-                            f"got {players}")
+                            f"got {players}",
+                            f"{self.title_ja}は{self.min_players}〜{self.max_players}人用です"
+                            f"({players!r}人が指定されました)")
         self.players = players
         self.options = self.validate_options(options or {}, players)
         self.log: list[Move] = []
@@ -242,8 +323,9 @@ class Game(ABC):
         for opt in cls.options_spec:
             if opt.name == name:
                 return opt
-        known = ", ".join(o.name for o in cls.options_spec) or "none"
-        raise GameError(f"{cls.title} has no option {name!r} (options: {known})")
+        known = ", ".join(o.name for o in cls.options_spec)
+        raise GameError(f"{cls.title} has no option {name!r} (options: {known or 'none'})",
+                        f"{cls.title_ja}にオプション{name!r}はありません(オプション: {known or 'なし'})")
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any], players: int) -> dict[str, Any]:
@@ -258,11 +340,14 @@ class Game(ABC):
             if switched_on:
                 for needed in opt.requires:
                     if not values[needed]:
-                        raise GameError(f"option {opt.name} needs option {needed}")
+                        raise GameError(f"option {opt.name} needs option {needed}",
+                                        f"オプション{opt.name}にはオプション{needed}が必要です")
         start = values.get("start_player")
         if start is not None and not 0 <= start < players:
             raise GameError(f"option start_player must be a seat from 0 to {players - 1} for "
-                            f"{players} players, got {start}")
+                            f"{players} players, got {start}",
+                            f"{players}人ではオプションstart_player(スタートプレイヤー)は席0〜{players - 1}"
+                            f"で指定してください({start}が指定されました)")
         cls._check_options(values, players)
         return values
 
@@ -277,7 +362,8 @@ class Game(ABC):
         for pair in pairs:
             name, sep, text = pair.partition("=")
             if not sep:
-                raise GameError(f"options are written NAME=VALUE, got {pair!r}")
+                raise GameError(f"options are written NAME=VALUE, got {pair!r}",
+                                f"オプションは 名前=値 の形で書いてください({pair!r}が指定されました)")
             out[name.strip()] = cls.option(name.strip()).parse(text)
         return out
 
@@ -324,17 +410,95 @@ class Game(ABC):
     def check(self, move: Move) -> None:
         """Raise ``IllegalMove`` with the rule's reason unless ``move`` is legal now."""
         if self.is_over():
-            raise IllegalMove("The game is over.", "game over")
+            raise IllegalMove("The game is over.", "game over", "ゲームは終了しています。")
         if move not in self.legal_moves():
             raise IllegalMove(self.explain_illegal(move), self.rules_file)
 
     def explain_illegal(self, move: Move) -> str:
-        """Why ``move`` is not legal now, in a player's words (games refine this)."""
+        """Why ``move`` is not legal now, in a player's words: a ``Reason`` (games refine this)."""
         turn = self.current_player()
         if move.player != turn:
-            who = "a shuffle or draw" if turn == CHANCE else f"player {turn + 1}"
-            return f"It is not player {move.player + 1}'s turn: it is {who}'s."
-        return f"{move} is not a legal move now."
+            who, who_ja = seat_words(move.player)
+            if turn == CHANCE:
+                return Reason(f"It is not {who}'s turn: it is a shuffle or draw's.",
+                              f"{who_ja}の手番ではありません。シャッフルかドローの番です。")
+            return Reason(f"It is not {who}'s turn: it is player {turn + 1}'s.",
+                          f"{who_ja}の手番ではありません。プレイヤー{turn + 1}の手番です。")
+        words = self.describe_move(move)
+        return Reason(f"“{words}” is not a legal move now.", f"今その手({words.ja})は指せません。")
+
+    # ----------------------------------------------------------------- moves in words
+    def describe_move(self, move: Move, names: Sequence[str] | None = None, *, short: bool = False) -> Reason:
+        """A move in a player's words, English and Japanese: "Ann takes red 5 (Latins)" /
+        "Annが赤5(ラテン人)を取る"; a chance move reads as what the table did ("Hill 3 turned face
+        up: …"). ``short`` is a button's label: no seat, "Take red 5 (Latins)" / "赤5(ラテン人)を取る".
+
+        Games word their moves in ``_move_words``; seats are named by ``seat_label``.
+        """
+        words = self._phrase(move, short)
+        if short or move.player < 0:
+            return Reason(capitalised(words), words.ja)
+        who = self.seat_label(move.player, names)
+        return Reason(f"{who} {third_person(words)}", f"{who.ja}が{words.ja}")
+
+    def describe_moves(self, moves: Sequence[Move], names: Sequence[str] | None = None,
+                       most: int = 4) -> Reason:
+        """Several moves from this state in one sentence: "Ann takes red 5, then keeps it"-style
+        (each move worded in the state it is played from; past ``most`` moves, a count)."""
+        game, parts, parts_ja, last = self.clone(), [], [], None
+        for move in moves[:most]:
+            if parts and move.player == last and move.player >= 0:   # same seat: no need to name it again
+                plain = game._phrase(move, False)
+                words = Reason(third_person(plain), plain.ja)
+            else:
+                words = game.describe_move(move, names)
+            parts.append(str(words))
+            parts_ja.append(words.ja)
+            last = move.player
+            try:
+                game.apply(move)
+            except IllegalMove:
+                break   # the rest is worded in the last state the moves reach
+        en, ja = ", then ".join(parts), "、続いて".join(parts_ja)
+        if len(moves) > most:
+            en += f", and {len(moves) - most} more moves"
+            ja += f"、ほか{len(moves) - most}手"
+        return Reason(en, ja)
+
+    def _phrase(self, move: Move, short: bool) -> Reason:
+        """The game's verb phrase for ``move`` (``_move_words``), or the generic words."""
+        try:
+            words = self._move_words(move, short)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError):
+            words = None   # a move this state cannot read (an illegal one being refused): generic words
+        return words if words is not None else self._generic_words(move)
+
+    def seat_label(self, seat: int, names: Sequence[str] | None = None) -> Reason:
+        """How a description names a seat: the player's name when given, else "Player 2" (games
+        may add their colour)."""
+        if names and 0 <= seat < len(names) and names[seat]:
+            return Reason(str(names[seat]), str(names[seat]))
+        return Reason(f"Player {seat + 1}", f"プレイヤー{seat + 1}")
+
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """A move as a verb phrase ("take red 5" / "赤5を取る"; a chance move: what happened, "hill 3
+        turned face up"), or None for the generic words; ``short`` asks for a button's fewest words."""
+        return None
+
+    @staticmethod
+    def _generic_words(move: Move) -> Reason:
+        """Words for a move a game does not word itself: its kind and parameters, cards by name."""
+        parts = [(k, *_param_words(v)) for k, v in move.params]
+        en = f"“{move.kind}”" + (" (" + "; ".join(f"{k}: {v}" for k, v, _ in parts) + ")" if parts else "")
+        ja = f"「{move.kind}」" + ("(" + "、".join(f"{k}: {v}" for k, _, v in parts) + ")" if parts else "")
+        if move.player < 0:
+            return Reason(f"the table did {en}", f"卓で{ja}の手")
+        return Reason(f"make the move {en}", f"{ja}の手を指す")
+
+    @classmethod
+    def refusal(cls, en: str, ja: str, head: str = "", head_ja: str = "") -> Reason:
+        """A ``Reason`` headed by the game's name (or ``head``): ``Spartacus: …`` / ``スパルタクス: …``."""
+        return Reason(f"{head or cls.title}: {en}", f"{head_ja or cls.title_ja}: {ja}")
 
     def is_chance_node(self) -> bool:
         """True when the next move is chance's (a shuffle or a draw)."""
@@ -381,13 +545,14 @@ class Game(ABC):
             try:
                 game.apply(move)
             except IllegalMove as err:
-                raise GameError(f"move {i + 1} ({move}) cannot be replayed: {err}") from None
+                raise GameError(f"move {i + 1} ({move}) cannot be replayed: {err}",
+                                f"{i + 1}手目({move})を再現できません: {err.ja or err}") from None
         return game
 
     def undo(self) -> Move:
         """Take back the last move by replaying the log without it; return that move."""
         if not self.log:
-            raise IllegalMove("There is no move to undo.", "undo")
+            raise IllegalMove("There is no move to undo.", "undo", "取り消せる手がありません。")
         last = self.log[-1]
         fresh = type(self).replay(self.players, self.options, self.log[:-1])
         self.__dict__.update(fresh.__dict__)

@@ -3,7 +3,7 @@
 Moves come from the camera (``observe``: a stable layout is reconciled into legal moves, see
 ``session_reconcile``) and from phones (``play``). Everything that changes the session is an entry in
 an append-only log (``store``): moves, prompts, answers, undos, overrides, the next game of a
-series. The state is never stored, only rebuilt by replaying the log, so a process killed at any
+series, the host ending a game early. The state is never stored, only rebuilt by replaying the log, so a process killed at any
 moment comes back exactly as it was. Each entry carries the next version number; a writer who saw an
 older version gets ``StaleVersion`` and nothing changes. The API the web UI uses is described in
 ``SESSION_API.md``; docs/session.md tells the story.
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
 
-from companion.engine import CHANCE, Event, Game, GameError, IllegalMove, Move, thaw
+from companion.engine import CHANCE, TERMINAL, Event, Game, GameError, IllegalMove, Move, thaw
 from companion.games import game_class
-from companion.session_reconcile import adapter, describe, explain, fast_clone, matches, why_not
+from companion.session_reconcile import adapter, explain, fast_clone, matches, why_not
 from companion.store import SessionError, StaleVersion, Store
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
@@ -29,6 +29,9 @@ BLOCKING = ("choose", "illegal")
 """Prompt kinds that stop moves until answered: the state or the table is in doubt."""
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
+ENDED = "the host ended this game early (undo reopens it; next game starts another)"
+ENDED_JA = "ホストがこのゲームを途中で終了しました(一手戻すと再開し、次のゲームで新しいゲームを始めます)"
+"""Why a write to a game the host ended is refused."""
 
 
 @dataclass
@@ -74,7 +77,7 @@ class Outcome:
 
 
 def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), override: bool = False) -> dict[str, Any]:
-    return {"id": choice_id, "label": label, "ja": ja,
+    return {"id": choice_id, "label": str(label), "ja": str(ja),
             "move": moves[0].to_json() if moves else None,
             "moves": [m.to_json() for m in moves], "override": override}
 
@@ -82,10 +85,11 @@ def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), ove
 class _State:
     """Everything the log determines; rebuilt by ``reduce``-ing entries in order."""
 
-    def __init__(self, game_id: str, players: int, options: dict[str, Any]) -> None:
-        self.game_id, self.players, self.options = game_id, players, options
+    def __init__(self, game_id: str, players: int, options: dict[str, Any], names: Sequence[str]) -> None:
+        self.game_id, self.players, self.options, self.names = game_id, players, options, list(names)
         self.version = 0
-        self.finished: list[dict[str, Any]] = []   # {"game": Game, "moves": [...]} per finished game
+        self.finished: list[dict[str, Any]] = []   # {"game", "moves", "ended"} per finished game
+        self.ended: dict[str, Any] | None = None   # the host ended the current game: version, by, prompts
         self.moves: list[dict[str, Any]] = []      # {"move": Move, "override": bool, "version": int}
         self.prompts: dict[str, Prompt] = {}
         self.events: list[dict[str, Any]] = []
@@ -101,6 +105,10 @@ class _State:
         twin.prompts = dict(self.prompts)
         twin.events = list(self.events)
         return twin
+
+    def is_over(self) -> bool:
+        """True once the current game ended by its rules or by the host."""
+        return self.ended is not None or self.game.is_over()
 
     def _new_game(self) -> Game:
         first = self.options.get("start_player", 0)
@@ -146,6 +154,8 @@ class _State:
         if version != self.version + 1:
             raise SessionError(f"log entry {version} follows {self.version}: the log is damaged")
         self.version = version
+        if self.ended is not None and kind not in ("undo", "next_game", "note"):
+            raise SessionError(f"the game is already over: {ENDED}" if kind == "end_game" else ENDED)
         self.close(data.get("close", []))
         events: list[Event] = []
         if kind in ("moves", "answer", "override", "correct"):
@@ -161,10 +171,15 @@ class _State:
             prompt = Prompt.from_json(dict(data["prompt"], id=f"p{version}", version=version))
             self.prompts[prompt.id] = prompt
         elif kind == "undo":
-            self._undo()
+            if self.ended is not None:
+                self._reopen()
+            else:
+                self._undo()
+        elif kind == "end_game":
+            events = [self._end(version, by)]
         elif kind == "next_game":
-            self.finished.append({"game": self.game, "moves": self.moves})
-            self.moves, self.prompts = [], {}
+            self.finished.append({"game": self.game, "moves": self.moves, "ended": self.ended})
+            self.moves, self.prompts, self.ended = [], {}, None
             self.game = self._new_game()
             self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
                                 "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
@@ -173,6 +188,38 @@ class _State:
         else:
             raise SessionError(f"unknown log entry kind {kind!r}")
         return events
+
+    def _end(self, version: int, by: str) -> Event:
+        """The host ends the current game early: scores as they stand, open prompts closed."""
+        if self.game.is_over():
+            raise SessionError("the game is already over: there is nothing to end")
+        self.ended = {"version": version, "by": by, "prompts": self.prompts}
+        self.prompts = {}
+        scores, winners = self.game.scores(), self.game.winners()
+        table = ", ".join(f"{n} {s}" for n, s in zip(self.names, scores))
+        table_ja = "、".join(f"{n} {s}点" for n, s in zip(self.names, scores))
+        who, who_ja = ", ".join(self.names[w] for w in winners), "、".join(self.names[w] for w in winners)
+        if self.players == 1:
+            verdict, verdict_ja = "", ""
+        elif len(winners) == self.players:
+            verdict, verdict_ja = " Nobody is ahead: a draw.", "差がないので引き分け。"
+        elif len(winners) > 1:
+            verdict, verdict_ja = f" Shared win: {who}.", f"{who_ja}が勝利を分かち合います。"
+        else:
+            verdict, verdict_ja = f" {who} wins.", f"{who_ja}の勝利。"
+        event = Event.of("ended_by_host", f"The host ended the game early. Scores as they stand: {table}.{verdict}",
+                         f"ホストがゲームを途中で終了しました。現時点の得点:{table_ja}。{verdict_ja}",
+                         scores=scores, winners=winners)
+        self.events.append(dict(event.to_json(), version=version))
+        return event
+
+    def _reopen(self) -> None:
+        """Undo of the host's end: the game goes on as it was, its open prompts with it."""
+        assert self.ended is not None
+        self.prompts, self.ended = dict(self.ended["prompts"]), None
+        self.events.append({"kind": "reopened", "text": "The end of the game was taken back: play on.",
+                            "ja": "ゲーム終了を取り消しました。続けてください。", "data": {},
+                            "version": self.version})
 
     def _undo(self) -> None:
         if not self.moves:
@@ -192,7 +239,9 @@ def _apply_unchecked(game: Game, move: Move) -> list[Event]:
     try:
         events = trial._apply(move)
     except Exception as err:  # the engine cannot represent this move at all
-        raise SessionError(f"the engine cannot carry out {move} even as a house ruling: {err}") from None
+        words = game.describe_move(move)
+        raise SessionError(f"the engine cannot carry out “{words}” even as a house ruling: {err}",
+                           f"「{words.ja}」はハウスルールとしても実行できません: {err}") from None
     trial.log.append(move)
     trial.events.extend(events)
     game.__dict__.update(trial.__dict__)
@@ -215,7 +264,7 @@ class TableSession:
         self.rounds: int | None = settings.get("rounds")
         self.target: int | None = settings.get("target")
         self.created: float = row["created"]
-        self._st = _State(self.game_id, self.players, self.options)
+        self._st = _State(self.game_id, self.players, self.options, self.names)
         self._catch_up()
 
     # ----------------------------------------------------------------- creating and opening
@@ -276,43 +325,55 @@ class TableSession:
         """The first open prompt that stops moves (choose or illegal), or None."""
         return next((p for p in self._st.prompts.values() if p.kind in BLOCKING), None)
 
+    def is_over(self) -> bool:
+        """True once the current game is over: by its rules, or ended early by the host."""
+        return self._st.is_over()
+
+    @property
+    def ended_by_host(self) -> bool:
+        """True if the host ended the current game early (``end_game``)."""
+        return self._st.ended is not None
+
     def legal_moves(self) -> list[Move]:
         """The moves of the player to move ([] at a chance node, when over or while a prompt blocks)."""
-        if self.blocked() or self.game.is_over() or self.game.is_chance_node():
+        if self.blocked() or self.is_over() or self.game.is_chance_node():
             return []
         return self.game.legal_moves()
 
     def chance_moves(self) -> list[Move]:
         """At a chance node, the outcomes the table can name ([] if too many to list, e.g. a shuffle)."""
-        if self.blocked() or not self.game.is_chance_node():
+        if self.blocked() or self.is_over() or not self.game.is_chance_node():
             return []
         return self.game.legal_moves()
 
     def series(self) -> dict[str, Any]:
         """Each finished game's scores, the running totals and whether the series is over."""
-        games = [f["game"].scores() for f in self._st.finished]
-        if self.game.is_over():
-            games.append(self.game.scores())
+        over_games = [(g, ended) for g, _, ended in self._games() if g.is_over() or ended]
+        games = [g.scores() for g, _ in over_games]
         totals = [sum(g[p] for g in games) for p in range(self.players)]
         if self.rounds is not None or self.target is not None:
             over = ((self.rounds is not None and len(games) >= self.rounds)
                     or (self.target is not None and bool(games) and max(totals) >= self.target))
         else:
-            over = self.game.is_over()
+            over = self.is_over()
         return {"games": games, "totals": totals, "is_over": over, "rounds": self.rounds,
-                "target": self.target, "game_number": len(self._st.finished) + 1}
+                "target": self.target, "game_number": len(self._st.finished) + 1,
+                "ended_by_host": [ended for _, ended in over_games]}
 
     def state(self, player: int | None = None) -> dict[str, Any]:
         """Everything a page shows, as JSON (``player``: whose private view; None for the table)."""
         self._catch_up()
-        game = self.game
+        game, over = self.game, self.is_over()
+        turn = TERMINAL if over else game.current_player()   # an ended game has nobody to move
         view = game.player_view(player) if player is not None else {
-            "layout": game.layout(), "scores": game.scores(), "current_player": game.current_player()}
+            "layout": game.layout(), "scores": game.scores(), "current_player": turn}
+        if "current_player" in view:
+            view = dict(view, current_player=turn)
         return {"id": self.id, "code": self.code, "game": self.game_id, "title": game.title,
                 "title_ja": game.title_ja, "players": self.players, "names": self.names,
                 "options": self.options, "version": self.version,
-                "current_player": game.current_player(), "is_over": game.is_over(),
-                "scores": game.scores(), "winners": game.winners() if game.is_over() else [],
+                "current_player": turn, "is_over": over, "ended_by_host": self.ended_by_host,
+                "scores": game.scores(), "winners": game.winners() if over else [],
                 "layout": game.layout(), "view": view,
                 "legal_moves": [m.to_json() for m in self.legal_moves()],
                 "chance_moves": [m.to_json() for m in self.chance_moves()[:60]],
@@ -330,7 +391,7 @@ class TableSession:
             raise StaleVersion(expected_version, self.version)
         trial = self._st.copy()
         events = trial.reduce(self.version + 1, kind, data, by)   # raises: nothing stored
-        finished = trial.game.is_over()
+        finished = trial.is_over()
         self.store.append(self.id, self.version + 1, kind, data, by, finished)   # raises StaleVersion
         self._st = trial
         return events
@@ -338,13 +399,16 @@ class TableSession:
     def _require_unblocked(self) -> None:
         prompt = self.blocked()
         if prompt:
-            raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})")
+            raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})",
+                               f"先に未回答の確認に答えてください({prompt.id}: {prompt.ja or prompt.text})")
 
     def play(self, move: Move, *, by: str = "manual", expected_version: int) -> list[Event]:
         """A tapped move (a seat's, or a chance move naming the card drawn); IllegalMove if refused."""
         self._catch_up()
         if expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
+        if self.ended_by_host:
+            raise IllegalMove(f"The game is over: {ENDED}.", "game over", f"ゲームは終了しています: {ENDED_JA}。")
         self._require_unblocked()
         self.game.check(move)
         rulings = [p.id for p in self.prompts if p.kind == "ruling"]   # the table has moved on
@@ -376,7 +440,7 @@ class TableSession:
                 return Outcome("nothing", version=version)
             self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
             return Outcome("nothing", version=self.version)
-        if game.is_over():
+        if self.is_over():
             return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):
             return Outcome("prompt", prompt=self._st.prompts[open_ids["choose"][0]], version=version)
@@ -403,35 +467,44 @@ class TableSession:
         game = self.game
         choices = []
         for i, seq in enumerate(sequences):
-            label = "; ".join(describe(game, m, self.names) for m in seq)
-            choices.append(dict(_choice(f"c{i + 1}", label, label, seq), rulings_seen=not pending))
+            label = game.describe_moves(seq, self.names)
+            choices.append(dict(_choice(f"c{i + 1}", label, label.ja, seq), rulings_seen=not pending))
         choices.append(_choice("none", "None of these: we will fix the table", "どれでもない:卓を直します"))
         return Prompt("", "choose", f"{game.title}: the camera cannot tell what happened. Which was it?",
                       f"{game.title_ja}: カメラでは判別できません。どれでしたか?", "", choices)
 
     def _illegal_prompt(self, obs: dict[str, Any], exhausted: bool) -> Prompt:
-        text, rule, tried = why_not(self.game, obs)
+        reason, rule, tried = why_not(self.game, obs, self.names)
+        text = str(reason)
+        # an engine without Japanese words: say so in Japanese, then give its English reason
+        ja = reason.ja or f"ルール違反: {text}"
         waiting = [p for p in self.prompts if p.kind == "ruling"]
         if waiting:   # most often the table has not carried out a ruling yet
             text = f"{text} Still to do on the table: {waiting[0].text}"
+            ja += f" 卓でまだ済んでいない処理: {waiting[0].ja or waiting[0].text}"
         if exhausted:   # the search stopped at its budget: a long legal explanation may exist
             text += " (So many moves could lie between the last two views that not all were tried: " \
                     "if the table is right, enter the moves by hand.)"
+            ja += "(前回の映像との間にありうる手が多すぎて、すべては試せませんでした。卓が正しければ、手を手入力してください。)"
         choices = [_choice("fixed", "We will fix the table", "卓を直します")]
         if tried:
-            label = describe(self.game, tried[0], self.names)
-            choices.append(_choice("override", f"House ruling: accept {label}", f"ハウスルール: {label} を認める",
+            label = self.game.describe_move(tried[0], self.names)
+            choices.append(_choice("override", f"House ruling: accept “{label}”", f"ハウスルール:「{label.ja}」を認める",
                                    tried[:1], override=True))
-        return Prompt("", "illegal", text, f"ルール違反: {text}", rule, choices)   # engines give English reasons
+        return Prompt("", "illegal", text, ja, rule, choices)
 
     def answer(self, prompt_id: str, choice_id: str, *, by: str, expected_version: int) -> list[Event]:
         """Answer an open prompt with one of its choices (the chosen moves are applied)."""
         self._catch_up()
         if expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
+        if self.ended_by_host:
+            raise SessionError(f"there is nothing left to answer: {ENDED}", f"答える確認はもうありません: {ENDED_JA}")
         prompt = self._st.prompts.get(prompt_id)
         if prompt is None:
-            raise SessionError(f"no open prompt {prompt_id!r} (open: {', '.join(self._st.prompts) or 'none'})")
+            open_ids = ', '.join(self._st.prompts)
+            raise SessionError(f"no open prompt {prompt_id!r} (open: {open_ids or 'none'})",
+                               f"確認{prompt_id!r}はもう開いていません(開いている確認: {open_ids or 'なし'})")
         choice = next((c for c in prompt.choices if c["id"] == choice_id), None)
         if choice is None:
             raise SessionError(f"prompt {prompt_id} has no choice {choice_id!r} "
@@ -440,11 +513,15 @@ class TableSession:
                 "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
         return self._commit("answer", data, by, expected_version)
 
-    def undo(self, *, by: str = "host", expected_version: int) -> Move:
-        """Take back the last move (all moves one observation applied together); host only."""
+    def undo(self, *, by: str = "host", expected_version: int) -> Move | None:
+        """Take back the last move (all moves one observation applied together); host only.
+        Right after ``end_game`` it takes back the end instead (the game goes on) and returns None."""
         self._catch_up()
+        if self.ended_by_host:
+            self._commit("undo", {}, by, expected_version)
+            return None
         if not self._st.moves:
-            raise SessionError("there is no move to undo in this game")
+            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
         last = self._st.moves[-1]["move"]
         self._commit("undo", {}, by, expected_version)
         return last
@@ -460,18 +537,31 @@ class TableSession:
     def override(self, move: Move, *, reason: str, expected_version: int, by: str = "host") -> list[Event]:
         """A house ruling: apply ``move`` even if the rules refuse it; logged with the reason."""
         if not reason or not reason.strip():
-            raise SessionError("an override needs a reason (it is kept in the log)")
+            raise SessionError("an override needs a reason (it is kept in the log)",
+                               "上書きには理由が必要です(記録に残ります)")
         blocking = [p.id for p in self.prompts if p.kind in BLOCKING]
         return self._commit("override", {"moves": [move.to_json()], "override": True, "reason": reason,
                                          "close": blocking}, by, expected_version)
 
+    def end_game(self, *, by: str = "host", expected_version: int) -> list[Event]:
+        """End the current game early (it is late, someone leaves): scores as they stand; host only.
+
+        The winners are the engine's own ranking of the current scores (``Game.winners``, tie-breaks
+        included). The game then counts as over for the series, the export and BG Stats; ``undo``
+        right after takes the end back."""
+        self._catch_up()
+        if self.is_over():
+            why = "the host ended it already" if self.ended_by_host else "it ended by the rules"
+            raise SessionError(f"the game is already over ({why}): there is nothing to end")
+        return self._commit("end_game", {}, by, expected_version)
+
     def next_game(self, *, by: str = "host", expected_version: int | None = None) -> None:
         """Series: start the next game (the start player moves one seat on)."""
         self._catch_up()
-        if not self.game.is_over():
-            raise SessionError("the current game is not over yet")
+        if not self.is_over():
+            raise SessionError("the current game is not over yet", "今のゲームはまだ終わっていません")
         if (self.rounds is not None or self.target is not None) and self.series()["is_over"]:
-            raise SessionError("the series is over")
+            raise SessionError("the series is over", "シリーズは終了しています")
         self._commit("next_game", {}, by, expected_version)
 
     def wait_for_change(self, version: int, timeout: float) -> int:
@@ -486,20 +576,23 @@ class TableSession:
             time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
 
     # ----------------------------------------------------------------- export
-    def _games(self) -> list[tuple[Game, list[dict[str, Any]]]]:
-        return [(f["game"], f["moves"]) for f in self._st.finished] + [(self.game, self._st.moves)]
+    def _games(self) -> list[tuple[Game, list[dict[str, Any]], bool]]:
+        """Every game of the session: (game, its moves, whether the host ended it early)."""
+        return [(f["game"], f["moves"], f["ended"] is not None) for f in self._st.finished] + \
+            [(self.game, self._st.moves, self.ended_by_host)]
 
     def export(self) -> dict[str, Any]:
         """The session's games as JSON: settings, every move, scores, winners, series totals."""
         self._catch_up()
         games = []
-        for i, (game, moves) in enumerate(self._games()):
-            games.append({"number": i + 1, "finished": game.is_over(),
+        for i, (game, moves, ended) in enumerate(self._games()):
+            over = ended or game.is_over()
+            games.append({"number": i + 1, "finished": over, "ended_by_host": ended,
                           "start_player": game.options.get("start_player", 0),
                           "options": dict(game.options),
                           "moves": [dict(m["move"].to_json(), override=m["override"]) for m in moves],
                           "scores": game.scores(),
-                          "winners": game.winners() if game.is_over() else [],
+                          "winners": game.winners() if over else [],
                           "state": game.snapshot()})
         return {"format": "table-companion-session/1", "id": self.id, "code": self.code,
                 "game": self.game_id, "title": self.game.title, "title_ja": self.game.title_ja,
@@ -510,19 +603,19 @@ class TableSession:
     def bgstats_payload(self, number: int | None = None) -> dict[str, Any]:
         """The BG Stats "push play" JSON of a finished game (default: the last finished one)."""
         self._catch_up()
-        finished = [(i, g) for i, (g, _) in enumerate(self._games()) if g.is_over()]
+        finished = [(i, g, ended) for i, (g, _, ended) in enumerate(self._games()) if ended or g.is_over()]
         if not finished:
             raise SessionError("no game of this session is finished yet")
         if number is None:
-            index, game = finished[-1]
+            index, game, ended = finished[-1]
         else:
-            match = [(i, g) for i, g in finished if i + 1 == number]
+            match = [f for f in finished if f[0] + 1 == number]
             if not match:
                 raise SessionError(f"game {number} is not a finished game of this session")
-            index, game = match[0]
+            index, game, ended = match[0]
         scores, winners = game.scores(), game.winners()
         start = game.options.get("start_player", 0)
-        return {
+        payload = {
             "sourceName": "Table Companion",
             "sourcePlayId": f"{self.id}-{index + 1}",
             "playDate": datetime.fromtimestamp(self.created, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
@@ -532,6 +625,9 @@ class TableSession:
                          "winner": seat in winners, "startPlayer": seat == start, "seatOrder": seat + 1}
                         for seat, name in enumerate(self.names)],
         }
+        if ended:   # not played to the end: say so in the play's notes
+            payload["comments"] = "Ended early by the host: not played to the end; scores as they stood."
+        return payload
 
     def bgstats_link(self, number: int | None = None) -> str:
         """A ``bgstats://app.pushPlay?data=…`` link that records the game in the BG Stats app."""

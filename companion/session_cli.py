@@ -1,4 +1,5 @@
-"""``companion session``: create, list, show and export table sessions; play and observe for scripts.
+"""``companion session``: create, list, show and export table sessions; play, observe, undo and end
+for scripts.
 
 Every command takes ``--db PATH`` (default ``$COMPANION_DB`` or the user data directory).
 """
@@ -67,7 +68,8 @@ def _show(args: argparse.Namespace) -> int:
     names = session.names
     print(f"{state['title']} — session {session.id} (code {session.code}), version {state['version']}")
     turn = state["current_player"]
-    who = "game over" if state["is_over"] else ("the table (a card to turn over)" if turn < 0 else names[turn])
+    over = "game over (ended early by the host)" if state["ended_by_host"] else "game over"
+    who = over if state["is_over"] else ("the table (a card to turn over)" if turn < 0 else names[turn])
     print(f"to move: {who}")
     print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state["scores"])))
     series = state["series"]
@@ -117,13 +119,22 @@ def _answer(args: argparse.Namespace) -> int:
 def _undo(args: argparse.Namespace) -> int:
     session = TableSession.open(_store(args), args.id)
     move = session.undo(by="host", expected_version=session.version)
-    _print({"version": session.version, "undone": move.to_json()})
+    _print({"version": session.version, "undone": move.to_json() if move else "end_game"})
+    return 0
+
+
+def _end(args: argparse.Namespace) -> int:
+    session = TableSession.open(_store(args), args.id)
+    version = session.version if args.expected_version is None else args.expected_version
+    events = session.end_game(by="host", expected_version=version)
+    _print({"version": session.version, "events": [e.to_json() for e in events]})
     return 0
 
 
 def register(subparsers: Any) -> None:
     """Add ``companion session …`` to the command line."""
-    p = subparsers.add_parser("session", help="table sessions: new, list, show, export, play, observe")
+    p = subparsers.add_parser("session", help="table sessions: new, list, show, export, play, observe, "
+                                                "undo, end")
     sub = p.add_subparsers(dest="session_command", required=True, metavar="SUBCOMMAND")
 
     def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
@@ -170,6 +181,10 @@ def register(subparsers: Any) -> None:
     q.add_argument("choice")
     q.add_argument("--by", default="host")
 
-    q = add("undo", _undo, "take back the last move (host)")
+    q = add("undo", _undo, "take back the last move, or the host's end of the game (host)")
     q.add_argument("id")
+
+    q = add("end", _end, "end the current game early, scores as they stand (host; undo takes it back)")
+    q.add_argument("id")
+    q.add_argument("--expected-version", type=int, help="refuse if the session has moved past this version")
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from companion import catalogue
-from companion.engine import CHANCE, Game, IllegalMove, Move, freeze, thaw
+from companion.engine import CHANCE, Game, IllegalMove, Move, Reason, freeze, thaw
 
 UNSEEN = "?"
 """In an observation: the camera could not see this value."""
@@ -483,47 +483,34 @@ def _replays(game: Game, obs: dict[str, Any], moves: list[Move], pending: bool) 
     return pending or matches(obs, trial.layout())
 
 
-def why_not(game: Game, obs: dict[str, Any]) -> tuple[str, str, list[Move]]:
-    """What looks wrong, the rule it breaks, and the physical moves tried (nearest first)."""
+def why_not(game: Game, obs: dict[str, Any], names: list[str] | None = None) -> tuple[Reason, str, list[Move]]:
+    """What looks wrong (a ``Reason``: English, and Japanese in ``.ja``), the rule it breaks, and
+    the physical moves tried (nearest first); ``names`` name the seats in a quoted move."""
     ad = adapter(game.id)
     tried = ad.interpret(game, obs)
     for move in tried:
         try:
             game.check(move)
         except IllegalMove as err:
-            return _titled(game, err.reason), err.rule, tried
+            return _titled(game, err.reason, err.ja), err.rule, tried
     diffs = differences(obs, game.layout())
     where = ", ".join(diffs[:6]) + (" …" if len(diffs) > 6 else "")
     if tried:
-        return (f"{game.title}: {describe(game, tried[0])} is allowed, but the table does not show "
-                f"what it leads to (look at: {where}).", game.rules_file, tried)
-    return (f"{game.title}: the table does not match any legal move from here (look at: {where}).",
+        label = game.describe_move(tried[0], names)
+        return (Reason(f"{game.title}: “{label}” is allowed, but the table does not show what it leads to "
+                       f"(look at: {where}).",
+                       f"{game.title_ja}:「{label.ja}」は認められる手ですが、卓がその結果と一致しません(確認する場所: {where})。"),
+                game.rules_file, tried)
+    return (Reason(f"{game.title}: the table does not match any legal move from here (look at: {where}).",
+                   f"{game.title_ja}: 卓の様子が、ここから指せるどの手とも一致しません(確認する場所: {where})。"),
             game.rules_file, tried)
 
 
-def _titled(game: Game, reason: str) -> str:
-    """``Seven Hills of Rome: …`` unless the engine's reason already names its game."""
+def _titled(game: Game, reason: str, ja: str = "") -> Reason:
+    """``Seven Hills of Rome: …`` unless the engine's reason already names its game (both languages;
+    an engine that gives no Japanese leaves ``ja`` empty, for the caller to fall back on)."""
     head = reason.split(":", 1)[0].strip().lower() if ":" in reason[:40] else ""
-    if head and (head in game.title.lower() or head == game.id):
-        return reason
-    return f"{game.title}: {reason}"
-
-
-def describe(game: Game, move: Move, names: list[str] | None = None) -> str:
-    """A move in words for a prompt's choice: ``Ann: place hill=3``."""
-    if move.player == CHANCE:
-        who = "Table"
-    elif names and move.player < len(names):
-        who = names[move.player]
-    else:
-        who = f"P{move.player + 1}"
-    details = " ".join(f"{k}={_short(thaw(v))}" for k, v in move.params)
-    return f"{who}: {move.kind} {details}".rstrip()
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, list) and len(value) > 6:
-        return f"[{len(value)} cards]"
-    if isinstance(value, list):
-        return "[" + ", ".join(map(_short, value)) + "]"
-    return str(value)
+    en = reason if head and (head in game.title.lower() or head == game.id) else f"{game.title}: {reason}"
+    if ja and not ja.startswith(game.title_ja):
+        ja = f"{game.title_ja}: {ja}"
+    return Reason(en, ja)

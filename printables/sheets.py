@@ -88,7 +88,7 @@ def slots(target: str, players: int | None = None) -> list[Slot]:
         return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("spartacus") if c.colour in colours]
     if target == "prussia":
         nations = [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("prussia", "nation")]
-        eras = [Slot("P-ERA1", "P-ERA2"), Slot("P-ERA3", "P-ERA4")]   # two double-sided era cards
+        eras = [Slot(front, back) for front, back in cat.ERA_PAIRS]   # two double-sided era cards
         deck = [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("prussia")
                 if c.kind in ("playing", "joker")]
         return nations + eras + deck

@@ -65,10 +65,20 @@ def test_bad_payloads_say_what_is_wrong(payload, words):
 
 def test_backs_never_carry_a_card_identity():
     backs = cards_of("back")
-    assert {catalogue.back_of(c) for c in all_cards() if c.kind != "back"} <= {b.id for b in backs}
+    single = [c for c in all_cards() if c.kind not in ("back", "era")]   # era cards are double-sided
+    assert {catalogue.back_of(c) for c in single} <= {b.id for b in backs}
     # all cards of one Chains deck share one back; two decks never share one
     assert len({catalogue.back_of(c) for c in cards_of("chains") if c.deck == 3}) == 1
     assert catalogue.back_of(catalogue.card("C01-5-1")) != catalogue.back_of(catalogue.card("C02-5-1"))
+
+
+def test_an_era_card_shows_the_other_era_when_turned_over():
+    eras = {c.id: catalogue.back_of(c) for c in cards_of("prussia", "era")}
+    assert eras == {"P-ERA1": "P-ERA2", "P-ERA2": "P-ERA1", "P-ERA3": "P-ERA4", "P-ERA4": "P-ERA3"}
+    assert catalogue.card("P-ERA3").face_down_group == "P-ERA4"
+    # the nation cards keep their deck's back, which names only them now
+    assert catalogue.back_of(catalogue.card("P-N6")) == "B-NATION"
+    assert "era" not in catalogue.card("B-NATION").name
 
 
 def test_foreign_marker_is_not_ours():

@@ -54,3 +54,24 @@ def test_db_from_environment(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "env.db"))
     code, out, _ = run(capsys, "session", "new", "chains", "--players", "1")
     assert code == 0 and (tmp_path / "env.db").exists()
+
+
+def test_end_game_and_undo_it(tmp_path, capsys):
+    db = str(tmp_path / "cli.db")
+    code, out, _ = run(capsys, "session", "new", "spartacus", "--names", "Ann,Ben,Cy", "--db", db, "--json")
+    sid = json.loads(out)["id"]
+    run(capsys, "session", "play", sid, '{"player": 0, "kind": "play", "card": "S-R5"}', "--db", db)
+    code, _, err = run(capsys, "session", "end", sid, "--expected-version", "0", "--db", db)
+    assert code == 2 and "reload" in err
+    code, out, _ = run(capsys, "session", "end", sid, "--db", db)
+    assert code == 0 and json.loads(out)["events"][0]["kind"] == "ended_by_host"
+    code, out, _ = run(capsys, "session", "show", sid, "--db", db)
+    assert "game over (ended early by the host)" in out
+    code, out, _ = run(capsys, "session", "list", "--db", db)
+    assert "finished" in out
+    code, _, err = run(capsys, "session", "end", sid, "--db", db)
+    assert code == 2 and "already over" in err
+    code, out, _ = run(capsys, "session", "undo", sid, "--db", db)
+    assert code == 0 and json.loads(out) == {"version": 3, "undone": "end_game"}
+    code, out, _ = run(capsys, "session", "show", sid, "--db", db)
+    assert "to move: Ben" in out

@@ -249,3 +249,75 @@ def test_the_table_enters_the_wheel_circle_it_laid(server, browser):
     assert all(any(n in t for t in takes) for n in names) and len(takes) == 3
     _shot(page, "wheel-circle-entered")
     ctx.close()
+
+
+def test_the_host_ends_the_game_early_and_the_phones_see_the_summary(server, browser):
+    table = _create(server, "spartacus", 3, ["Ann", "Ben", "Chie"])
+    host_ctx, host = _phone(browser)
+    host.goto(server.url + table["host_url"] + "?token=" + table["host_token"])
+    host.wait_for_selector(".gameview")
+    ctx_a, a = _phone(browser)
+    ctx_b, b = _phone(browser)
+    _join(a, server, table["code"])
+    _join(b, server, table["code"])
+    b.tap("#lang-toggle")
+    b.wait_for_selector("text=スパルタクス")
+    _play(a, random.Random(3), 9)
+    host.wait_for_function("v => +document.body.dataset.version >= v", arg=_version(a), timeout=LIVE_MS)
+    # the confirm step: the red button is hidden until the host opens "End game"
+    assert not host.is_visible("#end-game")
+    host.tap("details.end-game summary")
+    assert "Undo takes it back" in host.inner_text("details.end-game") and host.is_visible("#end-game")
+    host.locator("details.end-game").scroll_into_view_if_needed()
+    host.screenshot(path=str(SHOTS / "end-game-confirm.png"))
+    before = _version(host)
+    host.tap("#end-game")
+    host.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
+    for phone in (a, b):   # both phones show the finished-game summary live, with the note
+        phone.wait_for_selector(".summary .ended-early", timeout=LIVE_MS)
+        assert phone.query_selector(".gameview[data-over='1']") and not phone.query_selector("button.mv")
+    assert "The host ended this game early" in a.inner_text(".summary")
+    assert "ended early by the host" in a.inner_text(".status")
+    assert "ホストがこのゲームを途中で終了しました" in b.inner_text(".summary")
+    assert a.inner_text(".scores") == host.inner_text(".scores")
+    assert not host.query_selector("#end-game") and host.query_selector("#undo")
+    _shot(host, "end-game-host")
+    _shot(a, "end-game-phone")
+    _shot(b, "end-game-phone-ja")
+    assert not a.errors and not b.errors and not host.errors
+    for ctx in (host_ctx, ctx_a, ctx_b):
+        ctx.close()
+
+
+def _post(server, path, body, token):
+    """A write through the JSON API with a table token (what the camera or another phone sends)."""
+    import json
+    import urllib.request
+    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json", "X-Table-Token": token})
+    with urllib.request.urlopen(req) as resp:
+        return json.load(resp)
+
+
+def test_a_prompt_asks_in_words_in_the_phones_language(server, browser):
+    table = _create(server, "spartacus", 3, ["Ann", "Ben", "Chie"])
+    for v, move in enumerate([{"player": 0, "kind": "play", "card": "S-R5"}, {"player": 1, "kind": "pass"},
+                              {"player": 2, "kind": "play", "card": "S-G3"}]):
+        _post(server, f"/api/tables/{table['id']}/move", {"version": v, "move": move}, table["token"])
+    # the camera sees the trick gone to Chie: Ann passed or played her banner, the table must say
+    _post(server, f"/api/tables/{table['id']}/observe", {"observation": {"trick": [], "won": [0, 0, 1]}},
+          table["host_token"])
+    ctx, page = _phone(browser)
+    _join(page, server, table["code"])
+    choices = page.locator(".prompt button.answer").all_inner_texts()
+    assert "Ann (red) plays red banner" in choices and "Ann (red) passes" in choices
+    page.tap("#lang-toggle")
+    page.wait_for_selector(".prompt >> text=Ann(赤)が赤の軍旗を出す")
+    assert "Ann(赤)がパスする" in page.locator(".prompt button.answer").all_inner_texts()
+    _shot(page, "prompt-choose-ja")
+    before = _version(page)
+    page.tap(".prompt button.answer >> text=Ann(赤)がパスする")
+    page.wait_for_function("v => +document.body.dataset.version > v", arg=before)
+    assert not page.query_selector(".prompt")
+    assert not page.errors
+    ctx.close()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -84,7 +85,10 @@ def card_image(card_id: str, face_up: bool = True) -> np.ndarray:
         return np.asarray(render_back_png(card_id, CARD_PX_PER_MM))
     if face_up:
         return np.asarray(render_card_png(card_id, CARD_PX_PER_MM))
-    return np.asarray(render_back_png(cat.back_of(card), CARD_PX_PER_MM))
+    back = cat.back_of(card)          # an era card's back is the other era's face
+    if cat.card(back).kind != "back":
+        return np.asarray(render_card_png(back, CARD_PX_PER_MM))
+    return np.asarray(render_back_png(back, CARD_PX_PER_MM))
 
 
 def placed(centre_mm, angle_deg: float, size_mm) -> np.ndarray:
@@ -169,12 +173,12 @@ def game_states(game_id: str, seed: int, limit: int | None = None) -> list[dict]
     return states
 
 
-def placements(game_id: str, layout: dict, seed: int, before: Sequence = ()) -> list:
+def placements(game_id: str, layout: dict, seed: int, before: Sequence = (), players: int | None = None) -> list:
     """Where the cards of ``layout`` lie (vision.layouts, K-CAL markers included). A card that lay
     in (nearly) the same place ``before`` stays exactly where it was: players do not nudge the cards
     a move does not touch."""
     from vision import layouts
-    placed_cards = layouts.place(game_id, layout, GAME_PLAYERS[game_id], random.Random(seed))
+    placed_cards = layouts.place(game_id, layout, players or GAME_PLAYERS[game_id], random.Random(seed))
     old = {(p.card_id, p.face_up): p for p in before}
     out = []
     for p in placed_cards:
@@ -185,10 +189,10 @@ def placements(game_id: str, layout: dict, seed: int, before: Sequence = ()) -> 
     return out
 
 
-def table_layout(game_id: str) -> CalibrationLayout:
+def table_layout(game_id: str, players: int | None = None) -> CalibrationLayout:
     """The game's table plan with K-CAL1..4 in its corners."""
     from vision import layouts
-    return CalibrationLayout.corners(*layouts.table_size(game_id, GAME_PLAYERS[game_id]))
+    return CalibrationLayout.corners(*layouts.table_size(game_id, players or GAME_PLAYERS[game_id]))
 
 
 def frame_of(placed_cards: Sequence, layout: CalibrationLayout, cam: np.ndarray, seed: int,
@@ -212,9 +216,9 @@ class View:
     detector would identify in them. Uses ``vision.synthetic`` (lens distortion, uneven light,
     clutter) when it is installed, else this module's quick renderer."""
 
-    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0) -> None:
+    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0, players: int | None = None) -> None:
         self.game_id = game_id
-        self.layout = table_layout(game_id)
+        self.layout = table_layout(game_id, players)
         table = (self.layout.bounds()[2], self.layout.bounds()[3])
         self.synthetic = _synthetic()
         if self.synthetic is not None:
@@ -314,49 +318,103 @@ def baseline(frame: np.ndarray, cal: Calibration) -> tuple[list[tuple[str, tuple
 
 
 # --- part 1: per scale ----------------------------------------------------------------------------
-def scale_bins(quick: bool, decoder: str) -> dict[str, Any]:
-    """Identification and speed per px/mm bin, pipeline vs. pyzbar on the full frame."""
+DETECTORS = ("quads", "aruco")
+"""The marker finders compared per scale (``vision.detect.DETECTORS``)."""
+
+
+def _timed(pipeline, frame: np.ndarray) -> tuple[Any, float, float]:
+    """``pipeline.process(frame)`` with its wall-clock and CPU ms (CPU: every thread of the
+    process, so the finder's worker threads count)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    scene = pipeline.process(frame)
+    return scene, (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
+
+
+def _stream_frames(view: "View", game_id: str, states: list[dict], start: int, moves: int) -> list[np.ndarray]:
+    """A short stream from the middle of a game: the table at rest (3 still frames), then for each
+    of ``moves`` moves a hand over the cards it moves and 3 still frames of the new table."""
+    frames: list[np.ndarray] = []
+    placed_cards: list = []
+    for n in range(start, min(start + moves + 1, len(states))):
+        before = placed_cards
+        placed_cards = placements(game_id, states[n], seed=1000 + n, before=before)
+        if before:
+            moved = [c for _, c in {(p.card_id, p.centre) for p in before} ^ {(p.card_id, p.centre) for p in placed_cards}]
+            hand = tuple(np.mean(moved, axis=0)) if moved else tuple(np.mean([p.centre for p in placed_cards], axis=0))
+            frames.append(view.frame(before, 500 + len(frames), hand=(float(hand[0]), float(hand[1]))))
+        frames += [view.frame(placed_cards, 500 + len(frames) + i) for i in range(3)]
+    return frames
+
+
+def scale_bins(quick: bool, decoder: str, detectors: Sequence[str] = DETECTORS) -> dict[str, Any]:
+    """Identification and speed per px/mm bin for each marker finder, against pyzbar on the full
+    frame: a *full look* is a frame searched whole (the first still frames of a fresh pipeline:
+    as at start, after a camera bump, and every ``FULL_EVERY``-th still frame); a *stream* is every
+    frame of short games (hand frames, still frames searched only where they changed)."""
     from vision.pipeline import Pipeline
     stills = 2 if quick else 3
     picks = (0.5,) if quick else (0.3, 0.6, 0.9)
+    moves = 2 if quick else 6
     out: dict[str, Any] = {}
     for scale in SCALES:
-        totals = {"visible": 0, "identified": 0, "misidentified": 0, "baseline_identified": 0,
-                  "baseline_misidentified": 0, "frames": 0, "tables": 0}
-        full_ms, cpu_ms, base_ms = [], [], []
+        load = [round(os.getloadavg()[0], 2)]
+        totals = {"visible": 0, "baseline_identified": 0, "baseline_misidentified": 0, "frames": 0, "tables": 0}
+        per = {d: {"identified": 0, "misidentified": 0, "full": [], "full_cpu": [], "stream": [], "stream_cpu": []}
+               for d in detectors}
+        base_ms: list[float] = []
         for game_id in GAME_PLAYERS:
             states = game_states(game_id, seed=1, limit=None)
             view = View(game_id, scale, seed=1)
+
+            def fresh(detector: str):
+                pipeline = Pipeline(game_id, GAME_PLAYERS[game_id], layout=view.layout, decoder=decoder,
+                                    detector=detector)
+                pipeline.calibration = view.true_calibration    # the corners may be out of view
+                return pipeline
+
             for k, pick in enumerate(picks):
                 placed_cards = placements(game_id, states[int(pick * (len(states) - 1))], seed=k)
                 truth = view.truth(placed_cards)
-                pipeline = Pipeline(game_id, GAME_PLAYERS[game_id], layout=view.layout, decoder=decoder)
-                pipeline.calibration = view.true_calibration    # the corners may be out of view
-                scene = None
-                for i in range(stills):
-                    frame = view.frame(placed_cards, seed=100 * k + i)
-                    start, cpu = time.perf_counter(), time.process_time()
-                    scene = pipeline.process(frame)
-                    if i > 0:       # the first frame of a fresh pipeline is not still: not read
-                        full_ms.append((time.perf_counter() - start) * 1000)
-                        cpu_ms.append((time.process_time() - cpu) * 1000)
-                    found, ms = baseline(frame, pipeline.calibration)
-                    base_ms.append(ms)
                 lying = [(p.shown_id, p.centre) for p in placed_cards]
-                identified, wrong = score(truth, reported_cards(scene), lying)
+                frames = [view.frame(placed_cards, seed=100 * k + i) for i in range(stills)]
+                for detector in detectors:
+                    pipeline, r = fresh(detector), per[detector]
+                    for i, frame in enumerate(frames):
+                        scene, ms, cpu = _timed(pipeline, frame)
+                        if i > 0:       # the first frame of a fresh pipeline is not still: not read
+                            r["full"].append(ms)
+                            r["full_cpu"].append(cpu)
+                    identified, wrong = score(truth, reported_cards(scene), lying)
+                    r["identified"] += identified
+                    r["misidentified"] += wrong
+                for frame in frames:
+                    found, ms = baseline(frame, view.true_calibration)
+                    base_ms.append(ms)
                 b_identified, b_wrong = score(truth, found, lying)
                 totals["visible"] += len(truth)
-                totals["identified"] += identified
-                totals["misidentified"] += wrong
                 totals["baseline_identified"] += b_identified
                 totals["baseline_misidentified"] += b_wrong
                 totals["frames"] += stills
                 totals["tables"] += 1
+            stream = _stream_frames(view, game_id, states, (len(states) - 1) // 2, moves)
+            for detector in detectors:
+                pipeline, r = fresh(detector), per[detector]
+                for frame in stream:
+                    _, ms, cpu = _timed(pipeline, frame)
+                    r["stream"].append(ms)
+                    r["stream_cpu"].append(cpu)
+        load.append(round(os.getloadavg()[0], 2))
         out[f"{scale}"] = {
-            **totals,
-            "identified_share": round(totals["identified"] / max(1, totals["visible"]), 4),
+            **totals, "load_average": load,
             "baseline_share": round(totals["baseline_identified"] / max(1, totals["visible"]), 4),
-            "ms_full_look": _stats(full_ms), "cpu_ms_full_look": _stats(cpu_ms), "baseline_ms": _stats(base_ms)}
+            "baseline_ms": _stats(base_ms),
+            "detectors": {d: {
+                "identified": r["identified"], "misidentified": r["misidentified"],
+                "identified_share": round(r["identified"] / max(1, totals["visible"]), 4),
+                "full_look_ms": _stats(r["full"]), "full_look_cpu_ms": _stats(r["full_cpu"]),
+                "full_looks": len(r["full"]),
+                "stream_ms": _stats(r["stream"]), "stream_cpu_ms": _stats(r["stream_cpu"]),
+                "stream_frames": len(r["stream"])} for d, r in per.items()}}
     return out
 
 
@@ -486,7 +544,7 @@ class SessionScore:
 
 
 def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | None = None,
-               missed: float = 0.0) -> dict[str, Any]:
+               missed: float = 0.0, players: int | None = None) -> dict[str, Any]:
     """Stream a simulated game (a hand frame, then ``STILLS`` frames per still table) through one
     pipeline into a table session (its first ``moves`` moves only, if given; ``quick``: 8), and
     compare the session's move log with the true one. ``missed``: the share of still tables the
@@ -497,9 +555,9 @@ def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | 
     from vision import layouts
     from vision.layouts import scene_from_placements
     from vision.pipeline import Pipeline
-    players = GAME_PLAYERS[game_id]
+    players = players or GAME_PLAYERS[game_id]
     limit = 8 if quick else moves
-    view = View(game_id, None, seed)
+    view = View(game_id, None, seed, players)
     pipeline = Pipeline(game_id, players, layout=view.layout, decoder=decoder)
     rng, skips = random.Random(seed), random.Random(seed + 1)
     x0, y0, x1, y1 = view.layout.bounds()
@@ -514,7 +572,8 @@ def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | 
         placed_cards: list = []
         for n, step in enumerate(steps):
             before = placed_cards
-            placed_cards = placements(game_id, step.layout, seed=seed * 1000 + n, before=placed_cards)
+            placed_cards = placements(game_id, step.layout, seed=seed * 1000 + n, before=placed_cards,
+                                      players=players)
             expected = layouts.read(game_id, scene_from_placements(placed_cards), players)
             frames = []
             if n > 0:       # the hand that made the move (over the cards it moved), then the table at rest
@@ -559,12 +618,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
     parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")
+    parser.add_argument("--players", type=int, help="games: players at every game's table "
+                        "(default: " + ", ".join(f"{g} {n}" for g, n in GAME_PLAYERS.items()) + ")")
     parser.add_argument("--missed", type=float, default=0.0,
                         help="games: share of still tables the camera misses (a hand stays over the table)")
+    parser.add_argument("--detector", choices=(*DETECTORS, "both"), default="both",
+                        help="scales: the marker finder(s) to measure (default both, compared)")
     args = parser.parse_args(list(argv or []))
     result: dict[str, Any] = {"decoder": args.decoder, "quick": args.quick}
     if args.part in ("all", "scales"):
-        result["scales"] = scale_bins(args.quick, args.decoder)
+        result["scales"] = scale_bins(args.quick, args.decoder,
+                                      DETECTORS if args.detector == "both" else (args.detector,))
         if not args.json:
             _print_scales(result["scales"])
     if args.part in ("all", "games"):
@@ -572,7 +636,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for game_id in args.games.split(","):
             if game_id not in GAME_PLAYERS:
                 parser.error(f"unknown game {game_id!r}: choose from {', '.join(GAME_PLAYERS)}")
-            result["games"].append(whole_game(game_id, args.seed, args.quick, args.decoder, args.moves, args.missed))
+            result["games"].append(whole_game(game_id, args.seed, args.quick, args.decoder, args.moves,
+                                              args.missed, args.players))
             if not args.json:
                 _print_game(result["games"][-1])
     if args.json:
@@ -581,13 +646,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _print_scales(scales: dict[str, Any]) -> None:
-    print("px/mm  visible  identified  misid.  | pyzbar full frame: identified  misid. | full look ms "
-          "median/p95 (cpu) | pyzbar ms median/p95")
+    print("ms per 1080p frame, median/p95: wall (CPU of all threads); load = 1-min load average "
+          "before/after (2 cores, shared)")
+    print("px/mm  finder  visible  identified  misid. | full look ms        | stream ms           | load")
     for scale, r in scales.items():
-        print(f"{scale:>5}  {r['visible']:>7}  {100 * r['identified_share']:>9.2f}%  {r['misidentified']:>6}  | "
-              f"{100 * r['baseline_share']:>27.2f}%  {r['baseline_misidentified']:>6} | "
-              f"{r['ms_full_look']['median']:>6}/{r['ms_full_look']['p95']} ({r['cpu_ms_full_look']['median']}) | "
-              f"{r['baseline_ms']['median']}/{r['baseline_ms']['p95']}")
+        for name, d in r["detectors"].items():
+            full, full_cpu, st, st_cpu = d["full_look_ms"], d["full_look_cpu_ms"], d["stream_ms"], d["stream_cpu_ms"]
+            print(f"{scale:>5}  {name:<6}  {r['visible']:>7}  {100 * d['identified_share']:>9.2f}%  "
+                  f"{d['misidentified']:>6} | {full['median']:>5}/{full['p95']:<5} ({full_cpu['median']}/{full_cpu['p95']}) "
+                  f"| {st['median']:>5}/{st['p95']:<5} ({st_cpu['median']}/{st_cpu['p95']}) "
+                  f"| {r['load_average'][0]}/{r['load_average'][1]}")
+        print(f"{scale:>5}  pyzbar  {r['visible']:>7}  {100 * r['baseline_share']:>9.2f}%  "
+              f"{r['baseline_misidentified']:>6} | full frame {r['baseline_ms']['median']}/{r['baseline_ms']['p95']}")
     sys.stdout.flush()
 
 

@@ -15,6 +15,7 @@ T-SEAT1..10, seen as cards (see ``vision.detect``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -76,7 +77,7 @@ class Calibration:
     k: float = 0.0              # radial distortion (0: a pinhole camera)
     frame: tuple[int, int] = (1920, 1080)
 
-    @property
+    @cached_property
     def inverse(self) -> np.ndarray:
         """The homography table mm -> undistorted image px."""
         return np.linalg.inv(self.homography)
@@ -133,6 +134,38 @@ def _fit(src: np.ndarray, dst: np.ndarray, k: float, frame: tuple[int, int]) -> 
     return float(np.sqrt(np.mean(np.sum((mapped - dst) ** 2, axis=1)))), homography
 
 
+def _normaliser(pts: np.ndarray) -> np.ndarray:
+    """(..., 3, 3) similarity taking points (..., N, 2) to centroid 0, mean distance √2 (Hartley)."""
+    centre = pts.mean(axis=-2)
+    spread = np.linalg.norm(pts - centre[..., None, :], axis=-1).mean(axis=-1)
+    s = np.sqrt(2) / np.maximum(spread, 1e-12)
+    t = np.zeros(pts.shape[:-2] + (3, 3))
+    t[..., 0, 0] = t[..., 1, 1] = s
+    t[..., 0, 2], t[..., 1, 2] = -s * centre[..., 0], -s * centre[..., 1]
+    t[..., 2, 2] = 1
+    return t
+
+
+def _misfits(src: np.ndarray, dst: np.ndarray, ks: np.ndarray, frame: tuple[int, int]) -> np.ndarray:
+    """RMS misfit (table mm) of the best homography for each lens k in ``ks`` at once (normalised
+    DLT, solved together: the search over k costs one batch instead of one findHomography per k)."""
+    und = np.stack([undistort(src, float(k), frame) for k in ks])            # (K, N, 2)
+    ts, td = _normaliser(und), _normaliser(dst)
+    a = np.einsum("kij,knj->kni", ts[:, :2, :2], und) + ts[:, None, :2, 2]
+    b = (td[:2, :2] @ dst.T).T + td[:2, 2]
+    n, one, zero = len(dst), np.ones((len(ks), len(dst))), np.zeros((len(ks), len(dst)))
+    x, y = a[..., 0], a[..., 1]
+    u, v = np.broadcast_to(b[:, 0], (len(ks), n)), np.broadcast_to(b[:, 1], (len(ks), n))
+    rows = np.concatenate([
+        np.stack([x, y, one, zero, zero, zero, -u * x, -u * y, -u], axis=-1),
+        np.stack([zero, zero, zero, x, y, one, -v * x, -v * y, -v], axis=-1)], axis=1)
+    h = np.linalg.svd(rows)[2][:, -1].reshape(-1, 3, 3)
+    h = np.linalg.inv(td) @ h @ ts
+    mapped = np.einsum("kij,knj->kni", h, np.concatenate([und, np.ones(und.shape[:2] + (1,))], axis=-1))
+    mapped = mapped[..., :2] / mapped[..., 2:]
+    return np.sqrt(np.mean(np.sum((mapped - dst) ** 2, axis=-1), axis=-1))
+
+
 def calibrate(seen: dict[str, np.ndarray], layout: CalibrationLayout,
               frame: tuple[int, int] = (1920, 1080)) -> Calibration | None:
     """The calibration from K-CAL marker corners seen in the image (id -> (4, 2) px, OpenCV order),
@@ -151,7 +184,7 @@ def calibrate(seen: dict[str, np.ndarray], layout: CalibrationLayout,
         # only markers spread over the frame tell the lens's bending from the table's perspective
         for span in (MAX_K, MAX_K / 10, MAX_K / 100):
             grid = np.linspace(best_k - span, best_k + span, 21)
-            best_k = float(min(grid, key=lambda k: _fit(src, dst, k, frame)[0]))
+            best_k = float(grid[int(np.argmin(_misfits(src, dst, grid, frame)))])
         if _fit(src, dst, best_k, frame)[0] > 0.8 * _fit(src, dst, 0.0, frame)[0]:
             best_k = 0.0        # no clear gain: noise, not a lens
     error, homography = _fit(src, dst, best_k, frame)

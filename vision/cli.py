@@ -11,7 +11,7 @@ import cv2
 
 from companion.games import GAME_IDS, game_class
 from vision.calibrate import CalibrationLayout
-from vision.detect import DECODERS
+from vision.detect import DECODERS, DETECTORS
 from vision.sources import SourceError, frames
 
 
@@ -34,6 +34,8 @@ def register(subparsers) -> None:
                                                        "(default: K-CAL1–4 in the corners of the game's table plan)")
     p.add_argument("--table", metavar="WxH", help="the play area in mm with K-CAL1–4 in its corners, e.g. 1200x700")
     p.add_argument("--decoder", choices=DECODERS, default="zxing", help="QR decoder (default zxing)")
+    p.add_argument("--detector", choices=DETECTORS, default="quads",
+                   help="marker finder: quads (fast, default) or aruco (OpenCV's ArucoDetector, ~20x slower)")
     p.add_argument("--json", action="store_true", help="one JSON observation per line")
     p.add_argument("--verbose", action="store_true", help="log what is ignored (foreign codes) and conflicts")
     p.set_defaults(func=run)
@@ -73,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     try:
-        pipeline = Pipeline(args.game, args.players, layout=layout, decoder=args.decoder)
+        pipeline = Pipeline(args.game, args.players, layout=layout, decoder=args.decoder, detector=args.detector)
     except ValueError as err:       # e.g. no table plan for this many players: say so, give --table
         print(f"companion: {err}; give the play area with --table WxH or use --sheet", file=sys.stderr)
         return 2

@@ -17,12 +17,14 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
+from functools import cache
 
 import cv2
 import numpy as np
 
 from companion import catalogue as cat
 from vision.calibrate import Calibration, rect_corners
+from vision.markers import MarkerFinder
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,10 @@ SAME_CARD_MM = 20.0
 """Two markers of one id whose card outlines' centres lie closer than this are one physical card."""
 
 DECODERS = ("zxing", "pyzbar")
+
+DETECTORS = ("quads", "aruco")
+"""Marker finders: ``quads`` (``vision.markers``: our candidate stage, OpenCV's dictionary; ~20×
+faster on a full frame) or ``aruco`` (OpenCV's ``ArucoDetector`` with ``aruco_params()``)."""
 
 
 MIN_PERIMETER_PX = 0.02 * 1920
@@ -133,6 +139,26 @@ class FrameDetections:
     foreign: list[str] = field(default_factory=list)
 
 
+def poses_on_table(sightings: list[Sighting], calibration: Calibration) -> list[np.ndarray]:
+    """``Sighting.to_table`` of many sightings at once (one pass through the calibration each way
+    for all of them): the same poses, and the same re-aimed ``to_image``."""
+    if not sightings:
+        return []
+    counts = [len(s.image_pts) for s in sightings]
+    on_table = np.split(calibration.to_table(np.vstack([s.image_pts for s in sightings])), np.cumsum(counts)[:-1])
+    poses: list[np.ndarray] = [np.eye(3)] * len(sightings)
+    for n in {len(s.card_pts) for s in sightings}:      # one batch per number of points
+        chosen = [i for i, s in enumerate(sightings) if len(s.card_pts) == n]
+        fits = rigid_fits(np.array([sightings[i].card_pts for i in chosen]), np.array([on_table[i] for i in chosen]))
+        for i, fit in zip(chosen, fits):
+            poses[i] = fit
+    outlines = [s.outline_card() for s in sightings]
+    corners = calibration.to_image(np.vstack([map_points(p, o) for p, o in zip(poses, outlines)])).reshape(-1, 4, 2)
+    for s, outline, px in zip(sightings, outlines, corners):
+        s.to_image = cv2.getPerspectiveTransform(outline.astype(np.float32), px.astype(np.float32)).astype(np.float64)
+    return poses
+
+
 def map_points(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Points (N, 2) through a 3 × 3 homography."""
     return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), h).reshape(-1, 2)
@@ -153,11 +179,15 @@ class _Logged:
 class Detector:
     """Finds cards in frames: markers first, then QR codes on rectified per-card crops."""
 
-    def __init__(self, decoder: str = "zxing") -> None:
+    def __init__(self, decoder: str = "zxing", detector: str = "quads") -> None:
         if decoder not in DECODERS:
             raise ValueError(f"unknown QR decoder {decoder!r}: choose one of {', '.join(DECODERS)}")
+        if detector not in DETECTORS:
+            raise ValueError(f"unknown marker detector {detector!r}: choose one of {', '.join(DETECTORS)}")
         self.decoder = decoder
+        self.kind = detector
         self.aruco = aruco_detector()
+        self.finder = MarkerFinder()
         self._logged = _Logged()
 
     # --- markers -------------------------------------------------------------------------------
@@ -167,7 +197,8 @@ class Detector:
             return self._markers(grey, (0, 0))
         found: list[MarkerHit] = []
         for x0, y0, x1, y1 in boxes:
-            self.aruco.setDetectorParameters(aruco_params(max(x1 - x0, y1 - y0)))
+            if self.kind == "aruco":
+                self.aruco.setDetectorParameters(aruco_params(max(x1 - x0, y1 - y0)))
             for hit in self._markers(grey[y0:y1, x0:x1], (x0, y0)):
                 # overlapping regions may both see a marker: keep it once
                 if not any(h.marker == hit.marker and np.abs(h.corners - hit.corners).max() < 3 for h in found):
@@ -176,6 +207,8 @@ class Detector:
         return found
 
     def _markers(self, grey: np.ndarray, offset: tuple[int, int]) -> list[MarkerHit]:
+        if self.kind == "quads":
+            return [MarkerHit(i, c + offset) for i, c in self.finder.find(grey)]
         corners, ids, _ = self.aruco.detectMarkers(grey)
         if ids is None:
             return []
@@ -200,8 +233,11 @@ class Detector:
                 hits.setdefault(card.id, []).append(hit)
         sightings: list[Sighting] = []
         conflicts: list[str] = []
+        ordered = [(card_id, hit) for card_id, group in hits.items() for hit in group]
+        first = iter(rigid_fits(np.array([_upright(c) for c, _ in ordered]),
+                                np.array([hit.corners for _, hit in ordered]), scale=True)) if ordered else iter(())
         for card_id, group in hits.items():
-            found = _group(card_id, group)
+            found = _group(card_id, group, np.array([next(first) for _ in group]))
             if len(found) > 1 and not card_id.startswith("B-"):
                 where = ", ".join(f"({x:.0f}, {y:.0f}) px" for x, y in (s.centre_px() for s in found))
                 conflicts.append(f"{card_id}: {len(found)} copies in view at {where}")
@@ -288,37 +324,45 @@ class Detector:
                 for r in pyzbar.decode(grey, symbols=[pyzbar.ZBarSymbol.QRCODE])]
 
 
-def _marker_to_image(card_id: str, hit: MarkerHit) -> np.ndarray:
-    """Card mm -> image px from one marker, taking it as the card's upright marker: a similarity,
-    which extrapolates from a 15 mm marker to the whole card far more steadily than a homography."""
-    return rigid_fit(rect_corners(cat.marker_rects(card_id)[0]), hit.corners, scale=True)
-
-
-def _group(card_id: str, group: list[MarkerHit]) -> list[Sighting]:
+def _group(card_id: str, group: list[MarkerHit], first: np.ndarray) -> list[Sighting]:
     """Markers of one id -> physical cards: markers whose outlines agree are one card, refined from
-    all its markers together; outlines far apart are separate copies."""
+    all its markers together; outlines far apart are separate copies. ``first`` (H, 3, 3): card mm
+    -> image px from each marker alone, taking it as the card's upright one (a similarity, which
+    extrapolates from a 15 mm marker to the whole card far more steadily than a homography)."""
     card = cat.card(card_id)
     w, h = cat.card_size_mm(card_id)
-    rects = cat.marker_rects(card_id)
-    cards: list[tuple[list[MarkerHit], np.ndarray]] = []
-    for hit in group:
-        to_image = _marker_to_image(card_id, hit)
-        centre = map_points(to_image, np.array([[w / 2, h / 2]]))[0]
-        side = float(np.mean(np.linalg.norm(hit.corners - np.roll(hit.corners, 1, axis=0), axis=1)))
-        px_per_mm = side / rects[0].w
-        for members, other in cards:
-            if np.linalg.norm(map_points(other, np.array([[w / 2, h / 2]]))[0] - centre) < SAME_CARD_MM * px_per_mm:
-                members.append(hit)
+    upright = _upright(card_id)
+    centres = first[:, :2, :2] @ np.array([w / 2, h / 2]) + first[:, :2, 2]      # (H, 2) px
+    corners = np.array([hit.corners for hit in group])
+    sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean(axis=1)
+    px_per_mm = sides / cat.marker_rects(card_id)[0].w
+    cards: list[list[int]] = []
+    for i in range(len(group)):
+        for members in cards:
+            if np.linalg.norm(centres[members[0]] - centres[i]) < SAME_CARD_MM * px_per_mm[i]:
+                members.append(i)
                 break
         else:
-            cards.append(([hit], to_image))
+            cards.append([i])
     out = []
-    for members, to_image in cards:
-        card_pts, image_pts = _points(card_id, members, to_image)
-        if len(members) > 1:
+    for members in cards:
+        to_image = first[members[0]]
+        if len(members) == 1:
+            card_pts, image_pts = upright, group[members[0]].corners
+        else:
+            card_pts, image_pts = _points(card_id, [group[i] for i in members], to_image)
             to_image = rigid_fit(card_pts, image_pts, scale=True)
         out.append(Sighting(card_id, card.kind != "back", card_pts, image_pts, to_image, len(members)))
     return out
+
+
+@cache
+def _upright(card_id: str) -> np.ndarray:
+    """The corners of the card's upright (top-left) marker in card mm, OpenCV's order (shared:
+    read-only)."""
+    corners = rect_corners(cat.marker_rects(card_id)[0])
+    corners.setflags(write=False)
+    return corners
 
 
 def _points(card_id: str, members: list[MarkerHit], first: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -339,17 +383,27 @@ def _points(card_id: str, members: list[MarkerHit], first: np.ndarray) -> tuple[
 
 def rigid_fit(src: np.ndarray, dst: np.ndarray, scale: bool = False) -> np.ndarray:
     """The rotation + translation (+ uniform scale if ``scale``; a card keeps its size on the
-    table) that best maps ``src`` points onto ``dst`` points in the least-squares sense (Kabsch /
-    Umeyama), as a 3 × 3 matrix."""
-    src_c, dst_c = src.mean(axis=0), dst.mean(axis=0)
-    u, sv, vt = np.linalg.svd((src - src_c).T @ (dst - dst_c))
-    d = np.sign(np.linalg.det(vt.T @ u.T))
-    rot = vt.T @ np.diag([1.0, d]) @ u.T
-    if scale:
-        rot = rot * (sv[0] + d * sv[1]) / np.sum((src - src_c) ** 2)
-    out = np.eye(3)
-    out[:2, :2] = rot
-    out[:2, 2] = dst_c - rot @ src_c
+    table) that best maps ``src`` points onto ``dst`` points in the least-squares sense, as a 3 × 3
+    matrix (Umeyama's solution in its closed 2-D form: no reflection, no SVD)."""
+    return rigid_fits(src[None], dst[None], scale)[0]
+
+
+def rigid_fits(src: np.ndarray, dst: np.ndarray, scale: bool = False) -> np.ndarray:
+    """``rigid_fit`` of many point sets at once: ``src``, ``dst`` (H, N, 2) -> (H, 3, 3)."""
+    src_c, dst_c = src.mean(axis=1), dst.mean(axis=1)
+    s, d = src - src_c[:, None], dst - dst_c[:, None]
+    a = (s * d).sum(axis=(1, 2))                                            # Σ s·d
+    b = (s[..., 0] * d[..., 1] - s[..., 1] * d[..., 0]).sum(axis=1)         # Σ s×d
+    norm = np.hypot(a, b)
+    turn = norm > 0
+    c = np.where(turn, a / np.where(turn, norm, 1.0), 1.0)
+    sn = np.where(turn, b / np.where(turn, norm, 1.0), 0.0)
+    k = norm / np.maximum((s * s).sum(axis=(1, 2)), 1e-12) if scale else np.ones_like(a)
+    out = np.zeros((len(a), 3, 3))
+    out[:, 0, 0] = out[:, 1, 1] = c * k
+    out[:, 0, 1], out[:, 1, 0] = -sn * k, sn * k
+    out[:, 2, 2] = 1.0
+    out[:, :2, 2] = dst_c - np.einsum("hij,hj->hi", out[:, :2, :2], src_c)
     return out
 
 

@@ -19,7 +19,8 @@ import numpy as np
 
 from companion import catalogue as cat
 from vision.calibrate import Calibration, CalibrationLayout, calibrate
-from vision.detect import Box, Detector, Sighting, card_pose_mm, map_points
+from vision.detect import Box, Detector, Sighting, card_pose_mm, map_points, poses_on_table
+from vision.markers import pool
 from vision.scene import SeenCard, TableScene
 from vision.track import MotionMeter, Track, Tracker
 
@@ -75,12 +76,12 @@ class Pipeline:
     """Detection, calibration, tracking and reading for one game at one table."""
 
     def __init__(self, game_id: str, players: int, *, layout: CalibrationLayout | None = None,
-                 decoder: str = "zxing", persist: int = 2, drop_after: int = 1,
+                 decoder: str = "zxing", detector: str = "quads", persist: int = 2, drop_after: int = 1,
                  qr_per_frame: int = 6) -> None:
         self.game_id = game_id
         self.players = players
         self.layout = layout or default_layout(game_id, players)
-        self.detector = Detector(decoder)
+        self.detector = Detector(decoder, detector)
         self.motion = MotionMeter()
         self.tracker = Tracker(drop_after=drop_after)
         self.persist = persist
@@ -108,7 +109,8 @@ class Pipeline:
     def process(self, frame: np.ndarray) -> TableScene | None:
         """Read one BGR frame: the scene of tracked cards in table mm, None until calibrated."""
         self.frame_index += 1
-        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        # (a copy of a grey frame: tracks keep it to cut out how cards looked, see _Look)
+        grey = frame.copy() if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         still = self.motion.still(grey)
         if not still and self.calibration is not None:
             # the scene moves (a hand, a card being laid): nothing on it is read until it settles,
@@ -119,6 +121,11 @@ class Pipeline:
         if boxes == []:
             self._since_full += 1       # still, and nothing changed since the scene settled
             return self._scene(frame, still)
+        # once per settled scene, the frame is scanned for QR codes no marker points at (a card
+        # whose both markers are covered, or a foreign code: logged and ignored), on another core
+        # while this one looks for markers
+        scan = pool().submit(self.detector.scan_qr_full, grey, boxes) \
+            if still and not self._scanned and self.calibration is not None else None
         found = self.detector.detect(grey, boxes)
         self._calibrate(found.calibration, still, (grey.shape[1], grey.shape[0]))
         if self.calibration is None:
@@ -128,11 +135,10 @@ class Pipeline:
         cal = self.calibration
         sightings = list(found.sightings)
         if still and not self._scanned:
-            # once per settled scene, for QR codes no marker pointed at: a card whose both markers
-            # are covered, or a foreign code (logged and ignored)
             self._scanned = True
-            sightings += self._qr_only(grey, sightings, cal, boxes)
-        seen = [self._read(grey, s, cal) for s in sightings]
+            codes = scan.result() if scan is not None else self.detector.scan_qr_full(grey, boxes)
+            sightings += self._qr_only(codes, sightings, cal)
+        seen = [self._read(grey, s, cal, pose) for s, pose in zip(sightings, poses_on_table(sightings, cal))]
         _visible(seen, sightings, cal)
         scope = None if boxes is None else (lambda t: _inside(cal.to_image(np.array([t.card.centre]))[0], boxes))
         matched = self.tracker.update(seen, still, lambda t, gone: self._looks(grey, t, gone), scope)
@@ -146,7 +152,7 @@ class Pipeline:
             if placed is None or math.dist(placed[0], track.card.centre) > MOVED_MM:
                 self._arrived[track.number] = (track.card.centre, self.frame_index)
             if still:
-                track.patch = self._patch(grey, track.card)
+                track.patch = _Look(grey, track.card, cal)
                 self._patched[track.number] = self.frame_index
         if len(self._arrived) > 2 * len(self.tracker.tracks) + 200:
             live = {t.number for t in self.tracker.tracks}
@@ -155,10 +161,9 @@ class Pipeline:
         self._settle(boxes)
         return self._scene(frame, still)
 
-    def _read(self, grey: np.ndarray, s: Sighting, cal: Calibration) -> SeenCard:
-        """One sighting into table mm, its QR code read (within the frame's budget) until its track
-        has it, its way up kept from the track."""
-        pose = s.to_table(cal)
+    def _read(self, grey: np.ndarray, s: Sighting, cal: Calibration, pose: np.ndarray) -> SeenCard:
+        """One sighting (``pose``: its ``to_table``) into table mm, its QR code read (within the
+        frame's budget) until its track has it, its way up kept from the track."""
         centre, _ = card_pose_mm(map_points(pose, s.outline_card()))
         track = self.tracker.find(s.card_id, centre)
         if track is not None and track.qr:
@@ -240,14 +245,17 @@ class Pipeline:
             self._last = (frame, scene)
         return scene
 
-    def _qr_only(self, grey: np.ndarray, sightings: list[Sighting], cal: Calibration,
-                 boxes: list[Box] | None) -> list[Sighting]:
+    def _qr_only(self, codes: list[tuple[str, np.ndarray]], sightings: list[Sighting],
+                 cal: Calibration) -> list[Sighting]:
+        """Cards found by QR codes (``Detector.scan_qr_full``) that no marker sighting explains: a
+        code near a sighting of its card only confirms that card."""
         found = []
-        for card_id, corners in self.detector.scan_qr_full(grey, boxes):
+        centres = cal.to_table(np.array([s.centre_px() for s in sightings])) if sightings else np.zeros((0, 2))
+        for card_id, corners in codes:
             s = self.detector.sighting_from_qr(card_id, corners)
             centre = cal.to_table(s.centre_px()[None])[0]
-            near = [o for o in sightings if o.card_id == card_id
-                    and np.linalg.norm(cal.to_table(o.centre_px()[None])[0] - centre) < 40]
+            near = [o for o, c in zip(sightings, centres) if o.card_id == card_id
+                    and np.linalg.norm(c - centre) < 40]
             if near:
                 near[0].qr = card_id
                 continue
@@ -279,12 +287,7 @@ class Pipeline:
 
     def _patch(self, grey: np.ndarray, card: SeenCard) -> np.ndarray:
         """The card's place in the frame with a ``RING_MM`` margin, rectified to ``PATCH_PX_PER_MM``."""
-        w, h = cat.card_size_mm(card.card_id)
-        k, m = PATCH_PX_PER_MM, RING_MM * PATCH_PX_PER_MM
-        size = (int((w + 2 * RING_MM) * k), int((h + 2 * RING_MM) * k))
-        dst = np.array([[m, m], [m + w * k, m], [m + w * k, m + h * k], [m, m + h * k]], np.float32)
-        src = self.calibration.to_image(np.array(card.corners)).astype(np.float32)
-        return cv2.warpPerspective(grey, cv2.getPerspectiveTransform(src, dst), size, flags=cv2.INTER_AREA)
+        return _patch(grey, card, self.calibration)
 
     def _looks(self, grey: np.ndarray, track: Track, missing: list[Track]) -> str:
         """How a card not read in this still frame looks where it lay: "same" (a missed read),
@@ -292,9 +295,9 @@ class Pipeline:
         hand or an arm lies there) or "changed" (taken away, alone or with its neighbours)."""
         if track.patch is None:
             return "changed"
-        now = self._patch(grey, track.card)
+        now, then = self._patch(grey, track.card), track.patch.image()
         m = int(RING_MM * PATCH_PX_PER_MM)
-        now, then = now[m:-m, m:-m], track.patch[m:-m, m:-m]
+        now, then = now[m:-m, m:-m], then[m:-m, m:-m]
         open_part = self._uncovered(track, then.shape)
         if open_part.all():
             same = cv2.matchTemplate(now, then, cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK
@@ -440,6 +443,31 @@ class Pipeline:
         return data.tobytes() if ok else None
 
 
+def _patch(grey: np.ndarray, card: SeenCard, cal: Calibration) -> np.ndarray:
+    """The card's place in ``grey`` with a ``RING_MM`` margin, rectified to ``PATCH_PX_PER_MM``."""
+    w, h = cat.card_size_mm(card.card_id)
+    k, m = PATCH_PX_PER_MM, RING_MM * PATCH_PX_PER_MM
+    size = (int((w + 2 * RING_MM) * k), int((h + 2 * RING_MM) * k))
+    dst = np.array([[m, m], [m + w * k, m], [m + w * k, m + h * k], [m, m + h * k]], np.float32)
+    src = cal.to_image(np.array(card.corners)).astype(np.float32)
+    return cv2.warpPerspective(grey, cv2.getPerspectiveTransform(src, dst), size, flags=cv2.INTER_AREA)
+
+
+class _Look:
+    """How a card looked when last read on a still frame: its rectified place, cut out only when
+    asked (most cards are read again and never asked: a full look then cuts out nothing)."""
+
+    def __init__(self, grey: np.ndarray, card: SeenCard, cal: Calibration) -> None:
+        self._source: tuple[np.ndarray, SeenCard, Calibration] | None = (grey, card, cal)
+        self._image: np.ndarray | None = None
+
+    def image(self) -> np.ndarray:
+        """The rectified patch (``_patch``)."""
+        if self._source is not None:
+            self._image, self._source = _patch(*self._source), None    # let the frame go
+        return self._image
+
+
 def _inside(point: np.ndarray, boxes: list[Box]) -> bool:
     return any(x0 <= point[0] < x1 and y0 <= point[1] < y1 for x0, y0, x1, y1 in boxes)
 
@@ -455,34 +483,26 @@ def _visible(seen: list[SeenCard], sightings: list[Sighting], cal: Calibration, 
     n = len(seen)
     if n == 0:
         return
-    to_local = []
-    for card in seen:
-        tl, tr, _, bl = (np.array(p) for p in card.corners)
-        ex, ey = tr - tl, bl - tl
-        basis = np.linalg.inv(np.column_stack([ex, ey]))
-        to_local.append((tl, basis))
-    origins = np.array([o for o, _ in to_local])            # (n, 2)
-    bases = np.array([b for _, b in to_local])               # (n, 2, 2)
+    corners = np.array([card.corners for card in seen], np.float64)        # (n, 4, 2)
+    origins = corners[:, 0]
+    ex, ey = corners[:, 1] - origins, corners[:, 3] - origins
+    bases = np.linalg.inv(np.stack([ex, ey], axis=2))                     # (n, 2, 2): table -> card units
 
     def inside(points: np.ndarray) -> np.ndarray:
         """(n_cards, n_points) whether each point lies on each card."""
         local = np.einsum("cij,cpj->cpi", bases, points[None, :, :] - origins[:, None, :])
         return np.all((local >= 0) & (local <= 1), axis=2)
 
-    marker_pts = [cal.to_table(s.image_pts) for s in sightings]
-    owner = np.concatenate([np.full(len(p), i) for i, p in enumerate(marker_pts)])
-    on = inside(np.vstack(marker_pts))                       # (n, total marker points)
-    above = np.array([on[:, owner == a].any(axis=1) for a in range(n)])   # above[a, b]: a over b
+    counts = [len(s.image_pts) for s in sightings]
+    on = inside(cal.to_table(np.vstack([s.image_pts for s in sightings])))   # (n, total marker points)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    above = np.logical_or.reduceat(on, starts, axis=1).T                  # above[a, b]: a over b
     np.fill_diagonal(above, False)
     u = (np.arange(grid) + 0.5) / grid
-    for b in range(n):
-        ups = np.flatnonzero(above[:, b])
-        if len(ups) == 0:
-            continue
-        tl, basis = to_local[b]
-        axes = np.linalg.inv(basis)
-        samples = tl + np.array([[axes @ np.array([x, y])] for x in u for y in u]).reshape(-1, 2)
-        covered = inside(samples)[ups].any(axis=0)
+    gx, gy = np.repeat(u, grid), np.tile(u, grid)
+    for b in np.flatnonzero(above.any(axis=0)):
+        samples = origins[b] + gx[:, None] * ex[b] + gy[:, None] * ey[b]
+        covered = inside(samples)[above[:, b]].any(axis=0)
         seen[b] = replace(seen[b], visible=round(1.0 - float(covered.mean()), 2))
 
 

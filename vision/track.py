@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -63,7 +63,7 @@ class Track:
     missing: int = 0                # still frames in a row where it was not read and looked changed
     upright_known: bool = False     # its way up came from a QR code
     qr: bool = False                # its QR code was read at least once
-    patch: np.ndarray | None = None  # what it looked like when last read on a still frame
+    patch: Any = None               # what it looked like when last read on a still frame: ``.image()``
 
 
 Looks = Callable[[Track, list[Track]], str]

@@ -6,7 +6,7 @@ nothing; an illegal move 422 with the rule's reason; bad input 400/415/413 with 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
@@ -15,6 +15,7 @@ from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
 from webui.common import (ApiError, expected_version, fail, get_session, json_body, lang,
                           require_role, session_module, tables)
+from webui.i18n import pick
 from webui.render import move_groups
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -67,7 +68,7 @@ def create_table(body: dict[str, Any]) -> Any:
     try:
         cls.validate_options(options, players)
     except GameError as err:
-        fail(400, str(err))
+        refuse(400, err)
     if game == "hills" and "hidden_values" not in options and not current_app.config.get("FRAME_SOURCE"):
         # scored by tapping, the app is told each card: no need for the camera's hidden-values mode
         options = dict(options, hidden_values=False)
@@ -77,7 +78,17 @@ def create_table(body: dict[str, Any]) -> Any:
         return tables().create(game, players, names=names, options=options, rounds=rounds,
                                target=target)
     except (GameError, session_module().SessionError) as err:
-        fail(400, str(err))
+        refuse(400, err)
+
+
+def refuse(status: int, err: GameError | IllegalMove, **extra: Any) -> NoReturn:
+    """Answer a refusal of the rules or the session in the page's language: ``error`` is the
+    Japanese words when wanted and given, ``reason`` and ``ja`` carry both, ``rule`` cites the rule."""
+    reason = err.reason if isinstance(err, IllegalMove) else str(err)
+    ja = getattr(err, "ja", "")
+    if isinstance(err, IllegalMove):
+        extra["rule"] = err.rule
+    fail(status, pick(reason, ja, lang()), reason=reason, ja=ja, **extra)
 
 
 def join_url(table_id: str) -> str:
@@ -127,7 +138,7 @@ def state_for(s: Any, seat: int | None, language: str) -> dict[str, Any]:
         # two players dealt real cards at the table: the app need not know the hands
         moves.append({"player": CHANCE, "kind": "deal"})
     st["groups"] = [{"title": title, "moves": moves}
-                    for title, moves in move_groups(s.game_id, moves, st, language)]
+                    for title, moves in move_groups(s.game, moves, st, language)]
     return st
 
 
@@ -170,9 +181,9 @@ def _write(table_id: str, role: str, action: Callable[[Any, int, dict[str, Any]]
             fail(409, f"{err} The table is now at version {s.version}; reload and try again.",
                  version=s.version)
         except IllegalMove as err:
-            fail(422, err.reason, rule=err.rule, version=s.version)
+            refuse(422, err, version=s.version)
         except (GameError, session.SessionError) as err:
-            fail(400, str(err), version=s.version)
+            refuse(400, err, version=s.version)
         new_version = s.version
     tables().changed(table_id)
     out: dict[str, Any] = {"version": new_version}
@@ -278,6 +289,14 @@ def next_game(table_id: str) -> tuple[Response, int]:
     return _write(table_id, "host", act)
 
 
+@bp.post("/tables/<table_id>/end")
+def end_game(table_id: str) -> tuple[Response, int]:
+    """Host: end the current game early (it is late, someone leaves): scores as they stand."""
+    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+        return s.end_game(by="host", expected_version=version)
+    return _write(table_id, "host", act)
+
+
 @bp.post("/tables/<table_id>/observe")
 def observe(table_id: str) -> tuple[Response, int]:
     """Host/camera: a stable observation of the table (same shape as the game's layout); it is a
@@ -303,7 +322,7 @@ def odds(table_id: str) -> Response:
     try:
         report = advice(game, samples=ODDS_SAMPLES)
     except GameError as err:
-        fail(400, str(err))
+        refuse(400, err)
     return jsonify(report)
 
 

@@ -48,7 +48,7 @@ from functools import cache
 from typing import Any, Mapping
 
 from companion import engine
-from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option
+from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason, seat_words
 
 VALUES = tuple(range(1, 11))
 SLOTS = 5
@@ -58,6 +58,12 @@ PERFECT = sum(POINTS.values())
 RULES = "Chains"
 TEN_NOT_FIRST = ("auto", "on", "off")
 MISFIT = ("ruin", "card_only")
+ACTION_PARAMS = {"deck_to_work": (), "deck_to_temporary": ("slot",), "temporary_to_work": ("slot",),
+                 "take_terminal": ("card",)}
+"""The parameters each action names."""
+LEAVE_JA = {"no terminal card left to score": "得点化できる終端カードがありません",
+            "cannot perform any action": "どのアクションも実行できません"}
+"""Why a player left the game, in Japanese (the English is kept in the state)."""
 
 
 def card_id(deck: int, value: int, copy: int) -> str:
@@ -265,108 +271,193 @@ class Game(engine.Game):
             return
         super().check(move)
 
-    def _setup_problem(self, rows: Any) -> str:
+    def _setup_problem(self, rows: Any) -> Reason | None:
         if not isinstance(rows, tuple) or len(rows) != self.players:
-            return f"The setup names the ten terminal cards of each of the {self.players} players."
+            return Reason(f"The setup names the ten terminal cards of each of the {self.players} players.",
+                          f"準備では{self.players}人それぞれの終端カード10枚を指定します。")
         for p, row in enumerate(rows):
             want = "one card of each value 1–10, in order"
+            want_ja = "1〜10の各数字1枚ずつを順に並べたもの"
             if not isinstance(row, tuple) or len(row) != 10 or not all(_is_card(c) for c in row):
-                return f"Player {p + 1}'s terminal cards must be {want}, e.g. {card_id(p + 1, 7, 1)}."
+                example = card_id(p + 1, 7, 1)
+                return Reason(f"Player {p + 1}'s terminal cards must be {want}, e.g. {example}.",
+                              f"プレイヤー{p + 1}の終端カードは{want_ja}にしてください(例: {example})。")
             for v, c in zip(VALUES, row):
                 if deck_of(c) != p + 1:
-                    return f"{c} belongs to deck {deck_of(c)}; player {p + 1} plays deck {p + 1}."
+                    return Reason(f"{c} belongs to deck {deck_of(c)}; player {p + 1} plays deck {p + 1}.",
+                                  f"{c}はデッキ{deck_of(c)}のカードです。プレイヤー{p + 1}のデッキは{p + 1}です。")
                 if value_of(c) != v:
-                    return f"Player {p + 1}'s terminal cards must be {want}: {c} is not {a_value(v)}."
-        return ""
+                    return Reason(f"Player {p + 1}'s terminal cards must be {want}: {c} is not {a_value(v)}.",
+                                  f"プレイヤー{p + 1}の終端カードは{want_ja}にしてください。{c}は{v}ではありません。")
+        return None
 
     def explain_illegal(self, move: Move) -> str:
-        """Why ``move`` is illegal, in a player's words, citing the rule."""
+        """Why ``move`` is illegal, in a player's words, citing the rule (English and Japanese)."""
         turn = self.current_player()
         if turn == CHANCE:
             if not self.set_up:
-                return (f"{RULES}: set up first — each player lays out one card of each value 1–10 "
-                        "as terminal cards (a chance move 'setup').")
+                return self.refusal("set up first — each player lays out one card of each value 1–10 as terminal "
+                                    "cards (a chance move 'setup').",
+                                    "まず準備をしてください。各プレイヤーは1〜10の各数字のカードを1枚ずつ終端カードとして"
+                                    "並べます(偶然手番の手 'setup')。")
             seat = self.pending[0]
             if move.player != CHANCE or move.kind != "reveal":
-                return (f"{RULES}: player {seat + 1} has just turned over a card: say which card it "
-                        "was first (a chance move 'reveal').")
+                return self.refusal(f"player {seat + 1} has just turned over a card: say which card it was first "
+                                    "(a chance move 'reveal').",
+                                    f"プレイヤー{seat + 1}がカードをめくったところです。まずどのカードだったかを"
+                                    "入力してください(偶然手番の手 'reveal')。")
             card = move.get("card")
             if not _is_card(card):
-                return f"{RULES}: {card!r} is not a Chains card id (such as {card_id(seat + 1, 7, 2)})."
-            return f"{RULES}: {card} is not in player {seat + 1}'s deck: {self._where(card)}."
+                return self._not_a_card(card, card_id(seat + 1, 7, 2))
+            where, where_ja = self._where(card)
+            return self.refusal(f"{card} is not in player {seat + 1}'s deck: {where}.",
+                                f"{card}はプレイヤー{seat + 1}の山札にありません。{where_ja}。")
         if move.player != turn:
             if 0 <= move.player < self.players and move.player in self.out:
-                return f"{RULES}: player {move.player + 1} has left the game ({self.out[move.player]})."
-            return f"{RULES}: it is player {turn + 1}'s turn, not player {move.player + 1}'s."
+                why = self.out[move.player]
+                return self.refusal(f"player {move.player + 1} has left the game ({why}).",
+                                    f"プレイヤー{move.player + 1}はゲームから抜けました({LEAVE_JA[why]})。")
+            who, who_ja = seat_words(move.player)
+            return self.refusal(f"it is player {turn + 1}'s turn, not {who}'s.",
+                                f"{who_ja}ではなく、プレイヤー{turn + 1}の手番です。")
         return self._explain_action(turn, move) or super().explain_illegal(move)
 
-    def _explain_action(self, seat: int, move: Move) -> str:
+    def _not_a_card(self, card: Any, example: str, head: str = RULES, head_ja: str = "") -> Reason:
+        return self.refusal(f"{card!r} is not a Chains card id (such as {example}).",
+                            f"{card!r}はチェーンズのカードIDではありません({example}のような形です)。", head, head_ja)
+
+    def _explain_action(self, seat: int, move: Move) -> Reason | None:
         slot = move.get("slot")
+        wanted = ACTION_PARAMS.get(move.kind)
+        if wanted is not None and set(dict(move.params)) != set(wanted):
+            if not wanted:
+                return self.refusal(f"the action {move.kind} names nothing more.",
+                                    f"アクション {move.kind} にはなにも指定しません。")
+            return self.refusal(f"the action {move.kind} names only {', '.join(wanted)}.",
+                                f"アクション {move.kind} に指定するのは {'、'.join(wanted)} だけです。")
         if move.kind in ("deck_to_work", "deck_to_temporary") and not self.deck[seat]:
-            return f"{RULES}, actions 1–2: your deck is empty."
+            return self.refusal("your deck is empty.", "あなたの山札はもうありません。", f"{RULES}, actions 1–2",
+                                f"{self.title_ja}、アクション①②")
         if move.kind in ("deck_to_temporary", "temporary_to_work"):
             if not isinstance(slot, int) or not 0 <= slot < SLOTS:
-                return f"{RULES}: the temporary area has exactly 5 slots, 0–4; got {slot!r}."
+                return self.refusal(f"the temporary area has exactly 5 slots, 0–4; got {slot!r}.",
+                                    f"一時置き場は5スロット(0〜4)です({slot!r}が指定されました)。")
         if move.kind == "deck_to_temporary":
+            head = (f"{RULES}, action 2", f"{self.title_ja}、アクション②")
             if None not in self.temporary[seat]:
-                return (f"{RULES}, action 2: your temporary area is full (5 slots): play a card from "
-                        "it or turn the top card over into your work area instead.")
-            return (f"{RULES}, action 2: slot {slot} of your temporary area already holds "
-                    f"{self.temporary[seat][slot]}; choose an empty slot.")
+                return self.refusal("your temporary area is full (5 slots): play a card from it or turn the top "
+                                    "card over into your work area instead.",
+                                    "一時置き場は一杯です(5スロット)。一時置き場からカードを出すか、山札の一番上の"
+                                    "カードを作業場にめくってください。", *head)
+            held = self.temporary[seat][slot]
+            return self.refusal(f"slot {slot} of your temporary area already holds {held}; choose an empty slot.",
+                                f"一時置き場のスロット{slot}にはすでに{held}があります。空いているスロットを選んで"
+                                "ください。", *head)
         if move.kind == "temporary_to_work":
+            head = (f"{RULES}, action 3", f"{self.title_ja}、アクション③")
             card = self.temporary[seat][slot]
             if card is None:
-                return f"{RULES}, action 3: slot {slot} of your temporary area is empty."
-            return f"{RULES}, action 3: {card} does not fit your work area: {self._needs(seat)}."
+                return self.refusal(f"slot {slot} of your temporary area is empty.",
+                                    f"一時置き場のスロット{slot}は空です。", *head)
+            needs, needs_ja = self._needs(seat)
+            return self.refusal(f"{card} does not fit your work area: {needs}.",
+                                f"{card}はあなたの作業場に繋がりません。{needs_ja}。", *head)
         if move.kind == "take_terminal":
             return self._explain_take(seat, move.get("card"))
-        return ""
+        return None
 
-    def _explain_take(self, seat: int, card: Any) -> str:
-        rule = f"{RULES}, action 4"
+    def _explain_take(self, seat: int, card: Any) -> Reason:
+        head = (f"{RULES}, action 4", f"{self.title_ja}、アクション④")
         if not _is_card(card):
-            return f"{rule}: {card!r} is not a Chains card id (such as {card_id(seat + 1, 7, 1)})."
+            return self._not_a_card(card, card_id(seat + 1, 7, 1), *head)
         owner, v = deck_of(card) - 1, value_of(card)
         if owner != seat:
-            whose = f"player {owner + 1}'s" if owner < self.players else f"deck {owner + 1}'s (not in play)"
-            return f"{rule}: {card} is {whose} terminal card; you may only take your own (deck {seat + 1})."
-        if self.terminals[seat][v - 1] != card:
-            return f"{rule}: {card} is not one of your terminal cards; your terminal {v} is {self.terminals[seat][v - 1]}."
+            if owner < self.players:
+                whose, whose_ja = f"player {owner + 1}'s", f"プレイヤー{owner + 1}の"
+            else:
+                whose, whose_ja = f"deck {owner + 1}'s (not in play)", f"デッキ{owner + 1}(使っていないデッキ)の"
+            return self.refusal(f"{card} is {whose} terminal card; you may only take your own (deck {seat + 1}).",
+                                f"{card}は{whose_ja}終端カードです。取れるのは自分(デッキ{seat + 1})の終端カードだけです。",
+                                *head)
+        mine = self.terminals[seat][v - 1]
+        if mine != card:
+            return self.refusal(f"{card} is not one of your terminal cards; your terminal {v} is {mine}.",
+                                f"{card}はあなたの終端カードではありません。あなたの終端カード{v}は{mine}です。", *head)
         state = self.state[seat][v - 1]
         if state == "taken":
-            return f"{rule}: you have already scored your terminal {v}."
+            return self.refusal(f"you have already scored your terminal {v}.",
+                                f"終端カード{v}はもう得点化しました。", *head)
         if state == "stopped":
-            return (f"{RULES}, stop cards (打ち止め): the {v}s are stopped — {self.threshold} terminal "
-                    f"{v}s have been taken, so the rest are face down and nobody may take them.")
+            return self.refusal(f"the {v}s are stopped — {self.threshold} terminal {v}s have been taken, so the "
+                                "rest are face down and nobody may take them.",
+                                f"{v}は打ち止めです。終端カード{v}が{self.threshold}枚取られたので、残りは裏向きになり、"
+                                "誰も取れません。", f"{RULES}, stop cards (打ち止め)", f"{self.title_ja}、打ち止め")
         if v == 10 and not self.may_take_ten(seat):
-            return (f"{RULES}, 10 not first: you may take your terminal 10 only after you have taken "
-                    "one of your terminal cards 1–9.")
-        chain = {10: "an empty work area", 9: "the chain 10"}.get(v, f"the chain 10…{v + 1}")
-        return f"{rule}: terminal {v} closes {chain}; {self._needs(seat)}."
+            return self.refusal("you may take your terminal 10 only after you have taken one of your terminal "
+                                "cards 1–9.", "終端カード置き場の10は、1〜9のいずれかの終端カードを1枚取るまで"
+                                "取れません。", f"{RULES}, 10 not first", f"{self.title_ja}、10は最初に取れない")
+        chain = {10: ("an empty work area", "空の作業場"), 9: ("the chain 10", "10だけの組")}.get(
+            v, (f"the chain 10…{v + 1}", f"10…{v + 1}の組"))
+        needs, needs_ja = self._needs(seat)
+        return self.refusal(f"terminal {v} closes {chain[0]}; {needs}.",
+                            f"終端カード{v}で閉じられるのは{chain[1]}です。{needs_ja}。", *head)
 
-    def _needs(self, seat: int, whose: str = "your") -> str:
+    def _needs(self, seat: int, whose: str = "your") -> tuple[str, str]:
+        """What the seat's work area needs next, in English and Japanese."""
         top = self.top(seat)
         if top is None:
-            return f"{whose} work area is empty, it needs a 10 first"
+            return f"{whose} work area is empty, it needs a 10 first", "作業場は空なので、まず10が必要です"
         if top == 1:
-            return f"{whose} work area ends in a 1: nothing can follow it"
-        return f"{whose} work area's top card is {a_value(top)}, it needs {a_value(top - 1)} next"
+            return f"{whose} work area ends in a 1: nothing can follow it", "作業場は1で終わっているので、もう何も繋がりません"
+        return (f"{whose} work area's top card is {a_value(top)}, it needs {a_value(top - 1)} next",
+                f"作業場の一番上は{top}なので、次は{top - 1}が必要です")
 
-    def _where(self, card: str) -> str:
+    def _where(self, card: str) -> tuple[str, str]:
+        """Where a card that is not in the pending deck is, in English and Japanese."""
         owner = deck_of(card) - 1
         if owner >= self.players:
-            return f"deck {owner + 1} is not in play"
+            return f"deck {owner + 1} is not in play", f"デッキ{owner + 1}は使っていません"
         if owner != self.pending[0]:
-            return f"it is from player {owner + 1}'s deck"
-        if card in self.terminals[owner]:
-            return "it is a terminal card"
-        if card in self.work[owner]:
-            return "it is in the work area"
-        if card in self.temporary[owner]:
-            return "it is in the temporary area"
-        if card in self.dead[owner]:
-            return "it is in the dead pile"
-        return "it is in the discard pile"
+            return f"it is from player {owner + 1}'s deck", f"プレイヤー{owner + 1}のデッキのカードです"
+        for pile, en, ja in ((self.terminals, "a terminal card", "終端カード"), (self.work, "in the work area", "作業場"),
+                             (self.temporary, "in the temporary area", "一時置き場"),
+                             (self.dead, "in the dead pile", "死に札の山")):
+            if card in pile[owner]:
+                return (f"it is {en}", f"{ja}です" if pile is self.terminals else f"{ja}にあります")
+        return "it is in the discard pile", "捨て場にあります"
+
+    # ----------------------------------------------------------------- moves in words
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """The four actions in the rules' words (temporary slots counted from 1 for people), a
+        card turned over by its value, the setup summarised."""
+        kind, slot = move.kind, move.get("slot")
+        if kind == "setup":
+            count = sum(len(row) for row in move.terminals)
+            return Reason(f"terminal cards laid out ({count} cards); decks shuffled",
+                          f"終端カード({count}枚)を並べ、山札を切った")
+        if kind == "reveal":
+            v = value_of(move.card)
+            if short:
+                return Reason(str(v), str(v))
+            seat = self.pending[0] if self.pending else deck_of(move.card) - 1
+            return Reason(f"{a_value(v)} turned up from player {seat + 1}'s deck",
+                          f"プレイヤー{seat + 1}の山札から{v}がめくられた")
+        if kind == "deck_to_work":
+            return (Reason("deck → work area", "山札 → 作業場") if short else
+                    Reason("turn over the top card of the deck into the work area", "山札の一番上をめくって作業場に置く"))
+        if kind == "deck_to_temporary":
+            return (Reason(f"deck → temporary slot {slot + 1}", f"山札 → 一時置き場{slot + 1}") if short else
+                    Reason(f"turn over the top card of the deck into temporary slot {slot + 1}",
+                           f"山札の一番上をめくって一時置き場{slot + 1}に置く"))
+        if kind == "temporary_to_work":
+            v = value_of(self.temporary[move.player][slot])
+            return (Reason(f"temporary slot {slot + 1} ({v}) → work area", f"一時置き場{slot + 1}({v}) → 作業場")
+                    if short else Reason(f"move the {v} in temporary slot {slot + 1} to the work area",
+                                         f"一時置き場{slot + 1}の{v}を作業場に移す"))
+        if kind == "take_terminal":
+            v = value_of(move.card)
+            return Reason(f"close with terminal {v}", f"終端カード{v}で締める")
+        return None
 
     # ----------------------------------------------------------------- moves
     def _apply(self, move: Move) -> list[Event]:
@@ -419,7 +510,7 @@ class Game(engine.Game):
         ruined = list(self.work[seat]) if self.options["misfit"] == "ruin" else []
         del self.work[seat][len(self.work[seat]) - len(ruined):]
         self.dead[seat].extend(ruined + [card])
-        need = self._needs(seat, "the") if not ruined else ""
+        need, need_ja = self._needs(seat, "the") if not ruined else ("", "")
         if ruined:
             text = (f"Player {seat + 1} turns over {a_value(v)}, which does not fit: the work area "
                     f"({len(ruined)} card{'s' if len(ruined) > 1 else ''}) and the {v} go face down "
@@ -429,7 +520,7 @@ class Game(engine.Game):
         else:
             text = (f"Player {seat + 1} turns over {a_value(v)}, which does not fit ({need}): "
                     f"it goes face down to the dead pile.")
-            ja = f"プレイヤー{seat + 1}がめくった{v}は作業場に合いません。{v}を裏向きにして死に札の山へ。"
+            ja = f"プレイヤー{seat + 1}がめくった{v}は作業場に合いません({need_ja})。{v}を裏向きにして死に札の山へ。"
         events = [Event.of("work_ruined", text, ja, player=seat, card=card, cards=ruined + [card])]
         return events + self._after_action(seat, turn_ends=False)
 
@@ -498,8 +589,7 @@ class Game(engine.Game):
 
     def _leave(self, seat: int, why: str) -> list[Event]:
         self.out[seat] = why
-        why_ja = {"no terminal card left to score": "得点化できる終端カードがありません",
-                  "cannot perform any action": "どのアクションも実行できません"}[why]
+        why_ja = LEAVE_JA[why]
         return [Event.of("player_out", f"Player {seat + 1} is out: {why} (score {self.scores()[seat]}).",
                          f"プレイヤー{seat + 1}は脱落:{why_ja}(得点{self.scores()[seat]}点)。",
                          player=seat, reason=why, score=self.scores()[seat])]

@@ -46,7 +46,7 @@ import random
 from typing import Any
 
 from companion import catalogue, engine
-from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option
+from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason, seat_words
 
 HILLS = tuple(range(1, 8))
 COLOURS = ("R", "B")
@@ -97,6 +97,23 @@ def names(card_ids: list[str]) -> tuple[str, str]:
     """Several cards' names joined for a sentence."""
     pairs = [name(c) for c in card_ids]
     return " and ".join(p[0] for p in pairs), "と".join(p[1] for p in pairs)
+
+
+def shown(sides: list[list[str]]) -> tuple[str, str]:
+    """A hill's cards per colour as a reveal shows them: ("red 7, banner; blue 5", "赤 7・軍旗、青 5")."""
+    en = "; ".join(f"{SIDES[s]} {', '.join(short(c)[0] for c in sides[s])}" for s in (0, 1) if sides[s])
+    ja = "、".join(f"{COLOUR_WORDS[s][1]} {'・'.join(short(c)[1] for c in sides[s])}" for s in (0, 1) if sides[s])
+    return en, ja
+
+
+def _reason(en: str, ja: str) -> Reason:
+    """A refusal headed by the game's short name in both languages."""
+    return Game.refusal(en, ja, "Seven Hills")
+
+
+def _ja(card_id: str) -> str:
+    """A card's Japanese name in a refusal (the id as given when it is no card of this game)."""
+    return name(card_id)[1] if seat_of(card_id) is not None else repr(card_id)
 
 
 def rule_section(reason: str) -> str:
@@ -178,97 +195,123 @@ class Game(engine.Game):
                 if c["seat"] == seat and c["card"] is not None and not is_banner(c["card"])]
 
     # ----------------------------------------------------------------- legality
-    def _place_reason(self, move: Move) -> str | None:
+    def _place_reason(self, move: Move) -> Reason | None:
         """Why a placement is illegal now, in a player's words; None when it is legal."""
         p, o = move.player, 1 - move.player
         hill_no, card_id = move.get("hill"), move.get("card")
         extra = {k for k, _ in move.params} - {"hill", "card"}
         if extra:
-            return f"Seven Hills: a placement names only hill and card, not {', '.join(sorted(extra))}."
+            listed = ", ".join(sorted(extra))
+            return _reason(f"a placement names only hill and card, not {listed}.",
+                           f"カードを置く手に指定するのは hill と card だけです({listed} は不要です)。")
         if not isinstance(hill_no, int) or isinstance(hill_no, bool) or hill_no not in HILLS:
-            return f"Seven Hills: choose a hill from 1 to 7 (got {hill_no!r})."
+            return _reason(f"choose a hill from 1 to 7 (got {hill_no!r}).",
+                           f"丘は1〜7から選んでください({hill_no!r}が指定されました)。")
         if self.hand_count[p] == 0:
-            return "Seven Hills: you have no cards left in hand."
+            return _reason("you have no cards left in hand.", "手札はもう残っていません。")
         hill = self.hills[hill_no - 1]
         face_down = not hill["revealed"]
-        colour = COLOUR_WORDS[p][0]
+        colour, colour_ja = COLOUR_WORDS[p]
         if card_id is None:
             if not self.options["hidden_values"]:
-                return "Seven Hills: say which card you place (card=ID); the engine tracks known values."
+                return _reason("say which card you place (card=ID); the engine tracks known values.",
+                               "置くカードを指定してください(card=ID)。このゲームでは出したカードの数字を記録します。")
             if not face_down:
-                return (f"Seven Hills: hill {hill_no} is face up, so the card placed there is seen: "
-                        f"give its id.")
+                return _reason(f"hill {hill_no} is face up, so the card placed there is seen: give its id.",
+                               f"丘{hill_no}は公開済みなので、そこに置くカードは見えています。カードのIDを指定してください。")
         else:
             if not isinstance(card_id, str) or seat_of(card_id) is None or (
                     is_banner(card_id) and not self.options["banners"]):
-                return f"Seven Hills: {card_id!r} is not a card of this game (you play {colour})."
+                return _reason(f"{card_id!r} is not a card of this game (you play {colour}).",
+                               f"{card_id!r}はこのゲームのカードではありません(あなたは{colour_ja}です)。")
             if seat_of(card_id) != p:
-                return f"Seven Hills: {card_id} is not one of your cards (you play {colour})."
+                return _reason(f"{card_id} is not one of your cards (you play {colour}).",
+                               f"{name(card_id)[1]}はあなたのカードではありません(あなたは{colour_ja}です)。")
             if card_id not in self.unseen[p]:
-                return f"Seven Hills: {card_id} is no longer in your hand (it has been played)."
+                return _reason(f"{card_id} is no longer in your hand (it has been played).",
+                               f"{name(card_id)[1]}はもう手札にありません(すでに出しました)。")
             if face_down and self.options["hidden_values"]:
-                return (f"Seven Hills: hill {hill_no} is face down, so the camera cannot see the card: "
-                        f"place it with card=None; its value is learned when the hill is revealed.")
+                return _reason(f"hill {hill_no} is face down, so the camera cannot see the card: place it with "
+                               f"card=None; its value is learned when the hill is revealed.",
+                               f"丘{hill_no}のカードは裏向きなので、カメラには見えません。card=None で置いてください。"
+                               f"数字は丘のカードが公開されたときに分かります。")
         barred = self._hill_bar(p, hill_no)
         if barred:
             return barred
         if (self.options["same_value_ban"] and not face_down and card_id is not None
                 and not is_banner(card_id) and value(card_id) in self._numbers(hill_no, o)):
-            return (f"Seven Hills (same value banned): you may not add a {value(card_id)} at hill "
-                    f"{hill_no} — your opponent already has a {value(card_id)} there.")
+            v = value(card_id)
+            return Reason(f"Seven Hills (same value banned): you may not add a {v} at hill {hill_no} — your "
+                          f"opponent already has a {v} there.",
+                          f"{Game.title_ja}(変形ルール: 同じ値の禁止): 丘{hill_no}には相手がすでに{v}を出しているので、"
+                          f"{v}は出せません。")
         return None
 
-    def _hill_bar(self, seat: int, hill_no: int) -> str | None:
+    def _hill_bar(self, seat: int, hill_no: int) -> Reason | None:
         """Why the seat may not use this hill at all on its turn (last-hill and banner rules)."""
         if self.last_hill[1 - seat] == hill_no:
-            return (f"Seven Hills: you may not place on hill {hill_no} — your opponent just placed "
-                    f"there.")
+            return _reason(f"you may not place on hill {hill_no} — your opponent just placed there.",
+                           f"相手が直前にカードを置いた丘{hill_no}には、カードを置くことはできません。")
         if hill_no in self.bound[seat]:
-            return (f"Seven Hills (banner): you may not place on hill {hill_no} — your card there was "
-                    f"cancelled by a banner, so your next card must go to a different hill.")
+            return Reason(f"Seven Hills (banner): you may not place on hill {hill_no} — your card there was "
+                          f"cancelled by a banner, so your next card must go to a different hill.",
+                          f"{Game.title_ja}(旗印カード): 丘{hill_no}には置けません。そこに出したカードが旗印カードで"
+                          f"無効化されたので、次のカードは違う丘に出さなければいけません。")
         return None
 
-    def _reveal_reason(self, move: Move) -> str | None:
+    def _reveal_reason(self, move: Move) -> Reason | None:
         """Why a reveal move does not fit the pending hill; None when it does."""
         if move.get("hill") != self.pending:
-            return f"Seven Hills: the cards at hill {self.pending} are the ones to turn over now."
+            return _reason(f"the cards at hill {self.pending} are the ones to turn over now.",
+                           f"今公開するのは丘{self.pending}のカードです。")
         extra = {k for k, _ in move.params} - {"hill", "red", "blue"}
         if extra:
-            return f"Seven Hills: a reveal names only hill, red and blue, not {', '.join(sorted(extra))}."
+            listed = ", ".join(sorted(extra))
+            return _reason(f"a reveal names only hill, red and blue, not {listed}.",
+                           f"公開の手に指定するのは hill、red、blue だけです({listed} は不要です)。")
         cards = self.hills[self.pending - 1]["cards"]
         for seat, side in enumerate(SIDES):
+            side_ja = COLOUR_WORDS[seat][1]
             given = move.get(side, ())
             if not isinstance(given, (tuple, list)) or not all(isinstance(c, str) for c in given):
-                return f"Seven Hills: {side} must list card ids, got {given!r}."
+                return _reason(f"{side} must list card ids, got {given!r}.",
+                               f"{side_ja}({side})にはカードIDを並べてください({given!r}が指定されました)。")
             there = [c["card"] for c in cards if c["seat"] == seat]
             if len(given) != len(there):
-                return (f"Seven Hills: hill {self.pending} has {len(there)} {side} card(s); "
-                        f"the reveal names {len(given)}.")
+                return _reason(f"hill {self.pending} has {len(there)} {side} card(s); the reveal names "
+                               f"{len(given)}.", f"丘{self.pending}には{side_ja}のカードが{len(there)}枚ありますが、"
+                               f"公開で指定されたのは{len(given)}枚です。")
             if len(set(given)) != len(given):
-                return f"Seven Hills: the reveal names a {side} card twice: {list(given)}."
+                return _reason(f"the reveal names a {side} card twice: {list(given)}.",
+                               f"公開で{side_ja}の同じカードが2回指定されています: {list(given)}。")
             for known, card_id in zip(there, given):
                 if known is not None and known != card_id:
-                    return f"Seven Hills: the {side} card placed as {known} cannot turn up as {card_id}."
+                    return _reason(f"the {side} card placed as {known} cannot turn up as {card_id}.",
+                                   f"{_ja(known)}として置かれた{side_ja}のカードが{_ja(card_id)}になることはありません。")
                 if known is None and card_id not in self.unseen[seat]:
-                    return (f"Seven Hills: {card_id} cannot be a face-down {side} card here: it is not "
-                            f"one of {side}'s unseen cards.")
+                    return _reason(f"{card_id} cannot be a face-down {side} card here: it is not one of {side}'s "
+                                   f"unseen cards.", f"{_ja(card_id)}はここに裏向きで置かれた{side_ja}のカードでは"
+                                   f"ありえません。{side_ja}のまだ見えていないカードではないからです。")
         return None
 
-    def illegal_reason(self, move: Move) -> str | None:
-        """Why ``move`` is illegal now in a player's words, or None when it is legal."""
+    def illegal_reason(self, move: Move) -> Reason | None:
+        """Why ``move`` is illegal now in a player's words (English and Japanese), or None when legal."""
         turn = self.current_player()
         if turn == TERMINAL:
-            return "Seven Hills: the game is over."
+            return _reason("the game is over.", "ゲームは終了しています。")
         if turn == CHANCE:
             if move.player != CHANCE or move.kind != "reveal":
-                return (f"Seven Hills: first turn over the cards at hill {self.pending} "
-                        f"(a reveal naming them).")
+                return _reason(f"first turn over the cards at hill {self.pending} (a reveal naming them).",
+                               f"まず丘{self.pending}のカードを公開してください(カードを指定する公開の手)。")
             return self._reveal_reason(move)
         if move.player != turn:
-            return (f"Seven Hills: it is {COLOUR_WORDS[turn][0]}'s turn "
-                    f"(player {turn + 1}), not player {move.player + 1}'s.")
+            colour, colour_ja = COLOUR_WORDS[turn]
+            who, who_ja = seat_words(move.player)
+            return _reason(f"it is {colour}'s turn (player {turn + 1}), not {who}'s.",
+                           f"{who_ja}ではなく、{colour_ja}(プレイヤー{turn + 1})の手番です。")
         if move.kind != "place":
-            return f"Seven Hills: on your turn you place one card at a hill ('place'), not {move.kind!r}."
+            return _reason(f"on your turn you place one card at a hill ('place'), not {move.kind!r}.",
+                           f"手番ではカードを1枚丘に置きます('place')。{move.kind!r}はできません。")
         return self._place_reason(move)
 
     def check(self, move: Move) -> None:
@@ -279,7 +322,7 @@ class Game(engine.Game):
 
     def explain_illegal(self, move: Move) -> str:
         """Why ``move`` is not legal now, in a player's words."""
-        return self.illegal_reason(move) or f"{move} is legal now."
+        return self.illegal_reason(move) or Reason(f"{move} is legal now.", f"{move} は今指せる手です。")
 
     def forbidden_hills(self, seat: int) -> dict[int, str]:
         """Hills the seat may not use on its turn at all, with the reason."""
@@ -337,6 +380,35 @@ class Game(engine.Game):
         """The reveal outcomes with equal probabilities (empty when too many to list)."""
         moves = self._reveal_outcomes()
         return [(m, 1 / len(moves)) for m in moves]
+
+    # ----------------------------------------------------------------- moves in words
+    def seat_label(self, seat: int, names: Any = None) -> Reason:
+        """A seat by its colour: "Ann (red)", or "Red" when the table gave no names."""
+        en, ja = COLOUR_WORDS[seat]
+        if names and 0 <= seat < len(names) and names[seat]:
+            return Reason(f"{names[seat]} ({en})", f"{names[seat]}({ja})")
+        return Reason(en.capitalize(), ja)
+
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """A placement by card and hill (a button: just the hill, its group names the card); a
+        reveal as the hill turning face up with its cards, in the event's words."""
+        if move.kind == "reveal":
+            en, ja = shown([list(move.get(side, ())) for side in SIDES])
+            if short:
+                return Reason(en, ja)
+            return Reason(f"hill {move.hill} turned face up: {en}", f"丘{move.hill}が公開された: {ja}")
+        if move.kind != "place":
+            return None
+        hill = move.hill
+        if short:
+            return Reason(f"hill {hill}", f"丘{hill}")
+        card = move.get("card")
+        if card is None:
+            return Reason(f"place a face-down card at hill {hill}", f"丘{hill}に伏せカードを置く")
+        en, ja = name(card)
+        if self.hills[hill - 1]["revealed"]:
+            return Reason(f"place {en} at hill {hill}", f"{ja}を丘{hill}に置く")
+        return Reason(f"place {en} face down at hill {hill}", f"{ja}を丘{hill}に伏せて置く")
 
     # ----------------------------------------------------------------- playing
     def _apply(self, move: Move) -> list[Event]:
@@ -400,10 +472,7 @@ class Game(engine.Game):
         hill["revealed"] = True
         final = len({c["seat"] for c in cards}) == 1
         sides = [[c["card"] for c in cards if c["seat"] == s] for s in (0, 1)]
-        shown_en = "; ".join(f"{SIDES[s]} {', '.join(short(c)[0] for c in sides[s])}"
-                             for s in (0, 1) if sides[s])
-        shown_ja = "、".join(f"{COLOUR_WORDS[s][1]} {'・'.join(short(c)[1] for c in sides[s])}"
-                            for s in (0, 1) if sides[s])
+        shown_en, shown_ja = shown(sides)
         if final:
             text, text_ja = f"Final reveal at hill {hill_no}: {shown_en}.", f"丘{hill_no}の最終公開: {shown_ja}。"
         else:

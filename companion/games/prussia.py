@@ -37,13 +37,17 @@ import random
 from collections import Counter
 from typing import Any, Optional
 
-from companion.engine import CHANCE, TERMINAL, Event, Game as BaseGame, GameError, IllegalMove, Move, Option
+from companion.engine import (CHANCE, TERMINAL, Event, Game as BaseGame, GameError, IllegalMove, Move, Option,
+                              Reason)
 from companion.games.prussia_core import (CARDS, CENTRE, ERA_NAMES, JOKERS, POLICIES, RESULT_NAMES, RESULTS,
-                                          Key, Table, deck, label, load_nations, random_playout)
+                                          Key, Table, deck, label, label_ja, load_nations,
+                                          random_playout)
 from companion.games.prussia_text import Namer, render, surrender_instruction
 
 HAND = 13
 CENTRE_CARDS = {"prussia": "P-PRU", "german_empire": "P-GER"}
+DRAW_FIRST = Reason("Turn over the top card of the draw pile first (step 1: draw).",
+                    "まず山札の一番上のトランプを1枚めくってください(手順1: トランプ引き)。")
 
 
 class Game(BaseGame):
@@ -73,7 +77,8 @@ class Game(BaseGame):
     @classmethod
     def _check_options(cls, options: dict[str, Any], players: int) -> None:
         if options["nations"] is not None and not isinstance(options["nations"], str):
-            raise GameError(f"option nations takes a file path, got {options['nations']!r}")
+            raise GameError(f"option nations takes a file path, got {options['nations']!r}",
+                            f"オプションnationsにはファイルのパスを指定してください({options['nations']!r}が指定されました)")
         load_nations(options["nations"], options["centre"])
 
     def _setup(self) -> None:
@@ -162,12 +167,14 @@ class Game(BaseGame):
         cards = deck(self.options["jokers"])
         if (not isinstance(hands, tuple) or len(hands) != 2
                 or any(not isinstance(h, tuple) or len(h) != HAND for h in hands)):
-            raise IllegalMove(f"The deal gives {HAND} cards to each of the 2 players.", "prussia.md, Two players")
+            raise IllegalMove(f"The deal gives {HAND} cards to each of the 2 players.", "prussia.md, Two players",
+                              f"2人のプレイヤーそれぞれに{HAND}枚ずつ配ってください。")
         dealt = [c for h in hands for c in h]
         bad = [c for c in dealt if c not in cards]
         if bad or len(set(dealt)) != len(dealt):
             raise IllegalMove(f"The deal must use distinct cards of this deck (bad: {bad or 'duplicates'}).",
-                              "prussia.md, Two players")
+                              "prussia.md, Two players",
+                              f"配るのはこのゲームのトランプで、同じカードは1回だけです(誤り: {bad or '重複'})。")
 
     def sample_chance(self, rng: random.Random) -> Move:
         """The deal is a shuffle of the whole deck; draws are uniform over the pile."""
@@ -316,67 +323,123 @@ class Game(BaseGame):
         return Event.of("game_over", f"Game over: {en}.", f"ゲーム終了: {ja}。", result=res)
 
     # ------------------------------------------------------------------ illegal moves
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """Cards by the names players say (♥6, joker), slots by the nations they join, the deal and
+        a card turned over from the pile as what the table did."""
+        kind, card = move.kind, move.get("card")
+        if move.player == CHANCE and kind == "deal":
+            if move.get("hands") is None:
+                return Reason("dealt at the table (hands not entered)", "卓で配った(手札は入力しない)")
+            return Reason(f"{HAND} cards dealt to each player", f"各プレイヤーに{HAND}枚配った")
+        if move.player == CHANCE and kind == "draw":
+            if short:
+                return Reason(label(card), label_ja(card))
+            return Reason(f"{label(card)} turned up from the pile", f"山札から{label_ja(card)}がめくられた")
+        if kind == "play":
+            return Reason(f"play {label(card)}", f"{label_ja(card)}を出す")
+        if kind == "draw":
+            return Reason("draw from the pile", "山札から引く")
+        if kind == "pass":
+            return Reason("pass (no card and the pile is empty)", "パスする(手札も山札もない)")
+        if kind == "discard":
+            return Reason(f"discard relation card {label(card)}", f"関係カード{label_ja(card)}を捨てる")
+        if kind == "place":
+            a, b = self.table.ends(self.slot_key(move.slot))
+            if short:
+                return Reason(f"{self.namer.en(a)} – {self.namer.en(b)}", f"{self.namer.ja(a)} – {self.namer.ja(b)}")
+            en, ja = self.namer.between([a, b])
+            drawn = self.drawn or ""
+            return Reason(f"place {label(drawn) or 'the card'} {en}", f"{label_ja(drawn) or 'カード'}を{ja}に置く")
+        return None
+
     def explain_illegal(self, move: Move) -> str:
-        """Why a move is not legal now, citing the rule."""
+        """Why a move is not legal now, citing the rule (a ``Reason``: English and Japanese)."""
         turn = self.current_player()
         t, phase = self.table, self.phase
         if move.player != turn:
             if turn == CHANCE:
-                return ("Deal the cards first (2 players: setup)." if phase == "deal" else
-                        "Turn over the top card of the draw pile first (step 1: draw).")
+                return (Reason("Deal the cards first (2 players: setup).", "まずトランプを配ってください(2人プレイ: セットアップ)。")
+                        if phase == "deal" else DRAW_FIRST)
             if move.player == CHANCE:
-                doing = {"place": f"place {label(self.drawn)}", "joker": "choose the relation card to discard",
-                         "turn": "play a card or draw"}[phase]
-                return f"No card is turned over now: player {turn + 1} must {doing} first."
+                doing = {"place": (f"place {label(self.drawn)}", f"{label_ja(self.drawn)}を置か"),
+                         "joker": ("choose the relation card to discard", "捨札にする関係トランプを選ば"),
+                         "turn": ("play a card or draw", "手札から出すか山札から引か")}[phase]
+                return Reason(f"No card is turned over now: player {turn + 1} must {doing[0]} first.",
+                              f"今はトランプをめくる時ではありません。先にプレイヤー{turn + 1}が{doing[1]}なければなりません。")
             return super().explain_illegal(move)
         if phase == "deal":
-            return "First deal 13 cards to each player (2 players: setup)."
+            return Reason("First deal 13 cards to each player (2 players: setup).",
+                          "まず各プレイヤーに13枚ずつ配ってください(2人プレイ: セットアップ)。")
         if phase == "draw":
             card = move.get("card")
             if move.kind != "draw" or card is None:
-                return "Turn over the top card of the draw pile first (step 1: draw)."
+                return DRAW_FIRST
             if card not in CARDS and card not in JOKERS:
-                return f"{card} is not a playing card of this game."
-            return f"{label(card)} cannot be drawn: it is not in the draw pile (it is on the table, " \
-                   f"in a hand or discarded)."
+                return Reason(f"{card} is not a playing card of this game.", f"{card}はこのゲームのトランプではありません。")
+            return Reason(f"{label(card)} cannot be drawn: it is not in the draw pile (it is on the table, "
+                          f"in a hand or discarded).",
+                          f"{label_ja(card)}は引けません。山札にはありません(場にあるか、手札にあるか、捨札です)。")
         if phase == "turn":
-            if move.kind == "play":
-                if self.hidden[self.seat]:
-                    return (f"{label(move.get('card', '?'))} has already been seen (on the table or "
-                            f"discarded): it cannot be in your hand.")
-                return f"{label(move.get('card', '?'))} is not in your hand."
-            if move.kind == "draw":
-                if self.pile_size() <= 0:
-                    return "The draw pile is empty: play a card from your hand."
-                return ("You drew on your last turn: while you hold cards you may not draw twice in a row "
-                        "(2 players: play a card from your hand).")
-            if move.kind == "pass":
-                return "You may pass only with no card in hand and an empty pile."
-            return "Play a card from your hand or draw from the pile (2 players)."
+            return self._explain_turn(move)
         if phase == "joker":
-            return ("Choose one relation card on the table to discard for the joker (step 1: joker): "
-                    + ", ".join(label(t.cards[k]) for k in self.options_now) + ".")
+            listed = [label(t.cards[k]) for k in self.options_now]
+            return Reason("Choose one relation card on the table to discard for the joker (step 1: joker): "
+                          + ", ".join(listed) + ".",
+                          "ジョーカーを引いたので、場の関係トランプを1枚選んで捨札にしてください(手順1: ジョーカー): "
+                          + "、".join(listed) + "。")
         return self._explain_place(move)
 
-    def _explain_place(self, move: Move) -> str:
+    def _explain_turn(self, move: Move) -> Reason:
+        """2 players: why a play, draw or pass is not allowed now."""
+        card = move.get("card", "?")
+        if move.kind == "play":
+            if self.hidden[self.seat]:
+                return Reason(f"{label(card)} has already been seen (on the table or discarded): it cannot be "
+                              f"in your hand.", f"{label_ja(card)}はすでに場か捨札に出ているので、手札にはありえません。")
+            return Reason(f"{label(card)} is not in your hand.", f"{label_ja(card)}は手札にありません。")
+        if move.kind == "draw":
+            if self.pile_size() <= 0:
+                return Reason("The draw pile is empty: play a card from your hand.",
+                              "山札がありません。手札からトランプを出してください。")
+            return Reason("You drew on your last turn: while you hold cards you may not draw twice in a row "
+                          "(2 players: play a card from your hand).",
+                          "前の手番で山札から引きました。手札がある間は2回連続で山札から引くことはできません"
+                          "(2人プレイ: 手札から出してください)。")
+        if move.kind == "pass":
+            return Reason("You may pass only with no card in hand and an empty pile.",
+                          "パスできるのは手札も山札もないときだけです。")
+        return Reason("Play a card from your hand or draw from the pile (2 players).",
+                      "手札からトランプを出すか、山札から引いてください(2人プレイ)。")
+
+    def _explain_place(self, move: Move) -> Reason:
         t, card = self.table, self.drawn
         n = CARDS[card][0]
-        name = self.namer.en(n)
+        name, name_ja = self.namer.en(n), self.namer.ja(n)
         if move.kind != "place":
-            return f"Place {label(card)} first: it goes in an empty slot of {name} (step 2)."
+            return Reason(f"Place {label(card)} first: it goes in an empty slot of {name} (step 2).",
+                          f"先に{label_ja(card)}を置いてください。{name_ja}の空いている場所に置きます(手順2)。")
         slot = move.get("slot")
         key = self.slot_key(slot) if isinstance(slot, str) else None
         allowed = ", ".join(self.slot_name(k) for k in self.options_now)
+        allowed_ja = "、".join(self.slot_name(k) for k in self.options_now)
         if key is None:
-            return f"There is no slot {slot!r} on the table; {label(card)} may go in {allowed}."
+            return Reason(f"There is no slot {slot!r} on the table; {label(card)} may go in {allowed}.",
+                          f"場に{slot!r}という場所はありません。{label_ja(card)}を置けるのは{allowed_ja}です。")
         if n not in t.ends(key):
             if n == CENTRE:
-                return f"A K names {name}: it goes only in an empty Prussia edge ({allowed}) (step 2)."
-            return f"{label(card)} names {name}: it goes only in an empty slot of {name} ({allowed}) (step 2)."
+                return Reason(f"A K names {name}: it goes only in an empty Prussia edge ({allowed}) (step 2).",
+                              f"Kのイベント国は{name_ja}です。プロイセンとの間の空いている場所({allowed_ja})"
+                              f"にだけ置けます(手順2)。")
+            return Reason(f"{label(card)} names {name}: it goes only in an empty slot of {name} ({allowed}) "
+                          f"(step 2).", f"{label_ja(card)}のイベント国は{name_ja}です。{name_ja}と隣国の間の"
+                          f"空いている場所({allowed_ja})にだけ置けます(手順2)。")
         if key in t.cards:
-            return f"Slot {slot} already holds {label(t.cards[key])}: a slot holds at most one card (step 2)."
-        return (f"Prussia edge only after both ring edges of {name} are filled (step 2); "
-                f"use {allowed}.")
+            return Reason(f"Slot {slot} already holds {label(t.cards[key])}: a slot holds at most one card "
+                          f"(step 2).", f"場所{slot}にはすでに{label_ja(t.cards[key])}があります。"
+                          f"国と国の間に置ける関係トランプは1枚だけです(手順2)。")
+        return Reason(f"Prussia edge only after both ring edges of {name} are filled (step 2); use {allowed}.",
+                      f"プロイセンとの間に置けるのは、{name_ja}と隣国の間(2箇所)がすでに関係トランプで埋まって"
+                      f"いるときだけです(手順2)。{allowed_ja}に置いてください。")
 
     # ------------------------------------------------------------------ views
     def layout(self) -> dict[str, Any]:
@@ -451,9 +514,10 @@ def odds(game: Game, samples: int = 400, seed: int = 0, policy: str = "greedy") 
     choices are not noise from the deal.
     """
     if game.players != 1:
-        raise GameError("odds are computed for solo games only")
+        raise GameError("odds are computed for solo games only", "確率は1人プレイのゲームでだけ計算します")
     if game.is_over():
-        raise GameError(f"the game is over ({game.result()})")
+        raise GameError(f"the game is over ({game.result()})",
+                        f"ゲームは終了しています({RESULT_NAMES[game.result()][1]})")
     if samples < 1:
         raise GameError(f"samples must be at least 1, got {samples}")
     if policy not in POLICIES:

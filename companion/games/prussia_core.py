@@ -61,8 +61,13 @@ def deck(jokers: int) -> list[str]:
 
 
 def label(card: str) -> str:
-    """A card as players name it: ♥6, ♠K, joker."""
-    return CARDS[card][4] if card in CARDS else "joker"
+    """A card as players name it: ♥6, ♠K, joker (anything else as given)."""
+    return CARDS[card][4] if card in CARDS else "joker" if card in JOKERS else str(card)
+
+
+def label_ja(card: str) -> str:
+    """A card as Japanese players name it: ♥6, ♠K, ジョーカー."""
+    return "ジョーカー" if card in JOKERS else label(card)
 
 
 def is_red(card: str) -> bool:
@@ -86,9 +91,11 @@ class Nations:
         return self.strength[node][era]
 
 
-def _fail(source: str, problem: str) -> GameError:
+def _fail(source: str, problem: str, problem_ja: str) -> GameError:
     return GameError(f"nations file {source}: {problem}. It must look like companion/data/nations.json "
-                     f"(12 clock nations A–Q and the centre nation, each with 4 era strengths).")
+                     f"(12 clock nations A–Q and the centre nation, each with 4 era strengths).",
+                     f"国ファイル{source}: {problem_ja}。companion/data/nations.json と同じ形(時計の12か国A〜Qと"
+                     f"中央の国、それぞれ時代I〜IVの4つの戦力)にしてください。")
 
 
 def load_nations(path: Optional[str], centre: str) -> Nations:
@@ -100,55 +107,63 @@ def load_nations(path: Optional[str], centre: str) -> Nations:
         try:
             text = Path(path).read_text("utf-8")
         except OSError as err:
-            raise _fail(source, f"cannot be read ({err.strerror or err})") from None
+            raise _fail(source, f"cannot be read ({err.strerror or err})",
+                        f"読めません({err.strerror or err})") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
-            raise _fail(source, f"is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") \
-                from None
+            raise _fail(source, f"is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})",
+                        f"正しいJSONではありません({err.lineno}行{err.colno}列: {err.msg})") from None
     entries = data.get("nations") if isinstance(data, dict) else None
     if not isinstance(entries, list):
-        raise _fail(source, 'needs a list "nations"')
+        raise _fail(source, 'needs a list "nations"', 'リスト "nations" が必要です')
     names = [""] * 14
     ja = [""] * 14
     strength: list[tuple[float, ...]] = [()] * 14
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict):
-            raise _fail(source, f"entry {i + 1} is not an object")
+            raise _fail(source, f"entry {i + 1} is not an object", f"{i + 1}番目の項目がオブジェクトではありません")
         rank, key = entry.get("rank"), entry.get("key")
         name = entry.get("name")
         where = f"entry {i + 1} ({name or rank!r})"
+        where_ja = f"{i + 1}番目の項目({name or rank!r})"
         if rank == "K":
             if key not in ("prussia", "german_empire"):
-                raise _fail(source, f'{where}: a K nation needs "key" prussia or german_empire')
+                raise _fail(source, f'{where}: a K nation needs "key" prussia or german_empire',
+                            f'{where_ja}: Kの国には "key" に prussia か german_empire が必要です')
             if key != centre:
                 continue
             node = CENTRE
         elif rank in CLOCK_RANKS:
             node = CLOCK_RANKS.index(rank) + 1
             if "position" in entry and entry["position"] != node:
-                raise _fail(source, f"{where}: rank {rank} stands at position {node}, "
-                                    f"not {entry['position']!r}")
+                raise _fail(source, f"{where}: rank {rank} stands at position {node}, not {entry['position']!r}",
+                            f"{where_ja}: {rank}の国の位置は{entry['position']!r}ではなく{node}です")
         else:
-            raise _fail(source, f"{where}: rank must be one of A, 2–10, J, Q, K, got {rank!r}")
+            raise _fail(source, f"{where}: rank must be one of A, 2–10, J, Q, K, got {rank!r}",
+                        f"{where_ja}: rank は A、2〜10、J、Q、K のどれかです({rank!r}が指定されました)")
         if not isinstance(name, str) or not name:
-            raise _fail(source, f'{where}: needs a "name"')
+            raise _fail(source, f'{where}: needs a "name"', f'{where_ja}: "name" が必要です')
         if strength[node]:
-            raise _fail(source, f"{where}: rank {rank} appears twice")
+            raise _fail(source, f"{where}: rank {rank} appears twice", f"{where_ja}: {rank}が2回出てきます")
         values = entry.get("strength")
         if not isinstance(values, list) or len(values) != 4:
             got = len(values) if isinstance(values, list) else repr(values)
-            raise _fail(source, f"{name}: needs 4 strengths (eras I–IV), got {got}")
+            raise _fail(source, f"{name}: needs 4 strengths (eras I–IV), got {got}",
+                        f"{name}: 戦力が4つ(時代I〜IV)必要です({got}が指定されました)")
         for v in values:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or v != v:
-                raise _fail(source, f"{name}: strength {v!r} is not a number ≥ 0")
+                raise _fail(source, f"{name}: strength {v!r} is not a number ≥ 0",
+                            f"{name}: 戦力{v!r}は0以上の数ではありません")
         names[node], ja[node] = name, entry.get("ja") or name
         strength[node] = tuple(values)
     missing = [CLOCK_RANKS[n - 1] for n in range(1, 13) if not strength[n]]
     if missing:
-        raise _fail(source, f"missing nation(s) of rank {', '.join(missing)}")
+        raise _fail(source, f"missing nation(s) of rank {', '.join(missing)}",
+                    f"{'、'.join(missing)}の国がありません")
     if not strength[CENTRE]:
-        raise _fail(source, f"missing the centre nation {centre!r} (rank K)")
+        raise _fail(source, f"missing the centre nation {centre!r} (rank K)",
+                    f"中央の国{centre!r}(K)がありません")
     return Nations(tuple(names), tuple(ja), tuple(strength), centre, source)
 
 

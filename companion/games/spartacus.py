@@ -33,7 +33,7 @@ from functools import cache
 from typing import Any
 
 from companion import catalogue
-from companion.engine import TERMINAL, Event, GameError, Move, Option
+from companion.engine import TERMINAL, Event, GameError, Move, Option, Reason
 from companion.engine import Game as EngineGame
 
 JOKER_PENALTY = 10
@@ -102,7 +102,9 @@ class Game(EngineGame):
     def _check_options(cls, options: dict[str, Any], players: int) -> None:
         if options["joker"] and options["no_banners"]:
             raise GameError("options joker and no_banners cannot be combined: the joker variant "
-                            "plays the banner cards as jokers; switch one of them off")
+                            "plays the banner cards as jokers; switch one of them off",
+                            "オプションjokerとno_bannersは同時に使えません。ジョーカーの変形ルールでは旗印カードを"
+                            "ジョーカーとして使います。どちらかをオフにしてください")
 
     # ----------------------------------------------------------------- state
     def _setup(self) -> None:
@@ -140,6 +142,22 @@ class Game(EngineGame):
 
     def _card_text_ja(self, card_id: str) -> str:
         return card_name_ja(card_id) + ("(ジョーカー)" if self.joker and is_banner(card_id) else "")
+
+    # ----------------------------------------------------------------- moves in words
+    def seat_label(self, seat: int, names: Any = None) -> Reason:
+        """A seat with its colour, as events name it: "Ann (red)", or "P1 (red)" without names."""
+        if names and 0 <= seat < len(names) and names[seat]:
+            colour = catalogue.COLOURS[self.colour(seat)]
+            return Reason(f"{names[seat]} ({colour.name})", f"{names[seat]}({colour.ja})")
+        return Reason(self.seat_name(seat), self.seat_name_ja(seat))
+
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """Play a card (by the events' card words) or pass."""
+        if move.kind == "pass":
+            return Reason("pass", "パスする")
+        if move.kind == "play":
+            return Reason(f"play {self._card_text(move.card)}", f"{self._card_text_ja(move.card)}を出す")
+        return None
 
     # ----------------------------------------------------------------- trick queries
     def last_number(self) -> int | None:
@@ -369,7 +387,8 @@ class Game(EngineGame):
     def player_view(self, player: int) -> dict[str, Any]:
         """What ``player`` may know: own hand, others' hand sizes, the trick, piles (contents at end)."""
         if not isinstance(player, int) or not 0 <= player < self.players:
-            raise GameError(f"there is no seat {player!r}: seats are 0–{self.players - 1}")
+            raise GameError(f"there is no seat {player!r}: seats are 0–{self.players - 1}",
+                            f"席{player!r}はありません。席は0〜{self.players - 1}です")
         view: dict[str, Any] = {
             "seat": player, "colour": self.colour(player), "hand": list(self.hands[player]),
             "hand_sizes": [len(h) for h in self.hands],
@@ -391,49 +410,60 @@ class Game(EngineGame):
 
     # ----------------------------------------------------------------- illegal moves
     def explain_illegal(self, move: Move) -> str:
-        """Why ``move`` is not legal, citing the rule in a player's words."""
+        """Why ``move`` is not legal, citing the rule in a player's words (English and Japanese)."""
         seat = move.player
         if move.kind not in ("play", "pass"):
-            return (f"Spartacus: there is no move {move.kind!r}: play a card "
-                    f"(play card=S-R8) or pass.")
+            return self.refusal(f"there is no move {move.kind!r}: play a card (play card=S-R8) or pass.",
+                           f"{move.kind!r}という手はありません。カードを出す(play card=S-R8)かパスしてください。")
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            return f"Spartacus: there is no seat {seat!r}: seats are 0–{self.players - 1}."
+            return self.refusal(f"there is no seat {seat!r}: seats are 0–{self.players - 1}.",
+                           f"席{seat!r}はありません。席は0〜{self.players - 1}です。")
         if seat in self.passed and seat != self.turn:
-            return ("Spartacus: you passed in this trick: you cannot play again until the next "
-                    "trick.")
+            return self.refusal("you passed in this trick: you cannot play again until the next trick.",
+                           "このトリックではパスしたので、次のトリックまでカードを出せません。")
         if seat != self.turn:
             return super().explain_illegal(move)
         if move.kind == "pass":
             if move.params:
-                return "Spartacus: a pass takes no card."
+                return self.refusal("a pass takes no card.", "パスにカードは要りません。")
             if not self.trick:
-                return "Spartacus: you lead this trick: play any card from your hand (the leader " \
-                       "cannot pass)."
-            return "Spartacus: you must play a card: only banners are out."
+                return self.refusal("you lead this trick: play any card from your hand (the leader cannot pass).",
+                               "あなたがこのトリックを開始するので、手札から任意のカードを1枚出してください"
+                               "(最初のプレイヤーはパスできません)。")
+            return self.refusal("you must play a card: only banners are out.",
+                           "まだ旗印カードしか出されていないので、カードを1枚出さなければいけません。")
         return self._explain_play(seat, move)
 
-    def _explain_play(self, seat: int, move: Move) -> str:
+    def _explain_play(self, seat: int, move: Move) -> Reason:
         card = move.get("card")
         if set(dict(move.params)) != {"card"} or not isinstance(card, str):
-            return 'Spartacus: say which card to play, e.g. play card="S-R8".'
+            return self.refusal('say which card to play, e.g. play card="S-R8".',
+                           '出すカードを指定してください(例: play card="S-R8")。')
         try:
             found = catalogue.card(card)
         except KeyError:
             found = None
         if found is None or found.game != "spartacus":
-            return f"Spartacus: {card!r} is not a Spartacus card (ids look like S-R8, S-RBAN)."
+            return self.refusal(f"{card!r} is not a Spartacus card (ids look like S-R8, S-RBAN).",
+                           f"{card!r}はスパルタクスのカードではありません(S-R8、S-RBANのようなIDです)。")
+        colour = catalogue.COLOURS[self.colour(seat)]
         if found.colour != self.colour(seat):
-            return (f"Spartacus: {found.name} is not yours: {self.seat_name(seat)} plays "
-                    f"{catalogue.COLOURS[self.colour(seat)].name}.")
+            return self.refusal(f"{found.name} is not yours: {self.seat_name(seat)} plays {colour.name}.",
+                           f"{found.ja}はあなたのカードではありません。{self.seat_name_ja(seat)}のカードは{colour.ja}です。")
         if is_banner(card) and self.options["no_banners"]:
-            return "Spartacus: this game is played without banners (option no_banners)."
+            return self.refusal("this game is played without banners (option no_banners).",
+                           "このゲームは旗印カードを使わない変形ルールです(オプションno_banners)。")
         if card not in self.hands[seat]:
-            return f"Spartacus: {found.name} is not in your hand: it has already been played."
+            return self.refusal(f"{found.name} is not in your hand: it has already been played.",
+                           f"{found.ja}は手札にありません。もう出したカードです。")
         low = self.last_number()
         if self.joker and self.trick and is_banner(self.trick[-1][1]):
-            return (f"Spartacus (joker variant): {found.value} does not beat the joker played "
-                    f"after {low} — play a number lower than {low}, a joker, or pass.")
-        other = "a joker" if self.joker else "a banner"
-        return (f"Spartacus: {found.value} is not lower than {low} — play a lower card, {other}, "
-                f"or pass.")
+            return Reason(f"Spartacus (joker variant): {found.value} does not beat the joker played "
+                          f"after {low} — play a number lower than {low}, a joker, or pass.",
+                          f"{self.title_ja}(旗印カードをジョーカーとして使う): {found.value}は{low}の後に"
+                          f"出されたジョーカーに勝てません。{low}より低い数字カードかジョーカーを出すか、パスしてください。")
+        other = ("a joker", "ジョーカー") if self.joker else ("a banner", "旗印カード")
+        return self.refusal(f"{found.value} is not lower than {low} — play a lower card, {other[0]}, or pass.",
+                       f"{found.value}は{low}より低くありません。より低い数字カードか{other[1]}を出すか、"
+                       f"パスしてください。")
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion import engine
 from companion.catalogue import COLOURS, WHEEL_COLOURS, WHEEL_TRIBES, card as catalogue_card
-from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option
+from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason, seat_words
 
 CARDS = tuple(f"W-{c}{v}" for c in WHEEL_COLOURS for v in range(1, 6))
 SLOTS = len(CARDS)
@@ -125,36 +125,65 @@ class Game(engine.Game):
             circle, pawn = move.get("circle"), move.get("pawn")
             if not isinstance(circle, tuple) or sorted(circle) != sorted(CARDS):
                 raise IllegalMove("The circle must hold each of the 25 cards exactly once.",
-                                  "Wheel of History: Setup")
+                                  "Wheel of History: Setup", "円には25枚のカードを1枚ずつ、すべて並べてください。")
             if not isinstance(pawn, int) or not 0 <= pawn < SLOTS:
-                raise IllegalMove(f"The pawn must stand at a slot 0–{SLOTS - 1}.", "Wheel of History: Setup")
+                raise IllegalMove(f"The pawn must stand at a slot 0–{SLOTS - 1}.", "Wheel of History: Setup",
+                                  f"ポーンは円の位置0〜{SLOTS - 1}のどこかに置いてください。")
             return
         super().check(move)
 
     def explain_illegal(self, move: Move) -> str:
-        """Why a move is illegal, in the words of the rules."""
+        """Why a move is illegal, in the words of the rules (a ``Reason``: English and Japanese)."""
         turn = self.current_player()
         if turn == CHANCE:
-            return "Lay out the circle first: shuffle the 25 cards and put the pawn between two of them."
+            return Reason("Lay out the circle first: shuffle the 25 cards and put the pawn between two of them.",
+                          "まず円を並べてください: 25枚のカードをシャッフルして円に並べ、ポーンを2枚のカードの間に置きます。")
         if move.player != turn:
-            return f"Wheel of History: it is player {turn + 1}'s turn, not player {move.player + 1}'s."
+            who, who_ja = seat_words(move.player)
+            return self.refusal(f"it is player {turn + 1}'s turn, not {who}'s.",
+                                f"{who_ja}ではなく、プレイヤー{turn + 1}の手番です。")
         if self.pending:
-            return (f"Wheel of History: first decide whether to keep or discard "
-                    f"{self.pending} (single-card fall).")
+            return self.refusal(f"first decide whether to keep or discard {self.pending} (single-card fall).",
+                           f"まず{_ja(self.pending)}を残すか捨てるかを決めてください(単独カードの没落)。")
         if move.kind == "take":
             card = move.get("card")
-            if card not in self.circle:
-                return f"Wheel of History: {card} is not in the circle."
+            if card not in CARDS or card not in self.circle:   # None would match a gap
+                return self.refusal(f"{card} is not in the circle.", f"{_ja(card)}は円の上にありません。")
             ahead = [self.circle[s] for s in self.remaining()]
-            return (f"Wheel of History: move the pawn to the 1st, 2nd or 3rd card ahead; {card} is "
-                    f"card {ahead.index(card) + 1} ahead. You may take {', '.join(self.targets())}.")
+            n, targets = ahead.index(card) + 1, self.targets()
+            return self.refusal(f"move the pawn to the 1st, 2nd or 3rd card ahead; {card} is card {n} ahead. "
+                           f"You may take {', '.join(targets)}.",
+                           f"ポーンは隣のカードか2つ先か3つ先のカードまでしか進められません。{_ja(card)}は"
+                           f"{n}枚先です。取れるのは{'、'.join(map(_ja, targets))}です。")
         if move.kind in ("keep", "discard"):
             if not self.options["single_card_fall"]:
-                return "Wheel of History: discarding is the single-card fall variant, which is off."
+                return self.refusal("discarding is the single-card fall variant, which is off.",
+                               "カードを捨てるのは変形ルール「単独カードの没落」で、このゲームでは使っていません。")
             if self.discard_used[move.player]:
-                return "Wheel of History: you have already used your one discard this game."
-            return "Wheel of History: you may only discard the card you have just taken."
+                return self.refusal("you have already used your one discard this game.",
+                               "このゲームで1回だけの廃棄はもう使いました。")
+            return self.refusal("you may only discard the card you have just taken.",
+                           "捨てられるのは今取ったカードだけです。")
         return super().explain_illegal(move)
+
+    # ----------------------------------------------------------------- moves in words
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """Take / keep / discard a card by its name; the shuffle as the circle laid."""
+        if move.kind == "lay_circle":
+            pawn = move.pawn + 1
+            return Reason(f"the circle of {len(move.circle)} cards was laid, the pawn at place {pawn}",
+                          f"{len(move.circle)}枚の円が並べられ、ポーンが{pawn}番目の位置に置かれた")
+        if move.kind == "keep":
+            card = catalogue_card(self.pending) if self.pending else None
+            return (Reason(f"keep {card.name}", f"{card.ja}を残す") if card
+                    else Reason("keep the card just taken", "今取ったカードを残す"))
+        card = catalogue_card(move.card)
+        if move.kind == "take":
+            return Reason(f"take {card.name}", f"{card.ja}を取る")
+        if move.kind == "discard":
+            return Reason(f"discard {card.name} face down (single-card fall)",
+                          f"{card.ja}を伏せて捨てる(単独の没落)")
+        return None
 
     # ----------------------------------------------------------------- moves
     def _apply(self, move: Move) -> list[Event]:
@@ -282,6 +311,11 @@ class Game(engine.Game):
                 "values_scored": list(self.values_scored), "pending": self.pending,
                 "discard_available": (self.options["single_card_fall"]
                                       and not self.discard_used[player])}
+
+
+def _ja(card_id: Any) -> str:
+    """A card's Japanese name for a refusal (the id itself when it is no card of this game)."""
+    return catalogue_card(card_id).ja if card_id in CARDS else repr(card_id)
 
 
 def _gains_text(points: list[int], signed: bool = True) -> str:

@@ -90,7 +90,8 @@
     busy = true;
     body.classList.add("busy");
     payload.version = shown;
-    return fetch("/api/tables/" + tableId + "/" + path, {
+    /* ?lang=: a refusal comes back in the language the page shows */
+    return fetch("/api/tables/" + tableId + "/" + path + "?lang=" + encodeURIComponent(d.lang || "en"), {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-Table-Token": token},
       body: JSON.stringify(payload)
@@ -148,6 +149,8 @@
       });
     } else if (b.id === "next-game") {
       post("next", {});
+    } else if (b.id === "end-game") {   /* reached only through the confirm disclosure */
+      post("end", {});
     } else if (b.id === "override" || b.id === "correct") {
       var text = document.getElementById("override-move").value;
       var move;
@@ -156,7 +159,7 @@
         ? {move: move, reason: document.getElementById("override-reason").value} : {move: move});
     } else if (b.id === "odds") {
       b.disabled = true;
-      fetch("/api/tables/" + tableId + "/odds", {credentials: "same-origin"}).then(function (r) {
+      fetch("/api/tables/" + tableId + "/odds?lang=" + encodeURIComponent(d.lang || "en"), {credentials: "same-origin"}).then(function (r) {
         return r.json();
       }).then(function (j) {
         var box = document.getElementById("odds-table");

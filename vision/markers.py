@@ -1,0 +1,285 @@
+"""A fast finder for the cards' DICT_5X5_1000 markers: our own candidate stage, OpenCV's dictionary.
+
+OpenCV's ``ArucoDetector`` spends almost all of its time on a textured table in
+``Dictionary.identify``: every candidate square that does not decode (a dark knot in the wood, a
+shadow, a printed pip: ~250 of them in a 1080p frame) is compared with all 1000 markers in all four
+turns, 2.4 ms each (measured, OpenCV 5.0, one thread), so a full frame cost ~650 ms. This finder
+keeps OpenCV's steps and settings where they cost nothing and changes what was slow:
+
+1. **Candidates**: adaptive thresholds (``cv2.adaptiveThreshold``, mean of a 3, 13 and 23 px
+   window like ArUco's defaults, but 14 grey levels below the mean instead of 7 for the two larger
+   windows: the wood's grain falls away, a printed black border does not), ``cv2.findContours`` (only
+   outer borders), ``cv2.approxPolyDP`` to four convex corners, ArUco's own size and corner-distance
+   rules. The three windows run in parallel on both cores (OpenCV releases the GIL).
+2. **Bits**: all candidates at once: one homography each (solved together in numpy), one
+   ``cv2.remap`` sampling the centre of every cell of the 7 × 7 grid (ArUco's 13 % cell margin),
+   each candidate's cells split into black and white by Otsu's rule on their means. A candidate of
+   one flat colour (a dark blot: the bulk of the rejects) or with more than ``BORDER_ERRORS`` of its
+   24 border cells white is dropped before any lookup.
+3. **Identity**: the 25 inner bits against OpenCV's own ``DICT_5X5_1000`` codes (all 1000 ids in all
+   four turns) in one vectorised Hamming distance; ArUco's error correction (1 bit).
+4. One result per marker (the largest square of a group, as ArUco), corners refined by
+   ``cv2.cornerSubPix`` with ArUco's window rule.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import cv2
+import numpy as np
+
+DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000)
+BITS = 5
+"""Inner bits per side of a marker; with its one-cell black border the grid is 7 × 7."""
+GRID = BITS + 2
+
+WINDOWS = ((3, 7.0), (13, 14.0), (23, 14.0))
+"""(window px, grey levels below the local mean) of the adaptive thresholds searched."""
+
+THREADS = 3
+"""Worker threads shared by the finders (OpenCV and zxing-cpp release the GIL, so both cores work):
+two thresholds while the caller searches the third, and a QR scan of the frame beside them."""
+
+MIN_PERIMETER_PX = 0.02 * 1920
+"""design.md's minMarkerPerimeterRate 0.02 of a 1080p frame, in px (a 15 mm marker at ~0.7 px/mm)."""
+
+MAX_PERIMETER_PX = 1200
+"""Contours longer than this are not markers (a 40 mm K-CAL marker at 7 px/mm)."""
+
+APPROX_RATE = 0.03
+"""ArUco's polygonalApproxAccuracyRate: corners within 3 % of the perimeter of the contour."""
+
+MIN_CORNER_RATE = 0.05
+"""ArUco's minCornerDistanceRate: no side shorter than 5 % of the perimeter."""
+
+BORDER_PX = 3
+"""ArUco's minDistanceToBorder: candidates with a corner this close to the image edge are dropped."""
+
+GROW_PX = 0.5
+"""Candidates are read with their sides moved out by half a pixel (see ``_identify``): finds 7 of
+the 9 markers of ~17 px (1.2 px/mm) that ArUco reads and reading on the contour itself missed."""
+
+CELL_MARGIN = 0.13
+"""ArUco's perspectiveRemoveIgnoredMarginPerCell: the edge of each cell is not sampled."""
+
+SAMPLES = 3
+"""Samples per cell side (bilinear: each one mixes four pixels)."""
+
+MIN_STD = 5.0
+"""ArUco's minOtsuStdDev: a candidate whose samples vary less is one flat colour, not a marker."""
+
+BORDER_ERRORS = 3
+"""Border cells (of 24) that may read white. ArUco allows 8 (maxErroneousBitsInBorderRate 0.35);
+3 keeps every marker ArUco reads on the synthetic frames and drops more blots before the lookup."""
+
+MAX_CORRECTION = int(DICTIONARY.maxCorrectionBits * 0.6)
+"""ArUco's errorCorrectionRate 0.6 of the dictionary's 2 correctable bits: 1 bit."""
+
+MIN_MARKER_DISTANCE = 0.125
+"""ArUco's minMarkerDistanceRate: squares whose centres are closer than this share of the larger
+one's perimeter are one marker (an inner and outer contour, or one found by several thresholds)."""
+
+
+def _codes() -> np.ndarray:
+    """(1000 × 4,) int64: each marker's 25 inner bits as read in each of its four quarter turns."""
+    weights = (1 << np.arange(BITS * BITS, dtype=np.int64)).reshape(BITS, BITS)
+    out = np.zeros((len(DICTIONARY.bytesList), 4), np.int64)
+    for marker in range(len(DICTIONARY.bytesList)):
+        bits = cv2.aruco.Dictionary.getBitsFromByteList(DICTIONARY.bytesList[marker:marker + 1], BITS)
+        for turn in range(4):
+            out[marker, turn] = int((np.rot90(bits, turn).astype(np.int64) * weights).sum())
+    return out.ravel()
+
+
+CODES = _codes()
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint8)
+
+
+def _hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Bit differences between every code in ``a`` (N,) and every code in ``b`` (M,): (N, M)."""
+    x = np.bitwise_xor(a[:, None], b[None, :])
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(x)
+    return _POPCOUNT[x.view(np.uint8)].reshape(*x.shape, 8).sum(axis=2)
+
+
+def _sample_grid() -> np.ndarray:
+    """(3, P) homogeneous sample points in cell units (0..7), ``SAMPLES``² per cell, cell by cell
+    (row-major), so that each cell's samples lie together."""
+    offsets = CELL_MARGIN + (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * CELL_MARGIN)
+    row, col, sy, sx = np.meshgrid(np.arange(GRID), np.arange(GRID), offsets, offsets, indexing="ij")
+    return np.stack([(col + sx).ravel(), (row + sy).ravel(), np.ones(row.size)])
+
+
+_SAMPLE_GRID = _sample_grid()
+
+
+def _homographies(quads: np.ndarray) -> np.ndarray:
+    """(N, 3, 3): the 7 × 7 cell square (0..7) onto each quad's corners (N, 4, 2), solved together."""
+    square = np.array([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]], np.float64)
+    n = len(quads)
+    a = np.zeros((n, 8, 8))
+    b = np.zeros((n, 8))
+    for j, (x, y) in enumerate(square):
+        u, v = quads[:, j, 0], quads[:, j, 1]
+        a[:, 2 * j, 0:3] = (x, y, 1)
+        a[:, 2 * j, 6], a[:, 2 * j, 7] = -x * u, -y * u
+        a[:, 2 * j + 1, 3:6] = (x, y, 1)
+        a[:, 2 * j + 1, 6], a[:, 2 * j + 1, 7] = -x * v, -y * v
+        b[:, 2 * j], b[:, 2 * j + 1] = u, v
+    h = np.linalg.solve(a, b[..., None])[..., 0]
+    return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
+
+
+def _otsu_rows(values: np.ndarray) -> np.ndarray:
+    """Otsu's threshold of each row of ``values`` (N, K): the split with the largest between-class
+    variance, midway between the two values it falls between."""
+    ordered = np.sort(values, axis=1)
+    n, k = ordered.shape
+    cumulative = np.cumsum(ordered, axis=1)
+    below = np.arange(1, k)
+    w0 = below / k
+    m0 = cumulative[:, :-1] / below
+    m1 = (cumulative[:, -1:] - cumulative[:, :-1]) / (k - below)
+    best = (w0 * (1 - w0) * (m0 - m1) ** 2).argmax(axis=1)
+    rows = np.arange(n)
+    return (ordered[rows, best] + ordered[rows, best + 1]) / 2
+
+
+def _perimeters(quads: np.ndarray) -> np.ndarray:
+    sides = np.roll(quads, -1, axis=1) - quads
+    return np.sqrt((sides ** 2).sum(axis=2)).sum(axis=1)
+
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def pool() -> ThreadPoolExecutor:
+    """The worker threads every finder (and the pipeline's QR scan) shares."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(THREADS, thread_name_prefix="markers")
+    return _POOL
+
+
+class MarkerFinder:
+    """Finds DICT_5X5_1000 markers in grey images: ``find(grey) -> [(marker id, (4, 2) corners)]``
+    with corners in OpenCV's order (the marker's top-left first, clockwise)."""
+
+    def __init__(self, windows: tuple[tuple[int, float], ...] = WINDOWS, threads: bool = True) -> None:
+        self.windows = windows
+        self.threads = threads
+
+    def find(self, grey: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """Every marker in ``grey`` (uint8, one channel)."""
+        if self.threads and len(self.windows) > 1:
+            # the others in the pool while this thread searches the first (the costliest, 3 px)
+            jobs = [pool().submit(self._markers, grey, w, c) for w, c in self.windows[1:]]
+            found = [self._markers(grey, *self.windows[0])] + [job.result() for job in jobs]
+        else:
+            found = [self._markers(grey, w, c) for w, c in self.windows]
+        return self._refine(grey, np.concatenate([ids for ids, _ in found]),
+                            np.concatenate([quads for _, quads in found]))
+
+    def _markers(self, grey: np.ndarray, window: int, constant: float) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, corners) of the markers one threshold shows (several per marker, unrefined)."""
+        return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant)))
+
+    # --- 1. candidates ---------------------------------------------------------------------------
+    @staticmethod
+    def _quads(grey: np.ndarray, window: int, constant: float) -> np.ndarray:
+        """Convex four-cornered outer contours of one adaptive threshold (N, 4, 2)."""
+        # cv2.adaptiveThreshold(MEAN_C, BINARY_INV), in two faster steps: dark = below the local mean
+        mean = cv2.blur(grey, (window, window), borderType=cv2.BORDER_REPLICATE)
+        binary = cv2.compare(grey, cv2.subtract(mean, constant), cv2.CMP_LE)
+        contours, hierarchy = cv2.findContours(binary, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            return np.zeros((0, 4, 2))
+        lengths = np.fromiter(map(len, contours), np.int32, len(contours))
+        # a marker's black border is the outside of a dark blob: holes are never markers
+        keep = (lengths >= MIN_PERIMETER_PX) & (lengths <= MAX_PERIMETER_PX) & (hierarchy[0][:, 3] < 0)
+        out = []
+        for i in np.flatnonzero(keep):
+            corners = cv2.approxPolyDP(contours[i], float(lengths[i]) * APPROX_RATE, True)
+            if len(corners) == 4 and cv2.isContourConvex(corners):
+                out.append(corners.reshape(4, 2))
+        return np.array(out, np.float64).reshape(-1, 4, 2)
+
+    @staticmethod
+    def _candidates(grey: np.ndarray, quads: np.ndarray) -> np.ndarray:
+        """ArUco's rules on the quads: no side shorter than 5 % of the perimeter, no corner near the
+        image edge; corners ordered clockwise (image y down)."""
+        if len(quads) == 0:
+            return quads
+        sides = ((np.roll(quads, -1, axis=1) - quads) ** 2).sum(axis=2)
+        quads = quads[sides.min(axis=1) >= (_perimeters(quads) * MIN_CORNER_RATE) ** 2]
+        d1, d2 = quads[:, 1] - quads[:, 0], quads[:, 2] - quads[:, 0]
+        anticlockwise = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0] < 0
+        quads[anticlockwise] = quads[anticlockwise][:, [0, 3, 2, 1]]
+        h, w = grey.shape[:2]
+        inside = (quads[..., 0].min(axis=1) >= BORDER_PX) & (quads[..., 1].min(axis=1) >= BORDER_PX) & \
+            (quads[..., 0].max(axis=1) <= w - 1 - BORDER_PX) & (quads[..., 1].max(axis=1) <= h - 1 - BORDER_PX)
+        return quads[inside]
+
+    # --- 2. and 3. bits and identity ---------------------------------------------------------------
+    @staticmethod
+    def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, corners turned so the marker's top-left comes first) of the quads that are markers."""
+        if len(quads) == 0:
+            return np.zeros(0, np.int64), quads
+        # the contour runs through the centres of the border's outermost dark pixels: its true
+        # outline lies half a pixel further out (on a 17 px marker its far cells
+        # would be read 6 % of the marker off)
+        centre = quads.mean(axis=1, keepdims=True)
+        away = quads - centre
+        grown = centre + away * (1 + GROW_PX * np.sqrt(2) / np.linalg.norm(away, axis=2, keepdims=True))
+        points = _homographies(grown) @ _SAMPLE_GRID                        # (N, 3, P)
+        map_x = (points[:, 0] / points[:, 2]).astype(np.float32)
+        map_y = (points[:, 1] / points[:, 2]).astype(np.float32)
+        samples = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        n = len(quads)
+        samples = samples.astype(np.float32)
+        cells = samples.reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
+        white = cells > _otsu_rows(cells.reshape(n, -1))[:, None, None]
+        border = white.copy()
+        border[:, 1:-1, 1:-1] = False
+        keep = np.flatnonzero((samples.std(axis=1) >= MIN_STD) & (border.sum(axis=(1, 2)) <= BORDER_ERRORS))
+        if len(keep) == 0:
+            return np.zeros(0, np.int64), quads[:0]
+        inner = white[keep, 1:-1, 1:-1].reshape(len(keep), -1).astype(np.int64)
+        codes = inner @ (1 << np.arange(BITS * BITS, dtype=np.int64))
+        distance = _hamming(codes, CODES)
+        best = distance.argmin(axis=1)
+        good = distance[np.arange(len(keep)), best] <= MAX_CORRECTION
+        keep, best = keep[good], best[good]
+        ids, turns = best // 4, best % 4
+        # the cells read turned by k quarter turns: the marker's first corner is k corners on
+        rolled = np.array([np.roll(quads[i], int(t), axis=0) for i, t in zip(keep, turns)]).reshape(-1, 4, 2)
+        return ids, rolled
+
+    # --- 4. one per marker, refined ----------------------------------------------------------------
+    @staticmethod
+    def _refine(grey: np.ndarray, ids: np.ndarray, quads: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        if len(ids) == 0:
+            return []
+        perimeter = _perimeters(quads)
+        centres = quads.mean(axis=1)
+        taken = np.zeros(len(ids), bool)
+        kept = []
+        for i in np.argsort(-perimeter, kind="stable"):
+            if not taken[i]:
+                taken |= np.linalg.norm(centres - centres[i], axis=1) < perimeter[i] * MIN_MARKER_DISTANCE
+                kept.append(i)
+        quads, ids, perimeter = quads[kept].copy(), ids[kept], perimeter[kept]
+        # ArUco's window is 0.3 of a cell, at most 3 (cornerRefinementWinSize), at least 1: on our
+        # markers of 2.5–4 px cells that is 1 (3 × 3 px), which barely moves the contour's corner
+        # (0.56 px inside the true corner on average, 1.04 px RMS about that on rendered tables);
+        # 2 (5 × 5 px) brings it to 0.36 px and 0.80 px RMS (measured)
+        windows = np.clip(np.round(0.3 * perimeter / (4 * GRID)), 2, 3).astype(int)
+        criteria = (cv2.TERM_CRITERIA_MAX_ITER | cv2.TERM_CRITERIA_EPS, 30, 0.1)
+        for win in sorted(set(windows.tolist())):
+            chosen = np.flatnonzero(windows == win)
+            pts = quads[chosen].astype(np.float32).reshape(-1, 1, 2)
+            cv2.cornerSubPix(grey, pts, (int(win), int(win)), (-1, -1), criteria)
+            quads[chosen] = pts.reshape(-1, 4, 2)
+        return [(int(m), q) for m, q in zip(ids, quads)]
