@@ -372,6 +372,18 @@ def test_odds_for_prussia_solo_only(client):
     assert r.status_code == 200
     odds = r.get_json()
     assert set(odds["odds"]) == {"draw"} and abs(sum(odds["odds"]["draw"].values()) - 1) < 1e-9
+    assert odds["labels"] == {"draw": "The next draw"} and odds["columns"] == ["win", "draw", "defeat"]
+    # the table drew ♣4: it goes next to the event nation 4, on one side or the other
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": 0, "move": {"player": CHANCE, "kind": "draw",
+                                                                                    "card": "P-C4"}}, headers=_player(table))
+    assert r.status_code == 200, r.get_json()
+    odds = client.get(f"/api/tables/{table['id']}/odds?lang=ja", headers=_player(table)).get_json()
+    st = client.get(f"/api/tables/{table['id']}/state?lang=ja", headers=_player(table)).get_json()
+    buttons = {m["move"]["slot"]: m["label"] for g in st["groups"] for m in g["moves"]}
+    # each choice is named as its move button names it: the two nations the slot joins, in Japanese
+    assert odds["labels"] == buttons and set(buttons) == {"3>4", "4>5"}
+    assert all(" – " in words and not any(ch.isdigit() for ch in words) for words in buttons.values())
+    assert odds["columns"] == ["勝利", "引き分け", "敗北"]
     wheel = new_table(client, "wheel")
     assert client.get(f"/api/tables/{wheel['id']}/odds", headers=_player(wheel)).status_code == 400
 

@@ -199,6 +199,8 @@ def test_japanese_dark_rules_and_the_host_screen(server, browser):
     assert bg == "rgb(20, 20, 20)"   # dark by prefers-color-scheme
     phone.tap("#odds")
     phone.wait_for_selector("#odds-table table", timeout=20000)
+    odds = phone.inner_text("#odds-table")   # choices named like the move buttons, in Japanese
+    assert "勝利" in odds and ">" not in odds, odds
     _shot(phone, "prussia-ja-dark")
     phone.tap("#theme-toggle")
     assert phone.evaluate("getComputedStyle(document.body).backgroundColor") != bg
