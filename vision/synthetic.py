@@ -370,6 +370,14 @@ class Effects:
     clutter: bool = True
 
 
+def exposure(seed: int) -> float:
+    """The camera's auto exposure at frame ``seed``: it drifts by up to ±4 % over a few dozen
+    frames, about half a per cent from one frame to the next (a webcam does not jump between
+    consecutive frames; independent jumps of up to 8 % tripped the motion test on white cards,
+    which clip)."""
+    return 1 + 0.03 * math.sin(seed / 7) + 0.01 * math.sin(seed / 29 + 1)
+
+
 def render(cam: Camera, placements: Sequence[Placement], seed: int = 0, hand_at: tuple[float, float] | None = None,
            effects: Effects = Effects()) -> tuple[np.ndarray, np.ndarray | None]:
     """One BGR camera frame of ``placements`` (z order), with a hand reaching for ``hand_at`` (mm)
@@ -381,7 +389,7 @@ def render(cam: Camera, placements: Sequence[Placement], seed: int = 0, hand_at:
         _paste(world, raster(p.shown_id, scale), cam, p)
     map1, map2 = cam.maps()
     frame = cv2.remap(world, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    frame = cv2.multiply(frame, cam.light(), scale=1 + rng.uniform(-0.04, 0.04), dtype=cv2.CV_8U)
+    frame = cv2.multiply(frame, cam.light(), scale=exposure(seed) + rng.uniform(-0.005, 0.005), dtype=cv2.CV_8U)
     mask = None
     if hand_at is not None:
         mask = _draw_hand(frame, hand_polygon(cam, hand_at, rng), rng)
