@@ -191,37 +191,37 @@ class Detector:
         self._logged = _Logged()
 
     # --- markers -------------------------------------------------------------------------------
-    def markers(self, grey: np.ndarray, boxes: list[Box] | None = None) -> list[MarkerHit]:
+    def markers(self, grey: np.ndarray, boxes: list[Box] | None = None, small: bool = True) -> list[MarkerHit]:
         """Every DICT_5X5_1000 marker in a grey image, or only inside ``boxes``."""
         if boxes is None:
-            return self._markers(grey, (0, 0))
+            return self._markers(grey, (0, 0), small)
         found: list[MarkerHit] = []
         for x0, y0, x1, y1 in boxes:
             if self.kind == "aruco":
                 self.aruco.setDetectorParameters(aruco_params(max(x1 - x0, y1 - y0)))
-            for hit in self._markers(grey[y0:y1, x0:x1], (x0, y0)):
+            for hit in self._markers(grey[y0:y1, x0:x1], (x0, y0), small):
                 # overlapping regions may both see a marker: keep it once
                 if not any(h.marker == hit.marker and np.abs(h.corners - hit.corners).max() < 3 for h in found):
                     found.append(hit)
         self.aruco.setDetectorParameters(aruco_params())
         return found
 
-    def _markers(self, grey: np.ndarray, offset: tuple[int, int]) -> list[MarkerHit]:
+    def _markers(self, grey: np.ndarray, offset: tuple[int, int], small: bool = True) -> list[MarkerHit]:
         if self.kind == "quads":
-            return [MarkerHit(i, c + offset) for i, c in self.finder.find(grey)]
+            return [MarkerHit(i, c + offset) for i, c in self.finder.find(grey, small)]
         corners, ids, _ = self.aruco.detectMarkers(grey)
         if ids is None:
             return []
         return [MarkerHit(int(i), c.reshape(4, 2).astype(np.float64) + offset) for c, i in zip(corners, ids.ravel())]
 
-    def detect(self, frame: np.ndarray, boxes: list[Box] | None = None) -> FrameDetections:
+    def detect(self, frame: np.ndarray, boxes: list[Box] | None = None, small: bool = True) -> FrameDetections:
         """Cards and calibration markers in one BGR (or grey) frame (or only inside ``boxes``),
         from markers alone."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         hits: dict[str, list[MarkerHit]] = {}
         calibration: dict[str, np.ndarray] = {}
         foreign: list[str] = []
-        for hit in self.markers(grey, boxes):
+        for hit in self.markers(grey, boxes, small):
             card = cat.by_marker(hit.marker)
             if card is None:
                 what = f"marker {hit.marker}: not one of our cards"
