@@ -107,6 +107,42 @@ def seat_words(player: int) -> tuple[str, str]:
     return f"player {player + 1}", f"プレイヤー{player + 1}"
 
 
+def third_person(phrase: str) -> str:
+    """A verb phrase with its first word in the third person: "take red 5" → "takes red 5"."""
+    verb, space, rest = phrase.partition(" ")
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        verb += "es"
+    elif verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u", ""):
+        verb = verb[:-1] + "ies"
+    elif verb:
+        verb += "s"
+    return verb + space + rest
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter upper case (the rest untouched: "red 7" → "Red 7")."""
+    return text[:1].upper() + text[1:]
+
+
+def _param_words(value: Any) -> tuple[str, str]:
+    """A move parameter in words for the generic description: card ids by their catalogue names,
+    long lists summarised (never a wall of ids)."""
+    from companion import catalogue   # the catalogue is data about cards; imported late, only here
+    value = thaw(value)
+    if isinstance(value, list):
+        if len(value) > 4:
+            return f"{len(value)} cards", f"{len(value)}枚"
+        parts = [_param_words(v) for v in value]
+        return ", ".join(p[0] for p in parts), "・".join(p[1] for p in parts)
+    if isinstance(value, str):
+        try:
+            card = catalogue.card(value)
+            return card.name, card.ja
+        except (KeyError, ValueError):
+            pass
+    return str(value), str(value)
+
+
 def _params(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted((k, freeze(v)) for k, v in params.items()))
 
@@ -388,7 +424,76 @@ class Game(ABC):
                               f"{who_ja}の手番ではありません。シャッフルかドローの番です。")
             return Reason(f"It is not {who}'s turn: it is player {turn + 1}'s.",
                           f"{who_ja}の手番ではありません。プレイヤー{turn + 1}の手番です。")
-        return Reason(f"{move} is not a legal move now.", f"今その手({move})は指せません。")
+        words = self.describe_move(move)
+        return Reason(f"“{words}” is not a legal move now.", f"今その手({words.ja})は指せません。")
+
+    # ----------------------------------------------------------------- moves in words
+    def describe_move(self, move: Move, names: Sequence[str] | None = None, *, short: bool = False) -> Reason:
+        """A move in a player's words, English and Japanese: "Ann takes red 5 (Latins)" /
+        "Annが赤5(ラテン人)を取る"; a chance move reads as what the table did ("Hill 3 turned face
+        up: …"). ``short`` is a button's label: no seat, "Take red 5 (Latins)" / "赤5(ラテン人)を取る".
+
+        Games word their moves in ``_move_words``; seats are named by ``seat_label``.
+        """
+        words = self._phrase(move, short)
+        if short or move.player < 0:
+            return Reason(capitalised(words), words.ja)
+        who = self.seat_label(move.player, names)
+        return Reason(f"{who} {third_person(words)}", f"{who.ja}が{words.ja}")
+
+    def describe_moves(self, moves: Sequence[Move], names: Sequence[str] | None = None,
+                       most: int = 4) -> Reason:
+        """Several moves from this state in one sentence: "Ann takes red 5, then keeps it"-style
+        (each move worded in the state it is played from; past ``most`` moves, a count)."""
+        game, parts, parts_ja, last = self.clone(), [], [], None
+        for move in moves[:most]:
+            if parts and move.player == last and move.player >= 0:   # same seat: no need to name it again
+                plain = game._phrase(move, False)
+                words = Reason(third_person(plain), plain.ja)
+            else:
+                words = game.describe_move(move, names)
+            parts.append(str(words))
+            parts_ja.append(words.ja)
+            last = move.player
+            try:
+                game.apply(move)
+            except IllegalMove:
+                break   # the rest is worded in the last state the moves reach
+        en, ja = ", then ".join(parts), "、続いて".join(parts_ja)
+        if len(moves) > most:
+            en += f", and {len(moves) - most} more moves"
+            ja += f"、ほか{len(moves) - most}手"
+        return Reason(en, ja)
+
+    def _phrase(self, move: Move, short: bool) -> Reason:
+        """The game's verb phrase for ``move`` (``_move_words``), or the generic words."""
+        try:
+            words = self._move_words(move, short)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError):
+            words = None   # a move this state cannot read (an illegal one being refused): generic words
+        return words if words is not None else self._generic_words(move)
+
+    def seat_label(self, seat: int, names: Sequence[str] | None = None) -> Reason:
+        """How a description names a seat: the player's name when given, else "Player 2" (games
+        may add their colour)."""
+        if names and 0 <= seat < len(names) and names[seat]:
+            return Reason(str(names[seat]), str(names[seat]))
+        return Reason(f"Player {seat + 1}", f"プレイヤー{seat + 1}")
+
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """A move as a verb phrase ("take red 5" / "赤5を取る"; a chance move: what happened, "hill 3
+        turned face up"), or None for the generic words; ``short`` asks for a button's fewest words."""
+        return None
+
+    @staticmethod
+    def _generic_words(move: Move) -> Reason:
+        """Words for a move a game does not word itself: its kind and parameters, cards by name."""
+        parts = [(k, *_param_words(v)) for k, v in move.params]
+        en = f"“{move.kind}”" + (" (" + "; ".join(f"{k}: {v}" for k, v, _ in parts) + ")" if parts else "")
+        ja = f"「{move.kind}」" + ("(" + "、".join(f"{k}: {v}" for k, _, v in parts) + ")" if parts else "")
+        if move.player < 0:
+            return Reason(f"the table did {en}", f"卓で{ja}の手")
+        return Reason(f"make the move {en}", f"{ja}の手を指す")
 
     @classmethod
     def refusal(cls, en: str, ja: str, head: str = "", head_ja: str = "") -> Reason:

@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from companion.engine import CHANCE, TERMINAL, Event, Game, GameError, IllegalMove, Move, thaw
 from companion.games import game_class
-from companion.session_reconcile import adapter, describe, explain, fast_clone, matches, why_not
+from companion.session_reconcile import adapter, explain, fast_clone, matches, why_not
 from companion.store import SessionError, StaleVersion, Store
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
@@ -77,7 +77,7 @@ class Outcome:
 
 
 def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), override: bool = False) -> dict[str, Any]:
-    return {"id": choice_id, "label": label, "ja": ja,
+    return {"id": choice_id, "label": str(label), "ja": str(ja),
             "move": moves[0].to_json() if moves else None,
             "moves": [m.to_json() for m in moves], "override": override}
 
@@ -239,7 +239,9 @@ def _apply_unchecked(game: Game, move: Move) -> list[Event]:
     try:
         events = trial._apply(move)
     except Exception as err:  # the engine cannot represent this move at all
-        raise SessionError(f"the engine cannot carry out {move} even as a house ruling: {err}") from None
+        words = game.describe_move(move)
+        raise SessionError(f"the engine cannot carry out “{words}” even as a house ruling: {err}",
+                           f"「{words.ja}」はハウスルールとしても実行できません: {err}") from None
     trial.log.append(move)
     trial.events.extend(events)
     game.__dict__.update(trial.__dict__)
@@ -465,14 +467,14 @@ class TableSession:
         game = self.game
         choices = []
         for i, seq in enumerate(sequences):
-            label = "; ".join(describe(game, m, self.names) for m in seq)
-            choices.append(dict(_choice(f"c{i + 1}", label, label, seq), rulings_seen=not pending))
+            label = game.describe_moves(seq, self.names)
+            choices.append(dict(_choice(f"c{i + 1}", label, label.ja, seq), rulings_seen=not pending))
         choices.append(_choice("none", "None of these: we will fix the table", "どれでもない:卓を直します"))
         return Prompt("", "choose", f"{game.title}: the camera cannot tell what happened. Which was it?",
                       f"{game.title_ja}: カメラでは判別できません。どれでしたか?", "", choices)
 
     def _illegal_prompt(self, obs: dict[str, Any], exhausted: bool) -> Prompt:
-        reason, rule, tried = why_not(self.game, obs)
+        reason, rule, tried = why_not(self.game, obs, self.names)
         text = str(reason)
         # an engine without Japanese words: say so in Japanese, then give its English reason
         ja = reason.ja or f"ルール違反: {text}"
@@ -486,8 +488,8 @@ class TableSession:
             ja += "(前回の映像との間にありうる手が多すぎて、すべては試せませんでした。卓が正しければ、手を手入力してください。)"
         choices = [_choice("fixed", "We will fix the table", "卓を直します")]
         if tried:
-            label = describe(self.game, tried[0], self.names)
-            choices.append(_choice("override", f"House ruling: accept {label}", f"ハウスルール: {label} を認める",
+            label = self.game.describe_move(tried[0], self.names)
+            choices.append(_choice("override", f"House ruling: accept “{label}”", f"ハウスルール:「{label.ja}」を認める",
                                    tried[:1], override=True))
         return Prompt("", "illegal", text, ja, rule, choices)
 

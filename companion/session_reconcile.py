@@ -483,9 +483,9 @@ def _replays(game: Game, obs: dict[str, Any], moves: list[Move], pending: bool) 
     return pending or matches(obs, trial.layout())
 
 
-def why_not(game: Game, obs: dict[str, Any]) -> tuple[Reason, str, list[Move]]:
+def why_not(game: Game, obs: dict[str, Any], names: list[str] | None = None) -> tuple[Reason, str, list[Move]]:
     """What looks wrong (a ``Reason``: English, and Japanese in ``.ja``), the rule it breaks, and
-    the physical moves tried (nearest first)."""
+    the physical moves tried (nearest first); ``names`` name the seats in a quoted move."""
     ad = adapter(game.id)
     tried = ad.interpret(game, obs)
     for move in tried:
@@ -496,10 +496,10 @@ def why_not(game: Game, obs: dict[str, Any]) -> tuple[Reason, str, list[Move]]:
     diffs = differences(obs, game.layout())
     where = ", ".join(diffs[:6]) + (" …" if len(diffs) > 6 else "")
     if tried:
-        label = describe(game, tried[0])
-        return (Reason(f"{game.title}: {label} is allowed, but the table does not show what it leads to "
+        label = game.describe_move(tried[0], names)
+        return (Reason(f"{game.title}: “{label}” is allowed, but the table does not show what it leads to "
                        f"(look at: {where}).",
-                       f"{game.title_ja}: {label} は認められる手ですが、卓がその結果と一致しません(確認する場所: {where})。"),
+                       f"{game.title_ja}:「{label.ja}」は認められる手ですが、卓がその結果と一致しません(確認する場所: {where})。"),
                 game.rules_file, tried)
     return (Reason(f"{game.title}: the table does not match any legal move from here (look at: {where}).",
                    f"{game.title_ja}: 卓の様子が、ここから指せるどの手とも一致しません(確認する場所: {where})。"),
@@ -514,23 +514,3 @@ def _titled(game: Game, reason: str, ja: str = "") -> Reason:
     if ja and not ja.startswith(game.title_ja):
         ja = f"{game.title_ja}: {ja}"
     return Reason(en, ja)
-
-
-def describe(game: Game, move: Move, names: list[str] | None = None) -> str:
-    """A move in words for a prompt's choice: ``Ann: place hill=3``."""
-    if move.player == CHANCE:
-        who = "Table"
-    elif names and move.player < len(names):
-        who = names[move.player]
-    else:
-        who = f"P{move.player + 1}"
-    details = " ".join(f"{k}={_short(thaw(v))}" for k, v in move.params)
-    return f"{who}: {move.kind} {details}".rstrip()
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, list) and len(value) > 6:
-        return f"[{len(value)} cards]"
-    if isinstance(value, list):
-        return "[" + ", ".join(map(_short, value)) + "]"
-    return str(value)

@@ -372,6 +372,18 @@ def test_odds_for_prussia_solo_only(client):
     assert r.status_code == 200
     odds = r.get_json()
     assert set(odds["odds"]) == {"draw"} and abs(sum(odds["odds"]["draw"].values()) - 1) < 1e-9
+    assert odds["labels"] == {"draw": "The next draw"} and odds["columns"] == ["win", "draw", "defeat"]
+    # the table drew ♣4: it goes next to the event nation 4, on one side or the other
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": 0, "move": {"player": CHANCE, "kind": "draw",
+                                                                                    "card": "P-C4"}}, headers=_player(table))
+    assert r.status_code == 200, r.get_json()
+    odds = client.get(f"/api/tables/{table['id']}/odds?lang=ja", headers=_player(table)).get_json()
+    st = client.get(f"/api/tables/{table['id']}/state?lang=ja", headers=_player(table)).get_json()
+    buttons = {m["move"]["slot"]: m["label"] for g in st["groups"] for m in g["moves"]}
+    # each choice is named as its move button names it: the two nations the slot joins, in Japanese
+    assert odds["labels"] == buttons and set(buttons) == {"3>4", "4>5"}
+    assert all(" – " in words and not any(ch.isdigit() for ch in words) for words in buttons.values())
+    assert odds["columns"] == ["勝利", "引き分け", "敗北"]
     wheel = new_table(client, "wheel")
     assert client.get(f"/api/tables/{wheel['id']}/odds", headers=_player(wheel)).status_code == 400
 
@@ -515,3 +527,26 @@ def test_the_hub_stops_polling_a_table_nobody_listens_to(monkeypatch):
     assert hub.wait("t1", 0, 0, 0.01, current=3) == (3, 0)
     assert "t1" in hub._threads                     # and a new client starts watching again
     hub.stop()
+
+
+def test_buttons_and_prompt_choices_speak_the_page_language(client):
+    table = new_table(client, "spartacus", 3)      # Ann red, Ben blue, Chie green
+    for v, move in enumerate([{"player": 0, "kind": "play", "card": "S-R5"}, {"player": 1, "kind": "pass"}]):
+        r = client.post(f"/api/tables/{table['id']}/move", json={"version": v, "move": move}, headers=_player(table))
+        assert r.status_code == 200, r.get_json()
+    client.get(f"/join?code={table['code']}")
+    view = f"/t/{table['id']}/view"
+    # the buttons: the game's short words, without the seat (it is the phone's own move)
+    en, ja = (client.get(f"{view}?lang={lang}").get_data(as_text=True) for lang in ("en", "ja"))
+    assert "<span>Play green 4</span>" in en and "<span>Pass</span>" in en and "Chie" not in en.split('id="moves"')[-1]
+    assert "<span>緑4を出す</span>" in ja and "<span>パスする</span>" in ja
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": 2, "move": {"player": 2, "kind": "play", "card": "S-G3"}},
+                    headers=_player(table))
+    assert r.status_code == 200
+    # Ann passed or played her banner: the camera cannot tell, the phones ask in their language
+    r = client.post(f"/api/tables/{table['id']}/observe", json={"observation": {"trick": [], "won": [0, 0, 1]}},
+                    headers=_host(table))
+    assert r.get_json()["result"]["kind"] == "prompt"
+    en, ja = (client.get(f"{view}?lang={lang}").get_data(as_text=True) for lang in ("en", "ja"))
+    assert "Ann (red) plays red banner" in en and "Ann (red) passes" in en and "Ann(赤)" not in en
+    assert "Ann(赤)が赤の軍旗を出す" in ja and "Ann(赤)がパスする" in ja and "plays red banner" not in ja

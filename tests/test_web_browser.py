@@ -199,6 +199,8 @@ def test_japanese_dark_rules_and_the_host_screen(server, browser):
     assert bg == "rgb(20, 20, 20)"   # dark by prefers-color-scheme
     phone.tap("#odds")
     phone.wait_for_selector("#odds-table table", timeout=20000)
+    odds = phone.inner_text("#odds-table")   # choices named like the move buttons, in Japanese
+    assert "勝利" in odds and ">" not in odds, odds
     _shot(phone, "prussia-ja-dark")
     phone.tap("#theme-toggle")
     assert phone.evaluate("getComputedStyle(document.body).backgroundColor") != bg
@@ -287,3 +289,37 @@ def test_the_host_ends_the_game_early_and_the_phones_see_the_summary(server, bro
     assert not a.errors and not b.errors and not host.errors
     for ctx in (host_ctx, ctx_a, ctx_b):
         ctx.close()
+
+
+def _post(server, path, body, token):
+    """A write through the JSON API with a table token (what the camera or another phone sends)."""
+    import json
+    import urllib.request
+    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json", "X-Table-Token": token})
+    with urllib.request.urlopen(req) as resp:
+        return json.load(resp)
+
+
+def test_a_prompt_asks_in_words_in_the_phones_language(server, browser):
+    table = _create(server, "spartacus", 3, ["Ann", "Ben", "Chie"])
+    for v, move in enumerate([{"player": 0, "kind": "play", "card": "S-R5"}, {"player": 1, "kind": "pass"},
+                              {"player": 2, "kind": "play", "card": "S-G3"}]):
+        _post(server, f"/api/tables/{table['id']}/move", {"version": v, "move": move}, table["token"])
+    # the camera sees the trick gone to Chie: Ann passed or played her banner, the table must say
+    _post(server, f"/api/tables/{table['id']}/observe", {"observation": {"trick": [], "won": [0, 0, 1]}},
+          table["host_token"])
+    ctx, page = _phone(browser)
+    _join(page, server, table["code"])
+    choices = page.locator(".prompt button.answer").all_inner_texts()
+    assert "Ann (red) plays red banner" in choices and "Ann (red) passes" in choices
+    page.tap("#lang-toggle")
+    page.wait_for_selector(".prompt >> text=Ann(赤)が赤の軍旗を出す")
+    assert "Ann(赤)がパスする" in page.locator(".prompt button.answer").all_inner_texts()
+    _shot(page, "prompt-choose-ja")
+    before = _version(page)
+    page.tap(".prompt button.answer >> text=Ann(赤)がパスする")
+    page.wait_for_function("v => +document.body.dataset.version > v", arg=before)
+    assert not page.query_selector(".prompt")
+    assert not page.errors
+    ctx.close()

@@ -15,7 +15,7 @@ from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
 from webui.common import (ApiError, expected_version, fail, get_session, json_body, lang,
                           require_role, session_module, tables)
-from webui.i18n import pick
+from webui.i18n import pick, t
 from webui.render import move_groups
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -138,7 +138,7 @@ def state_for(s: Any, seat: int | None, language: str) -> dict[str, Any]:
         # two players dealt real cards at the table: the app need not know the hands
         moves.append({"player": CHANCE, "kind": "deal"})
     st["groups"] = [{"title": title, "moves": moves}
-                    for title, moves in move_groups(s.game_id, moves, st, language)]
+                    for title, moves in move_groups(s.game, moves, st, language)]
     return st
 
 
@@ -323,7 +323,17 @@ def odds(table_id: str) -> Response:
         report = advice(game, samples=ODDS_SAMPLES)
     except GameError as err:
         refuse(400, err)
-    return jsonify(report)
+    language, seat = lang(), game.current_player()
+    kind = {"place": ("place", "slot"), "joker": ("discard", "card")}.get(report["decision"])
+    labels = {}
+    for choice in report["odds"]:   # each choice in the words of the move buttons
+        if kind is None:
+            labels[choice] = t("next_draw", language)
+        else:
+            words = game.describe_move(Move.of(seat, kind[0], **{kind[1]: choice}), short=True)
+            labels[choice] = pick(words, words.ja, language)
+    columns = [t(f"odds_{c}", language) for c in ("win", "draw", "defeat")]
+    return jsonify(dict(report, labels=labels, columns=columns))
 
 
 @bp.get("/tables/<table_id>/export")

@@ -1,4 +1,4 @@
-"""How cards and moves look on the phone: card chips, move labels in both languages, move groups."""
+"""How cards and moves look on the phone: card chips, move buttons in groups (worded by the games)."""
 from __future__ import annotations
 
 import math
@@ -8,6 +8,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from companion import catalogue
+from companion.engine import Game, Move
 from webui.i18n import pick, t
 
 BLACK_SUITS = ("S", "C")
@@ -92,51 +93,6 @@ def slot_label(slot: str, layout: dict[str, Any], lang: str) -> str:
     return f"{card_name(clock.get(a), lang)} – {card_name(clock.get(b), lang)}"
 
 
-def move_label(game: str, move: dict[str, Any], state: dict[str, Any], lang: str) -> str:
-    """A move in a player's words, e.g. "Take red 5 (Latins)" / "赤5(ラテン人)を取る"."""
-    kind = move.get("kind", "")
-    card = move.get("card")
-    name = card_name(card, lang) if card else ""
-    ja = lang == "ja"
-    if kind == "take":
-        return f"{name}を取る" if ja else f"Take {name}"
-    if kind == "keep":
-        return t("keep", lang)
-    if kind == "discard" and game == "wheel":
-        return f"{name}を捨てる(単独の没落)" if ja else f"Discard {name} (single-card fall)"
-    if kind == "discard":
-        return f"関係カード{name}を捨てる" if ja else f"Discard relation card {name}"
-    if kind == "place" and game == "hills":
-        what = name if card else ("伏せカード" if ja else "a face-down card")
-        return f"{what} → 丘{move.get('hill')}" if ja else f"{what} → hill {move.get('hill')}"
-    if kind == "place":
-        return slot_label(str(move.get("slot")), state.get("layout", {}), lang)
-    if kind == "play":
-        return f"{name}を出す" if ja else f"Play {name}"
-    if kind == "pass":
-        return t("pass", lang)
-    if kind == "draw" and move.get("player", 0) >= 0:
-        return "山札から引く" if ja else "Draw from the pile"
-    if kind == "draw":
-        return name
-    if kind == "deck_to_work":
-        return "山札 → 作業場" if ja else "Deck → work area"
-    if kind == "deck_to_temporary":
-        return f"山札 → 一時置き場{move.get('slot', 0) + 1}" if ja else f"Deck → temporary slot {move.get('slot', 0) + 1}"
-    if kind == "temporary_to_work":
-        return f"一時置き場{move.get('slot', 0) + 1} → 作業場" if ja else f"Temporary slot {move.get('slot', 0) + 1} → work area"
-    if kind == "take_terminal":
-        return f"終端カード{short(card)}で締める" if ja else f"Close with terminal {short(card)}"
-    if kind == "deal" and "hands" not in move:
-        return "卓で配った(手札は入力しない)" if ja else "Dealt at the table (hands not entered)"
-    if kind == "reveal" and card:
-        return short(card)
-    if kind == "reveal":
-        return " / ".join(f"{side}: {' '.join(short(c) for c in move.get(side, []))}"
-                          for side in ("red", "blue"))
-    return kind
-
-
 def _group_key(game: str, move: dict[str, Any], state: dict[str, Any], lang: str) -> str:
     kind = move.get("kind", "")
     ja = lang == "ja"
@@ -171,9 +127,11 @@ def _order(game: str, move: dict[str, Any]) -> tuple[Any, ...]:
     return (SUIT_ORDER.get(info.suit or "", 9), rank)
 
 
-def move_groups(game: str, moves: list[dict[str, Any]], state: dict[str, Any],
+def move_groups(engine: Game, moves: list[dict[str, Any]], state: dict[str, Any],
                 lang: str) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The legal moves as big buttons in sensible groups: ``[(title, [{label, move, card}])]``."""
+    """The legal moves as big buttons in sensible groups: ``[(title, [{label, move, card}])]``;
+    a button says the move in the game's own short words (``Game.describe_move(short=True)``)."""
+    game = engine.id
     if game == "hills" and any(m.get("card") for m in moves):
         moves = [m for m in moves if m.get("card") or m.get("kind") != "place"]
     if game == "chains":  # copies of one value are the same card to the table: one button per value
@@ -190,9 +148,8 @@ def move_groups(game: str, moves: list[dict[str, Any]], state: dict[str, Any],
         moves = sorted(moves, key=lambda m: _order(game, m))
     groups: "OrderedDict[str, list[dict[str, Any]]]" = OrderedDict()
     for m in moves:
-        label = move_label(game, m, state, lang)
-        if game == "hills" and m.get("kind") == "place":
-            label = f"丘{m.get('hill')}" if lang == "ja" else f"Hill {m.get('hill')}"
+        words = engine.describe_move(Move.from_json(m), short=True)
+        label = pick(words, words.ja, lang)
         groups.setdefault(_group_key(game, m, state, lang), []).append(
             {"label": label, "move": m, "card": m.get("card") if isinstance(m.get("card"), str) else None,
              "kind": m.get("kind")})

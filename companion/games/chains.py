@@ -426,6 +426,39 @@ class Game(engine.Game):
                 return (f"it is {en}", f"{ja}です" if pile is self.terminals else f"{ja}にあります")
         return "it is in the discard pile", "捨て場にあります"
 
+    # ----------------------------------------------------------------- moves in words
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """The four actions in the rules' words (temporary slots counted from 1 for people), a
+        card turned over by its value, the setup summarised."""
+        kind, slot = move.kind, move.get("slot")
+        if kind == "setup":
+            count = sum(len(row) for row in move.terminals)
+            return Reason(f"terminal cards laid out ({count} cards); decks shuffled",
+                          f"終端カード({count}枚)を並べ、山札を切った")
+        if kind == "reveal":
+            v = value_of(move.card)
+            if short:
+                return Reason(str(v), str(v))
+            seat = self.pending[0] if self.pending else deck_of(move.card) - 1
+            return Reason(f"{a_value(v)} turned up from player {seat + 1}'s deck",
+                          f"プレイヤー{seat + 1}の山札から{v}がめくられた")
+        if kind == "deck_to_work":
+            return (Reason("deck → work area", "山札 → 作業場") if short else
+                    Reason("turn over the top card of the deck into the work area", "山札の一番上をめくって作業場に置く"))
+        if kind == "deck_to_temporary":
+            return (Reason(f"deck → temporary slot {slot + 1}", f"山札 → 一時置き場{slot + 1}") if short else
+                    Reason(f"turn over the top card of the deck into temporary slot {slot + 1}",
+                           f"山札の一番上をめくって一時置き場{slot + 1}に置く"))
+        if kind == "temporary_to_work":
+            v = value_of(self.temporary[move.player][slot])
+            return (Reason(f"temporary slot {slot + 1} ({v}) → work area", f"一時置き場{slot + 1}({v}) → 作業場")
+                    if short else Reason(f"move the {v} in temporary slot {slot + 1} to the work area",
+                                         f"一時置き場{slot + 1}の{v}を作業場に移す"))
+        if kind == "take_terminal":
+            v = value_of(move.card)
+            return Reason(f"close with terminal {v}", f"終端カード{v}で締める")
+        return None
+
     # ----------------------------------------------------------------- moves
     def _apply(self, move: Move) -> list[Event]:
         kind = move.kind

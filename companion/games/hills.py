@@ -99,6 +99,13 @@ def names(card_ids: list[str]) -> tuple[str, str]:
     return " and ".join(p[0] for p in pairs), "と".join(p[1] for p in pairs)
 
 
+def shown(sides: list[list[str]]) -> tuple[str, str]:
+    """A hill's cards per colour as a reveal shows them: ("red 7, banner; blue 5", "赤 7・軍旗、青 5")."""
+    en = "; ".join(f"{SIDES[s]} {', '.join(short(c)[0] for c in sides[s])}" for s in (0, 1) if sides[s])
+    ja = "、".join(f"{COLOUR_WORDS[s][1]} {'・'.join(short(c)[1] for c in sides[s])}" for s in (0, 1) if sides[s])
+    return en, ja
+
+
 def _reason(en: str, ja: str) -> Reason:
     """A refusal headed by the game's short name in both languages."""
     return Game.refusal(en, ja, "Seven Hills")
@@ -374,6 +381,35 @@ class Game(engine.Game):
         moves = self._reveal_outcomes()
         return [(m, 1 / len(moves)) for m in moves]
 
+    # ----------------------------------------------------------------- moves in words
+    def seat_label(self, seat: int, names: Any = None) -> Reason:
+        """A seat by its colour: "Ann (red)", or "Red" when the table gave no names."""
+        en, ja = COLOUR_WORDS[seat]
+        if names and 0 <= seat < len(names) and names[seat]:
+            return Reason(f"{names[seat]} ({en})", f"{names[seat]}({ja})")
+        return Reason(en.capitalize(), ja)
+
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """A placement by card and hill (a button: just the hill, its group names the card); a
+        reveal as the hill turning face up with its cards, in the event's words."""
+        if move.kind == "reveal":
+            en, ja = shown([list(move.get(side, ())) for side in SIDES])
+            if short:
+                return Reason(en, ja)
+            return Reason(f"hill {move.hill} turned face up: {en}", f"丘{move.hill}が公開された: {ja}")
+        if move.kind != "place":
+            return None
+        hill = move.hill
+        if short:
+            return Reason(f"hill {hill}", f"丘{hill}")
+        card = move.get("card")
+        if card is None:
+            return Reason(f"place a face-down card at hill {hill}", f"丘{hill}に伏せカードを置く")
+        en, ja = name(card)
+        if self.hills[hill - 1]["revealed"]:
+            return Reason(f"place {en} at hill {hill}", f"{ja}を丘{hill}に置く")
+        return Reason(f"place {en} face down at hill {hill}", f"{ja}を丘{hill}に伏せて置く")
+
     # ----------------------------------------------------------------- playing
     def _apply(self, move: Move) -> list[Event]:
         if move.kind == "reveal":
@@ -436,10 +472,7 @@ class Game(engine.Game):
         hill["revealed"] = True
         final = len({c["seat"] for c in cards}) == 1
         sides = [[c["card"] for c in cards if c["seat"] == s] for s in (0, 1)]
-        shown_en = "; ".join(f"{SIDES[s]} {', '.join(short(c)[0] for c in sides[s])}"
-                             for s in (0, 1) if sides[s])
-        shown_ja = "、".join(f"{COLOUR_WORDS[s][1]} {'・'.join(short(c)[1] for c in sides[s])}"
-                            for s in (0, 1) if sides[s])
+        shown_en, shown_ja = shown(sides)
         if final:
             text, text_ja = f"Final reveal at hill {hill_no}: {shown_en}.", f"丘{hill_no}の最終公開: {shown_ja}。"
         else:

@@ -323,6 +323,35 @@ class Game(BaseGame):
         return Event.of("game_over", f"Game over: {en}.", f"ゲーム終了: {ja}。", result=res)
 
     # ------------------------------------------------------------------ illegal moves
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """Cards by the names players say (♥6, joker), slots by the nations they join, the deal and
+        a card turned over from the pile as what the table did."""
+        kind, card = move.kind, move.get("card")
+        if move.player == CHANCE and kind == "deal":
+            if move.get("hands") is None:
+                return Reason("dealt at the table (hands not entered)", "卓で配った(手札は入力しない)")
+            return Reason(f"{HAND} cards dealt to each player", f"各プレイヤーに{HAND}枚配った")
+        if move.player == CHANCE and kind == "draw":
+            if short:
+                return Reason(label(card), label_ja(card))
+            return Reason(f"{label(card)} turned up from the pile", f"山札から{label_ja(card)}がめくられた")
+        if kind == "play":
+            return Reason(f"play {label(card)}", f"{label_ja(card)}を出す")
+        if kind == "draw":
+            return Reason("draw from the pile", "山札から引く")
+        if kind == "pass":
+            return Reason("pass (no card and the pile is empty)", "パスする(手札も山札もない)")
+        if kind == "discard":
+            return Reason(f"discard relation card {label(card)}", f"関係カード{label_ja(card)}を捨てる")
+        if kind == "place":
+            a, b = self.table.ends(self.slot_key(move.slot))
+            if short:
+                return Reason(f"{self.namer.en(a)} – {self.namer.en(b)}", f"{self.namer.ja(a)} – {self.namer.ja(b)}")
+            en, ja = self.namer.between([a, b])
+            drawn = self.drawn or ""
+            return Reason(f"place {label(drawn) or 'the card'} {en}", f"{label_ja(drawn) or 'カード'}を{ja}に置く")
+        return None
+
     def explain_illegal(self, move: Move) -> str:
         """Why a move is not legal now, citing the rule (a ``Reason``: English and Japanese)."""
         turn = self.current_player()

@@ -143,6 +143,22 @@ class Game(EngineGame):
     def _card_text_ja(self, card_id: str) -> str:
         return card_name_ja(card_id) + ("(ジョーカー)" if self.joker and is_banner(card_id) else "")
 
+    # ----------------------------------------------------------------- moves in words
+    def seat_label(self, seat: int, names: Any = None) -> Reason:
+        """A seat with its colour, as events name it: "Ann (red)", or "P1 (red)" without names."""
+        if names and 0 <= seat < len(names) and names[seat]:
+            colour = catalogue.COLOURS[self.colour(seat)]
+            return Reason(f"{names[seat]} ({colour.name})", f"{names[seat]}({colour.ja})")
+        return Reason(self.seat_name(seat), self.seat_name_ja(seat))
+
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """Play a card (by the events' card words) or pass."""
+        if move.kind == "pass":
+            return Reason("pass", "パスする")
+        if move.kind == "play":
+            return Reason(f"play {self._card_text(move.card)}", f"{self._card_text_ja(move.card)}を出す")
+        return None
+
     # ----------------------------------------------------------------- trick queries
     def last_number(self) -> int | None:
         """The last number card's value in the trick (its lowest number), or None if none yet."""

@@ -166,6 +166,25 @@ class Game(engine.Game):
                            "捨てられるのは今取ったカードだけです。")
         return super().explain_illegal(move)
 
+    # ----------------------------------------------------------------- moves in words
+    def _move_words(self, move: Move, short: bool) -> Reason | None:
+        """Take / keep / discard a card by its name; the shuffle as the circle laid."""
+        if move.kind == "lay_circle":
+            pawn = move.pawn + 1
+            return Reason(f"the circle of {len(move.circle)} cards was laid, the pawn at place {pawn}",
+                          f"{len(move.circle)}枚の円が並べられ、ポーンが{pawn}番目の位置に置かれた")
+        if move.kind == "keep":
+            card = catalogue_card(self.pending) if self.pending else None
+            return (Reason(f"keep {card.name}", f"{card.ja}を残す") if card
+                    else Reason("keep the card just taken", "今取ったカードを残す"))
+        card = catalogue_card(move.card)
+        if move.kind == "take":
+            return Reason(f"take {card.name}", f"{card.ja}を取る")
+        if move.kind == "discard":
+            return Reason(f"discard {card.name} face down (single-card fall)",
+                          f"{card.ja}を伏せて捨てる(単独の没落)")
+        return None
+
     # ----------------------------------------------------------------- moves
     def _apply(self, move: Move) -> list[Event]:
         if move.kind == "lay_circle":

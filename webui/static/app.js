@@ -11,6 +11,10 @@
     document.cookie = name + "=" + encodeURIComponent(value) + "; path=/; max-age=31536000; SameSite=Lax";
   }
 
+  function esc(text) {   /* server words put into HTML built here */
+    return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+  }
+
   /* theme and language toggles (every page) */
   var theme = document.getElementById("theme-toggle");
   if (theme) theme.addEventListener("click", function () {
@@ -167,10 +171,11 @@
         if (j.error) { box.textContent = j.error; return; }
         var rows = Object.keys(j.odds).map(function (c) {
           var o = j.odds[c], pct = function (x) { return Math.round(x * 100) + "%"; };
-          return "<tr" + (c === j.best ? ' class="best"' : "") + "><td>" + c + "</td><td>" +
+          return "<tr" + (c === j.best ? ' class="best"' : "") + "><td>" + esc(j.labels[c] || c) + "</td><td>" +
             pct(j.win[c]) + "</td><td>" + pct(o.draw) + "</td><td>" + pct(o.defeat) + "</td></tr>";
         });
-        box.innerHTML = "<table><thead><tr><th></th><th>win</th><th>draw</th><th>defeat</th></tr></thead>" +
+        box.innerHTML = "<table><thead><tr><th></th>" + j.columns.map(function (h) { return "<th>" + esc(h) + "</th>"; }).join("") +
+          "</tr></thead>" +
           "<tbody>" + rows.join("") + "</tbody></table><p class='small muted'>" + j.samples +
           " samples, " + j.policy + "</p>";
       }).finally(function () { b.disabled = false; });
