@@ -131,7 +131,8 @@ class Pipeline:
         # while this one looks for markers
         scan = pool().submit(self.detector.scan_qr_full, grey, boxes) \
             if still and not self._scanned and self.calibration is not None else None
-        found = self.detector.detect(grey, boxes, self._small_markers(grey.shape))
+        self.detector.small_markers = self._small_markers(grey.shape)
+        found = self.detector.detect(grey, boxes)
         self._calibrate(found.calibration, still, (grey.shape[1], grey.shape[0]))
         if self.calibration is None:
             with self._lock:
