@@ -443,9 +443,9 @@ class Game(ABC):
 
     def describe_moves(self, moves: Sequence[Move], names: Sequence[str] | None = None,
                        most: int = 4) -> Reason:
-        """Several moves from this state in one sentence: "Ann takes red 5, then keeps it"-style
-        (each move worded in the state it is played from; past ``most`` moves, a count)."""
-        game, parts, parts_ja, last = self.clone(), [], [], None
+        """Several moves from this state in one sentence: "Ann takes red 5 (Latins), then keeps red 5
+        (Latins)" (each move worded in the state it is played from; past ``most`` moves, a count)."""
+        game, parts, parts_ja, last, playable = self.clone(), [], [], None, True
         for move in moves[:most]:
             if parts and move.player == last and move.player >= 0:   # same seat: no need to name it again
                 plain = game._phrase(move, False)
@@ -456,9 +456,10 @@ class Game(ABC):
             parts_ja.append(words.ja)
             last = move.player
             try:
-                game.apply(move)
+                if playable:
+                    game.apply(move)
             except IllegalMove:
-                break   # the rest is worded in the last state the moves reach
+                playable = False   # the rest is worded in the last state the moves reach
         en, ja = ", then ".join(parts), "、続いて".join(parts_ja)
         if len(moves) > most:
             en += f", and {len(moves) - most} more moves"

@@ -166,3 +166,13 @@ def test_an_override_quotes_the_move_in_words(store):
     override = next(c for c in out.prompt.choices if c["id"] == "override")
     assert override["label"] == "House ruling: accept “Ann (red) places a face-down card at hill 4”"
     assert override["ja"] == "ハウスルール:「Ann(赤)が丘4に伏せカードを置く」を認める"
+
+
+def test_a_sequence_the_rules_refuse_is_still_worded_in_full():
+    game = game_class("spartacus")(3)
+    moves = [Move.of(0, "play", card="S-R5"), Move.of(0, "play", card="S-R4"), Move.of(2, "pass")]
+    words = game.describe_moves(moves, NAMES[:3])   # the second move is out of turn: no state after it
+    assert words == "Ann (red) plays red 5, then plays red 4, then Chie (green) passes"
+    assert words.ja == "Ann(赤)が赤5を出す、続いて赤4を出す、続いてChie(緑)がパスする"
+    six = game.describe_moves([Move.of(0, "pass")] * 6)
+    assert six.endswith(", and 2 more moves") and six.ja.endswith("、ほか2手")

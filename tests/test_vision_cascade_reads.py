@@ -1,4 +1,4 @@
-"""A card in a cascade whose marker is missed just after a card is laid on it stays on the table
+"""A card in a cascade or fan whose marker is missed just after a card is laid on it stays on the table
 (Chains seed 1, state 199 of the games bench); a card covered whole by the card laid is dropped."""
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ from vision.layouts import Placement, scene_from_placements
 from vision.scene import TableScene
 
 CASES = [("wheel", 2), ("wheel", 5), ("hills", 2), ("spartacus", 3), ("spartacus", 5),
-         ("prussia", 1), ("prussia", 2), ("chains", 1), ("chains", 2), ("chains", 4)]
+         ("prussia", 1), ("prussia", 2), ("chains", 1), ("chains", 2), ("chains", 3), ("chains", 4),
+         ("chains", 5), ("chains", 6), ("chains", 7), ("chains", 8), ("chains", 9), ("chains", 10)]
 
 
 def states(game_id: str, players: int, seed: int, every: int = 1):
@@ -107,6 +108,28 @@ def test_hills_cascade_order_follows_position_not_detection_order():
     assert layouts.read("hills", scene, 2)["hills"][hill["hill"] - 1]["red"] == hill["red"]
 
 
+@pytest.mark.parametrize("game_id,players,key", [("hills", 2, "hills"), ("chains", 2, "players"),
+                                                   ("spartacus", 3, "trick")])
+def test_rows_keep_their_order_when_a_card_is_seen_upside_down(game_id, players, key):
+    """A card whose QR code was never read is known only modulo 180° (the pipeline may report it
+    upside down), and angles near 180° wrap to -180°: neither may reverse a cascade or a fan."""
+    def long_row(layout):
+        if game_id == "hills":
+            return any(len(h["blue"]) >= 3 for h in layout["hills"])
+        if game_id == "chains":
+            return any(len(a["work"]) >= 3 for a in layout["players"])
+        return len(layout["trick"]) >= 3
+    layout = next(l for seed in range(20) for l in states(game_id, players, seed) if long_row(l))
+    scene = scene_from_placements(layouts.place(game_id, layout, players, random.Random(3)))
+    turned = []
+    for i, c in enumerate(scene.cards):
+        angle = c.angle + 180 if i % 3 == 1 else c.angle       # every third card the other way up
+        angle = (angle + 180) % 360 - 180 if i % 2 else angle  # and half of them wrapped to (-180, 180]
+        turned.append(replace(c, angle=angle))
+    seen = layouts.read(game_id, replace(scene, cards=tuple(turned)), players)
+    assert seen[key] == layouts.knowable(game_id, layout, players)[key]
+
+
 def test_hidden_cards_under_a_pile_are_not_reported():
     layout = {"trick": ["S-R9", "S-B5"], "won": [3, 0, 1], "out": []}
     placements = layouts.place("spartacus", layout, 3, random.Random(0))
@@ -132,15 +155,59 @@ def test_prussia_relation_cards_go_to_the_arc_between_their_nations():
         layouts.knowable("prussia", two, 1)
 
 
-def test_chains_stopped_terminals_hide_their_ids_and_taken_ones_show_in_the_discard():
+def test_chains_terminal_ids_show_only_while_available():
     layout = next(l for l in states("chains", 2, 3)
                   if any(e["state"] == "stopped" for r in l["terminals"] for e in r)
                   and any(e["state"] == "taken" for r in l["terminals"] for e in r))
     seen = layouts.read("chains", scene_from_placements(
         layouts.place("chains", layout, 2, random.Random(0))), 2)
     flat = [e for r in seen["terminals"] for e in r]
-    assert all("card" not in e for e in flat if e["state"] == "stopped")
-    assert all("card" in e for e in flat if e["state"] == "taken")
+    assert all(("card" in e) == (e["state"] == "available") for e in flat)
+    assert {e["state"] for e in flat} == {"available", "taken", "stopped"}
+
+
+def test_chains_rows_are_left_out_while_no_terminal_lies_on_the_table():
+    before_setup = new_game("chains", 3).layout()
+    placements = layouts.place("chains", before_setup, 3, random.Random(0))
+    seen = layouts.read("chains", scene_from_placements(placements), 3)
+    assert "terminals" not in seen and seen == layouts.knowable("chains", before_setup, 3)
+
+
+@pytest.mark.parametrize("players", [1, 2, 6, 10])
+def test_chains_keeps_the_watched_rectangle_to_what_the_camera_reads(players):
+    """Deck, dead pile, discard and seat token lie off the rectangle by each player's hand; every
+    card on it is a terminal, a work or a temporary card, and no two blocks overlap."""
+    layout = next(l for l in states("chains", players, 1, 5)
+                  if all(a["discard"] and a["dead"] for a in l["players"]) or players > 2)
+    w, h = layouts.table_size("chains", players)
+    inside = [p for p in layouts.place("chains", layout, players, random.Random(1))
+              if 0 <= p.centre[0] <= w and 0 <= p.centre[1] <= h and not p.card_id.startswith("K-CAL")]
+    shown = {c for r in layout["terminals"] for e in r if e["state"] != "taken" for c in [e["card"]]}
+    shown |= {c for a in layout["players"] for c in a["work"] + [t for t in a["temporary"] if t]}
+    assert sorted(p.card_id for p in inside) == sorted(shown)
+    from vision.layouts import chains
+    blocks = [(s.at(-chains.BLOCK_W / 2, 0), s.at(chains.BLOCK_W / 2, chains.BLOCK_D)) for s in chains.seats(players)]
+    boxes = [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in blocks]
+    for i, a in enumerate(boxes):
+        assert a[0] >= -0.1 and a[1] >= -0.1 and a[2] <= w + 0.1 and a[3] <= h + 0.1
+        for bx in boxes[i + 1:]:
+            assert a[2] <= bx[0] or bx[2] <= a[0] or a[3] <= bx[1] or bx[3] <= a[1], (a, bx)
+
+
+def test_chains_temporary_slots_keep_a_marker_whatever_the_order():
+    """The zig-zag: each slot keeps one marker uncovered whether its neighbours came before or after."""
+    area = {"work": [], "temporary": ["C01-9-1", "C01-8-1", "C01-7-1", "C01-6-1", "C01-5-1"],
+            "discard": [], "dead": 0, "deck": 0}
+    layout = {"terminals": [[]], "players": [area], "out": []}
+    placements = layouts.place("chains", layout, 1, random.Random(2))
+    temps = [i for i, p in enumerate(placements) if p.card_id in area["temporary"]]
+    for order in (temps, temps[::-1], temps[1::2] + temps[::2], temps[::2] + temps[1::2]):
+        shuffled = [replace(placements[i], z=100 + k) for k, i in enumerate(order)]
+        cover = layouts.Cover([p for i, p in enumerate(placements) if i not in temps] + shuffled)
+        n = len(placements) - len(temps)
+        assert all(cover.visible_markers(n + k) >= 1 for k in range(len(shuffled))), order
+    seen = layouts.read("chains", scene_from_placements(placements), 1)
+    assert seen["players"][0]["temporary"] == area["temporary"]
 
 
 def test_bad_input_says_what_to_do():
@@ -148,8 +215,8 @@ def test_bad_input_says_what_to_do():
         layouts.place("poker", {}, 2)
     with pytest.raises(ValueError, match="2–5 players"):
         layouts.table_size("wheel", 7)
-    with pytest.raises(ValueError, match="1–4 players, not 5"):
-        layouts.table_size("chains", 5)
+    with pytest.raises(ValueError, match="1–10 players .*not 11"):
+        layouts.table_size("chains", 11)
 
 
 def test_scene_ignores_foreign_and_other_games_cards():

@@ -8,9 +8,11 @@ Two parts:
   frames by a fresh pipeline; the share of visible cards (a marker not covered by another card)
   identified at the right place, the cards reported that are not there (misidentified), and the
   time per 1080p frame — against the baseline, pyzbar on the full frame;
-* whole games: every state of a simulated game of each of the five games, a hand frame between
-  moves, streamed through one pipeline; the share of moves after which the stable observation equals
-  what a perfect camera reads from the true layout (``vision.layouts.read`` of the true placements).
+* whole games: a simulated game of each of the five games, every still table (a hand frame between
+  moves), streamed through one pipeline whose stable observations go into a table session
+  (``companion.session``) as in the product; the share of the true moves the session's log
+  recovered by the camera alone, with one tap on a prompt, or typed in; and the share of still
+  tables whose stable observation equals what a perfect camera reads.
 """
 from __future__ import annotations
 
@@ -22,13 +24,14 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 import cv2
 import numpy as np
 
 from companion import catalogue as cat
+from companion.engine import CHANCE, Move
 from companion.games import game_class
 from printables.raster import render_back_png, render_card_png
 from vision.calibrate import Calibration, CalibrationLayout
@@ -170,12 +173,12 @@ def game_states(game_id: str, seed: int, limit: int | None = None) -> list[dict]
     return states
 
 
-def placements(game_id: str, layout: dict, seed: int, before: Sequence = ()) -> list:
+def placements(game_id: str, layout: dict, seed: int, before: Sequence = (), players: int | None = None) -> list:
     """Where the cards of ``layout`` lie (vision.layouts, K-CAL markers included). A card that lay
     in (nearly) the same place ``before`` stays exactly where it was: players do not nudge the cards
     a move does not touch."""
     from vision import layouts
-    placed_cards = layouts.place(game_id, layout, GAME_PLAYERS[game_id], random.Random(seed))
+    placed_cards = layouts.place(game_id, layout, players or GAME_PLAYERS[game_id], random.Random(seed))
     old = {(p.card_id, p.face_up): p for p in before}
     out = []
     for p in placed_cards:
@@ -186,10 +189,10 @@ def placements(game_id: str, layout: dict, seed: int, before: Sequence = ()) -> 
     return out
 
 
-def table_layout(game_id: str) -> CalibrationLayout:
+def table_layout(game_id: str, players: int | None = None) -> CalibrationLayout:
     """The game's table plan with K-CAL1..4 in its corners."""
     from vision import layouts
-    return CalibrationLayout.corners(*layouts.table_size(game_id, GAME_PLAYERS[game_id]))
+    return CalibrationLayout.corners(*layouts.table_size(game_id, players or GAME_PLAYERS[game_id]))
 
 
 def frame_of(placed_cards: Sequence, layout: CalibrationLayout, cam: np.ndarray, seed: int,
@@ -213,9 +216,9 @@ class View:
     detector would identify in them. Uses ``vision.synthetic`` (lens distortion, uneven light,
     clutter) when it is installed, else this module's quick renderer."""
 
-    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0) -> None:
+    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0, players: int | None = None) -> None:
         self.game_id = game_id
-        self.layout = table_layout(game_id)
+        self.layout = table_layout(game_id, players)
         table = (self.layout.bounds()[2], self.layout.bounds()[3])
         self.synthetic = _synthetic()
         if self.synthetic is not None:
@@ -424,48 +427,185 @@ def _stats(values: list[float]) -> dict[str, float]:
 
 
 # --- part 2: whole games -------------------------------------------------------------------------
-def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | None = None) -> dict[str, Any]:
-    """Stream a simulated game (still frames per state, a hand between) through one pipeline
-    (its first ``moves`` moves only, if given; ``quick``: 8)."""
+STILLS = 4
+"""Frames of each table state after the hand frame. The first is never still (the motion meter
+compares it with the hand frame), so 3 still frames: one more than the pipeline's confirmation (the
+same observation in 2 still frames) needs. A live camera at 15–30 fps sees dozens."""
+
+
+@dataclass(frozen=True)
+class TableStep:
+    """One still table of a simulated game: what lies on it, and how many true moves led there."""
+
+    layout: dict
+    moves: int
+
+
+def table_script(game_id: str, players: int, options: dict[str, Any], seed: int) -> tuple[list[Move], list[TableStep]]:
+    """A random game as it happens at a real table (``session_sim.table_move``: nobody sees a deal),
+    and the still tables a camera sees: one after each move, except between taking a card from the
+    deck and turning it over (one motion), plus the table before a ruling is carried out by hand
+    (a Chains misfit lying turned over, a Prussia card drawn)."""
+    from companion.games import new_game
+    from companion.session_sim import PRE_RULING_FRAMES, SAME_MOTION, table_move
+    rng = random.Random(seed)
+    ref = new_game(game_id, players, options)
+    steps = [TableStep(ref.layout(), 0)]
+    while not ref.is_over():
+        move = table_move(ref, rng)
+        before = ref.layout()
+        events = ref.apply(move)
+        if (game_id, move.kind) in SAME_MOTION and move.player != CHANCE and ref.is_chance_node():
+            continue
+        for event in events:
+            for frame in PRE_RULING_FRAMES.get(game_id, {}).get(event.kind, []):
+                shown = frame(before, ref.layout(), event)
+                if shown is not None:
+                    steps.append(TableStep(shown, len(ref.log)))
+        steps.append(TableStep(ref.layout(), len(ref.log)))
+    return list(ref.log), steps
+
+
+class SessionScore:
+    """A table session fed with the pipeline's observations as the product feeds it; the bench plays
+    the people at the table: a "choose" prompt listing the true moves is answered with them (one
+    tap); otherwise (an "illegal" prompt, a choice without the truth, a wrong move applied) the
+    host undoes what is wrong and the true moves are tapped in on the phone page ("typed"), up to
+    the table's present state. ``how[i]`` says how the session's i-th move came in."""
+
+    def __init__(self, session: Any, truth: list[Move]) -> None:
+        self.s, self.truth = session, truth
+        self.how: list[str] = []
+        self.wrong = 0                  # moves the session applied that were not the true ones
+        self.prompts: dict[str, int] = {}
+        self.observe_ms: list[float] = []
+        self.notes: list[str] = []      # each prompt and correction, with the true moves
+
+    def _log(self) -> list[Move]:
+        return self.s.game.log
+
+    def _entered(self, before: int, how: str) -> None:
+        self.how = self.how[:before] + [how] * (len(self._log()) - before)
+
+    def observe(self, observation: dict, upto: int) -> None:
+        """Reconcile one stable observation; ``upto``: the true moves made when it was taken."""
+        before = len(self._log())
+        start = time.perf_counter()
+        outcome = self.s.observe(observation)
+        self.observe_ms.append((time.perf_counter() - start) * 1000)
+        self._entered(before, "camera")
+        if outcome.kind == "prompt":
+            prompt = outcome.prompt
+            self.prompts[prompt.kind] = self.prompts.get(prompt.kind, 0) + 1
+            tail = [m.to_json() for m in self.truth[before:]]
+            labels = " / ".join(c["label"] for c in prompt.choices if c["moves"])
+            self.notes.append(f"move {before}: {prompt.kind} {prompt.text[:120]} [{labels[:240]}] | "
+                              f"true: {'; '.join(map(str, self.truth[before:upto]))[:200]}")
+            right = max((c for c in prompt.choices if c["moves"] and c["moves"] == tail[:len(c["moves"])]),
+                        key=lambda c: len(c["moves"]), default=None) if prompt.kind == "choose" else None
+            if right is not None:
+                self.s.answer(prompt.id, right["id"], by="bench", expected_version=self.s.version)
+                self._entered(before, "tap")
+            elif prompt.kind in ("choose", "illegal"):
+                self.s.answer(prompt.id, "none" if prompt.kind == "choose" else "fixed", by="bench",
+                              expected_version=self.s.version)
+                self.catch_up(upto)
+        if self._log() != self.truth[:len(self._log())]:
+            self._unwind()
+            self.catch_up(upto)
+
+    def _unwind(self) -> None:
+        """The host undoes the moves that are not the true ones."""
+        log = self._log()
+        common = next((i for i, (a, b) in enumerate(zip(log, self.truth)) if a != b), min(len(log), len(self.truth)))
+        self.notes.append(f"move {common}: wrong {'; '.join(map(str, log[common:]))[:160]} | "
+                          f"true: {'; '.join(map(str, self.truth[common:common + 3]))[:160]}")
+        self.wrong += len(log) - common
+        while len(self._log()) > common:
+            self.s.undo(by="bench", expected_version=self.s.version)
+        self.how = self.how[:len(self._log())]
+
+    def catch_up(self, upto: int) -> None:
+        """Tap in the true moves the session lacks, up to the ``upto``-th."""
+        for move in self.truth[len(self._log()):upto]:
+            before = len(self._log())
+            self.s.play(move, by="bench", expected_version=self.s.version)
+            self._entered(before, "typed")
+
+    def result(self) -> dict[str, Any]:
+        """Counts over the true moves: by the camera alone, with one tap, typed; wrong ones applied."""
+        n = len(self.truth)
+        camera = self.how.count("camera")
+        return {"moves": n, "camera": camera, "one_tap": self.how.count("tap"),
+                "typed": self.how.count("typed"), "wrong_applied": self.wrong,
+                "camera_share": round(camera / max(1, n), 4),
+                "log_matches": self._log() == self.truth, "prompts": dict(self.prompts),
+                "observe_ms": _stats(self.observe_ms), "notes": self.notes}
+
+
+def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | None = None,
+               missed: float = 0.0, players: int | None = None) -> dict[str, Any]:
+    """Stream a simulated game (a hand frame, then ``STILLS`` frames per still table) through one
+    pipeline into a table session (its first ``moves`` moves only, if given; ``quick``: 8), and
+    compare the session's move log with the true one. ``missed``: the share of still tables the
+    camera does not see still (a hand stays over the table; never the last one)."""
+    import tempfile
+    from companion.session import Store, TableSession
+    from companion.session_reconcile import adapter
     from vision import layouts
     from vision.layouts import scene_from_placements
     from vision.pipeline import Pipeline
-    players = GAME_PLAYERS[game_id]
-    states = game_states(game_id, seed, limit=8 if quick else moves)
-    view = View(game_id, None, seed)
+    players = players or GAME_PLAYERS[game_id]
+    limit = 8 if quick else moves
+    view = View(game_id, None, seed, players)
     pipeline = Pipeline(game_id, players, layout=view.layout, decoder=decoder)
-    rng = random.Random(seed)
+    rng, skips = random.Random(seed), random.Random(seed + 1)
     x0, y0, x1, y1 = view.layout.bounds()
-    stills = 3
-    recovered, frame_ms, cpu_ms, misses = 0, [], [], []
-    frame_seed = 0
-    placed_cards: list = []
-    for n, state in enumerate(states):
-        before = placed_cards
-        placed_cards = placements(game_id, state, seed=seed * 1000 + n, before=placed_cards)
-        expected = layouts.read(game_id, scene_from_placements(placed_cards), players)
-        frames = []
-        if n > 0:       # the hand that made the move (over the cards it moved), then the table at rest
-            moved = {(p.card_id, p.centre) for p in before} ^ {(p.card_id, p.centre) for p in placed_cards}
-            hand = (float(np.mean([c[0] for _, c in moved])), float(np.mean([c[1] for _, c in moved]))) \
-                if moved else (rng.uniform(x0, x1), rng.uniform(y0, y1))
-            frames.append(view.frame(before, frame_seed, hand=hand))
-        frames += [view.frame(placed_cards, frame_seed + 1 + i) for i in range(stills)]
-        frame_seed += 10
-        for frame in frames:
-            start, cpu = time.perf_counter(), time.process_time()
-            pipeline.step(frame)
-            frame_ms.append((time.perf_counter() - start) * 1000)
-            cpu_ms.append((time.process_time() - cpu) * 1000)
-        if pipeline.last_observation == expected:
-            recovered += 1
-        else:
-            misses.append(n)
+    with tempfile.TemporaryDirectory(prefix="bench-vision-") as tmp:
+        store = Store(f"{tmp}/bench.db")
+        session = TableSession.create(store, game_id, players)
+        truth, steps = table_script(game_id, players, adapter(game_id).session_options({}), seed)
+        if limit is not None:
+            truth, steps = truth[:limit], [t for t in steps if t.moves <= limit]
+        score = SessionScore(session, truth)
+        states_read, shown, frame_ms, cpu_ms, misses = 0, 0, [], [], []
+        placed_cards: list = []
+        for n, step in enumerate(steps):
+            before = placed_cards
+            placed_cards = placements(game_id, step.layout, seed=seed * 1000 + n, before=placed_cards,
+                                      players=players)
+            expected = layouts.read(game_id, scene_from_placements(placed_cards), players)
+            frames = []
+            if n > 0:       # the hand that made the move (over the cards it moved), then the table at rest
+                moved = {(p.card_id, p.centre) for p in before} ^ {(p.card_id, p.centre) for p in placed_cards}
+                hand = (float(np.mean([c[0] for _, c in moved])), float(np.mean([c[1] for _, c in moved]))) \
+                    if moved else (rng.uniform(x0, x1), rng.uniform(y0, y1))
+                frames.append(view.frame(before, 10 * n, hand=hand))
+            seen_still = n == len(steps) - 1 or skips.random() >= missed
+            if seen_still:
+                frames += [view.frame(placed_cards, 10 * n + 1 + i) for i in range(STILLS)]
+            for frame in frames:
+                start, cpu = time.perf_counter(), time.process_time()
+                observation = pipeline.step(frame)
+                frame_ms.append((time.perf_counter() - start) * 1000)
+                cpu_ms.append((time.process_time() - cpu) * 1000)
+                if observation is not None:
+                    score.observe(observation, step.moves)
+            if not seen_still:
+                continue
+            shown += 1
+            if pipeline.last_observation == expected:
+                states_read += 1
+            else:
+                misses.append(n)
+        score.catch_up(len(truth))      # what the camera never showed is tapped in at the end
+        result = score.result()
+        store.close()
     return {"game": game_id, "players": players, "seed": seed, "px_per_mm": round(view.px_per_mm, 2),
-            "renderer": "vision.synthetic" if view.synthetic else "vision.bench.render",
-            "states": len(states), "recovered": recovered,
-            "recovered_share": round(recovered / len(states), 4), "exact": recovered == len(states),
-            "missed_states": misses[:10], "ms_per_frame": _stats(frame_ms), "cpu_ms_per_frame": _stats(cpu_ms)}
+            "renderer": "vision.synthetic" if view.synthetic else "vision.bench.render", "missed": missed,
+            **result, "states": shown, "states_read": states_read,
+            "states_share": round(states_read / max(1, shown), 4), "missed_states": misses[:10],
+            "ms_per_frame": _stats(frame_ms), "cpu_ms_per_frame": _stats(cpu_ms)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -478,6 +618,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
     parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")
+    parser.add_argument("--players", type=int, help="games: players at every game's table "
+                        "(default: " + ", ".join(f"{g} {n}" for g, n in GAME_PLAYERS.items()) + ")")
+    parser.add_argument("--missed", type=float, default=0.0,
+                        help="games: share of still tables the camera misses (a hand stays over the table)")
     parser.add_argument("--detector", choices=(*DETECTORS, "both"), default="both",
                         help="scales: the marker finder(s) to measure (default both, compared)")
     args = parser.parse_args(list(argv or []))
@@ -492,7 +636,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for game_id in args.games.split(","):
             if game_id not in GAME_PLAYERS:
                 parser.error(f"unknown game {game_id!r}: choose from {', '.join(GAME_PLAYERS)}")
-            result["games"].append(whole_game(game_id, args.seed, args.quick, args.decoder, args.moves))
+            result["games"].append(whole_game(game_id, args.seed, args.quick, args.decoder, args.moves,
+                                              args.missed, args.players))
             if not args.json:
                 _print_game(result["games"][-1])
     if args.json:
@@ -518,8 +663,14 @@ def _print_scales(scales: dict[str, Any]) -> None:
 
 def _print_game(g: dict[str, Any]) -> None:
     print(f"{g['game']:<10} {g['players']} players, seed {g['seed']}, {g['px_per_mm']} px/mm: "
-          f"{g['recovered']}/{g['states']} states read exactly ({100 * g['recovered_share']:.1f}%), "
+          f"{g['moves']} moves: {g['camera']} by the camera alone ({100 * g['camera_share']:.1f}%), "
+          f"{g['one_tap']} with one tap, {g['typed']} typed, {g['wrong_applied']} wrong applied"
+          f"{'' if g['log_matches'] else ' (LOG DIFFERS)'}; prompts {g['prompts']}; "
+          f"{g['states_read']}/{g['states']} still tables read exactly; "
           f"ms/frame median {g['ms_per_frame']['median']} p95 {g['ms_per_frame']['p95']} "
-          f"(cpu {g['cpu_ms_per_frame']['median']}/{g['cpu_ms_per_frame']['p95']})"
-          + (f", missed states {g['missed_states']}" if g["missed_states"] else ""))
+          f"(cpu {g['cpu_ms_per_frame']['median']}/{g['cpu_ms_per_frame']['p95']}), "
+          f"observe ms median {g['observe_ms']['median']} p95 {g['observe_ms']['p95']}"
+          + (f", missed tables {g['missed_states']}" if g["missed_states"] else ""))
+    for note in g["notes"]:
+        print(f"    {note}")
     sys.stdout.flush()

@@ -325,23 +325,33 @@ def nearest_seat(point: Point, scene: TableScene, planned: Sequence[Seat], reach
     return min(range(len(planned)), key=distance)
 
 
-def cascade_order(cards: Iterable[SeenCard]) -> list[SeenCard]:
-    """Cards of one cascade, first laid first: the first lies furthest along the cards' up direction."""
+def axis_angle(cards: Sequence[SeenCard], near: float) -> float:
+    """The direction the cards share (degrees), from their angles taken modulo 180° (a card whose
+    QR code was never read may be seen upside down) and turned to within 90° of ``near``, the
+    plan's angle for them (so one card read the other way up cannot reverse a row)."""
+    s = sum(math.sin(math.radians(2 * c.angle)) for c in cards)
+    k = sum(math.cos(math.radians(2 * c.angle)) for c in cards)
+    angle = math.degrees(math.atan2(s, k)) / 2 if s or k else near
+    return angle + 180 if abs((angle - near + 180) % 360 - 180) > 90 else angle
+
+
+def cascade_order(cards: Iterable[SeenCard], angle: float) -> list[SeenCard]:
+    """Cards of one cascade laid at ``angle`` (the plan's), first laid first: the first lies
+    furthest along the cards' up direction."""
     cards = list(cards)
     if not cards:
         return []
-    mean = sum(c.angle for c in cards) / len(cards)
-    ux, uy = axes(mean)[1]
+    ux, uy = axes(axis_angle(cards, angle))[1]
     return sorted(cards, key=lambda c: -(c.centre[0] * ux + c.centre[1] * uy))
 
 
-def fan_order(cards: Iterable[SeenCard]) -> list[SeenCard]:
-    """Cards of a sideways fan, left to right as their owner sees them (first laid first)."""
+def fan_order(cards: Iterable[SeenCard], angle: float) -> list[SeenCard]:
+    """Cards of a sideways fan laid at ``angle`` (the plan's), left to right as their owner sees
+    them (first laid first)."""
     cards = list(cards)
     if not cards:
         return []
-    mean = sum(c.angle for c in cards) / len(cards)
-    rx, ry = axes(mean)[0]
+    rx, ry = axes(axis_angle(cards, angle))[0]
     return sorted(cards, key=lambda c: c.centre[0] * rx + c.centre[1] * ry)
 
 

@@ -73,6 +73,7 @@ def place(layout: dict, players: int, rng: random.Random) -> list[Placement]:
 def read(scene: TableScene, players: int) -> dict:
     """The observation of a Seven Hills table: the cards at each hill in cascade order."""
     xs = {h: hill_point(h, players)[0] for h in range(1, 8)}
+    plan = seats(players)
     row_y = hill_point(1, players)[1]
     for c in scene.cards:
         if c.face_up and c.card_id.startswith("H-H") and c.card_id[3:].isdigit():
@@ -94,7 +95,7 @@ def read(scene: TableScene, players: int) -> dict:
         if cards:
             entry["revealed"] = any(c.face_up for c in cards)
         for seat, side in enumerate(SIDES):
-            entry[side] = [c.card_id for c in cascade_order(at[h][seat])]
+            entry[side] = [c.card_id for c in cascade_order(at[h][seat], plan[seat].angle)]
         hills.append(entry)
     return {"hills": hills}
 

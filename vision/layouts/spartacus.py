@@ -80,9 +80,9 @@ def read(scene: TableScene, players: int) -> dict:
             spans = [(fan_start(s), fan_start(s) + (MAX_PILES - 1) * FAN_STEP_MM) for s in plan]
             seat = nearest_seat(c.centre, scene, plan, PILES_V, spans)
             by_seat[seat].append(c)
-    return {"trick": [c.card_id for c in fan_order(trick)],
+    return {"trick": [c.card_id for c in fan_order(trick, 0.0)],
             "won": [len(clusters(piles, 12.0)) for piles in by_seat],
-            "out": [c.card_id for c in fan_order(out)]}
+            "out": [c.card_id for c in fan_order(out, 0.0)]}
 
 
 def knowable(layout: dict, players: int) -> dict:
