@@ -143,3 +143,38 @@ def test_both_detectors_read_the_same_table_and_a_wrong_name_is_refused():
     assert set(truth) <= set(ids["quads"])
     with pytest.raises(ValueError, match="unknown marker detector 'apriltag': choose one of quads, aruco"):
         Detector(detector="apriltag")
+
+
+def test_pipelines_in_two_threads_read_what_each_reads_alone():
+    """The finder's worker threads are shared: two pipelines at once must not mix their frames."""
+    import threading
+
+    from tests.test_vision_detect import SCATTER, render
+    from vision.calibrate import CalibrationLayout
+    tables = [SCATTER, SCATTER[:4]]
+    frames = [[render(t, px_per_mm=1.4, seed=i) for i in range(3)] for t in tables]
+
+    def read(table_frames):
+        p = Pipeline("hills", 2, layout=CalibrationLayout.sheet())
+        return sorted(c.card_id for c in [p.process(f) for f in table_frames][-1].cards)
+
+    alone = [read(f) for f in frames]
+    together: list = [None, None]
+    threads = [threading.Thread(target=lambda i=i: together.__setitem__(i, read(frames[i]))) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert together == alone and len(alone[0]) == len(SCATTER) and len(alone[1]) == 4
+
+
+def test_the_small_marker_window_is_searched_only_where_markers_are_small():
+    grey, lying = _table("chains", 1.4)
+    finder = MarkerFinder()
+    assert sorted(m for m, _ in finder.find(grey, small=False)) == sorted(m for m, _ in finder.find(grey))
+    for px_per_mm, small in ((1.2, True), (1.4, False), (2.0, False)):
+        view = bench.View("chains", px_per_mm, seed=1)
+        pipeline = Pipeline("chains", 2, layout=view.layout)
+        assert pipeline._small_markers((1080, 1920)) is True        # not calibrated: anything goes
+        pipeline.calibration = view.true_calibration
+        assert pipeline._small_markers((1080, 1920)) is small, px_per_mm

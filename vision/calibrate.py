@@ -149,7 +149,9 @@ def _normaliser(pts: np.ndarray) -> np.ndarray:
 def _misfits(src: np.ndarray, dst: np.ndarray, ks: np.ndarray, frame: tuple[int, int]) -> np.ndarray:
     """RMS misfit (table mm) of the best homography for each lens k in ``ks`` at once (normalised
     DLT, solved together: the search over k costs one batch instead of one findHomography per k)."""
-    und = np.stack([undistort(src, float(k), frame) for k in ks])            # (K, N, 2)
+    c = np.array(frame, np.float64) / 2
+    r2 = (((src - c) / np.linalg.norm(c)) ** 2).sum(axis=-1)                # (N,)
+    und = c + (src - c)[None] * (1 + np.asarray(ks)[:, None, None] * r2[None, :, None])   # (K, N, 2)
     ts, td = _normaliser(und), _normaliser(dst)
     a = np.einsum("kij,knj->kni", ts[:, :2, :2], und) + ts[:, None, :2, 2]
     b = (td[:2, :2] @ dst.T).T + td[:2, 2]

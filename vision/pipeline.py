@@ -62,6 +62,10 @@ GROW_MM = 50.0
 """A changed region is searched with this margin: enough to include the markers of a card of which
 only a part changed (a card laid half over another)."""
 
+SMALL_PX_PER_MM = 1.35
+"""Below this resolution anywhere on the table in view, 15 mm markers are under ~20 px wide and the
+marker finder also searches the threshold window only small markers need (``vision.markers``)."""
+
 QR_TRIES = 3
 """A card whose QR code is not read after this many tries is left to its markers (e.g. a cascade)."""
 
@@ -92,6 +96,7 @@ class Pipeline:
         self._qr_budget = qr_per_frame
         self._qr_conflicts: dict[int, str] = {}
         self._scanned = False
+        self._small: tuple[Calibration, bool] | None = None
         self._covered: tuple[int, set[int]] | None = None
         self._cal_seen: dict[str, np.ndarray] = {}
         self._reference: np.ndarray | None = None     # the small grey frame of the settled scene
@@ -126,6 +131,7 @@ class Pipeline:
         # while this one looks for markers
         scan = pool().submit(self.detector.scan_qr_full, grey, boxes) \
             if still and not self._scanned and self.calibration is not None else None
+        self.detector.small_markers = self._small_markers(grey.shape)
         found = self.detector.detect(grey, boxes)
         self._calibrate(found.calibration, still, (grey.shape[1], grey.shape[0]))
         if self.calibration is None:
@@ -207,6 +213,22 @@ class Pipeline:
             boxes.append((int(x * scale), int(y * scale), min(int((x + w) * scale), shape[1]),
                           min(int((y + h) * scale), shape[0])))
         return boxes
+
+    def _small_markers(self, shape: tuple[int, ...]) -> bool:
+        """Whether markers may be small (under ``SMALL_PX_PER_MM`` somewhere on the table in view,
+        or not calibrated yet): the finder then searches its extra window for them."""
+        cal = self.calibration
+        if cal is None:
+            return True
+        if self._small is None or self._small[0] is not cal:
+            x0, y0, x1, y1 = self.layout.bounds()
+            xs, ys = np.meshgrid(np.linspace(x0, x1, 13), np.linspace(y0, y1, 9))
+            grid = np.column_stack([xs.ravel(), ys.ravel()])
+            px, right, down = (cal.to_image(grid + step) for step in ((0, 0), (10, 0), (0, 10)))
+            scale = (np.linalg.norm(right - px, axis=1) + np.linalg.norm(down - px, axis=1)) / 20
+            seen = (px[:, 0] >= 0) & (px[:, 0] < shape[1]) & (px[:, 1] >= 0) & (px[:, 1] < shape[0])
+            self._small = (cal, bool(not seen.any() or scale[seen].min() < SMALL_PX_PER_MM))
+        return self._small[1]
 
     def _table_centre(self) -> tuple[float, float]:
         x0, y0, x1, y1 = self.layout.bounds()
