@@ -2,13 +2,15 @@
 (Chains seed 1, state 199 of the games bench); a card covered whole by the card laid is dropped."""
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
 
 from companion.engine import simulate
-from companion.games import game_class
+from companion.games import game_class, new_game
 from vision import layouts, synthetic
+from vision.layouts import chains  # noqa: F401  (layouts.chains.terminal_point)
 from vision.pipeline import Pipeline
 
 PLAYERS = 2
@@ -79,3 +81,29 @@ def test_a_card_covered_whole_by_the_card_laid_is_dropped(step):
     p, observation = _watch(cam, first, then, top.card_id)
     assert top.card_id not in [c.card_id for c in p.tracker.cards()]
     assert observation["players"][0]["work"] == before["players"][0]["work"][:-1] + [new]
+
+
+def test_a_terminal_taken_from_under_its_neighbours_is_dropped():
+    """Chains, 6 players: a terminal card shows only a corner strip (the next card of its row and
+    the next row lie over it); taken away, that strip shows the card below, so it is dropped."""
+    players = 6
+    game = new_game("chains", players)
+    rng = random.Random(1)
+    while game.is_chance_node():
+        game.apply(game.sample_chance(rng))
+    before = game.layout()
+    after = copy.deepcopy(before)
+    after["terminals"][0][7] = {"state": "taken"}          # seat 1's 8: under its 9 and seat 2's row
+    taken = before["terminals"][0][7]["card"]
+    cam = synthetic.Camera.looking_at(layouts.table_size("chains", players), 1.7, seed=2)
+    first = layouts.place("chains", before, players, random.Random(3))
+    then = [p for p in first if p.card_id != taken]
+    p = Pipeline("chains", players)
+    for i in range(3):
+        p.step(synthetic.render(cam, first, seed=i)[0])
+    assert taken in [c.card_id for c in p.tracker.cards()]
+    p.step(synthetic.render(cam, first, seed=5, hand_at=layouts.chains.terminal_point(0, 8, players))[0])
+    for i in range(3):
+        p.step(synthetic.render(cam, then, seed=10 + i)[0])
+    assert taken not in [c.card_id for c in p.tracker.cards()]
+    assert p.last_observation["terminals"] == layouts.knowable("chains", after, players)["terminals"]

@@ -33,10 +33,11 @@ card taken away."""
 SAME_LOOK = 0.6
 """Normalised correlation above which a card's place still shows the same card."""
 
-UNCOVERED_SHARE = 0.15
-"""A card not read lying partly under cards laid (or moved) onto it since it was last read is
-compared only where they leave it uncovered, if that is at least this share of it (a cascade step
-leaves ~27 %): the strip with its marker still looks the same though the card on top is new."""
+UNCOVERED_SHARE = 0.08
+"""A card not read is compared with how it looked only where no card lies over it (a card read now
+whose marker lies on it, or one laid or moved onto it since), if that is at least this share of it
+(a cascade step leaves ~27 %, a terminal in Chains' rows ~13 %): a missed read still looks the
+same there though the card on top is new; a card taken from under others shows what was below."""
 
 MOVED_MM = 5.0
 """A card read this far from where it lay is a card moved (it now lies on top of what it overlaps)."""
@@ -108,6 +109,7 @@ class Pipeline:
         self._pending: tuple[Any, int] | None = None
         self.last_observation: dict | None = None
         self._patched: dict[int, int] = {}     # track number -> frame index of its patch
+        self._marks: list[tuple[str, Any, np.ndarray]] = []   # this frame: id, corners, marker mm
         self._arrived: dict[int, tuple[tuple[float, float], int]] = {}   # -> (place, since frame)
 
     # --- one frame -------------------------------------------------------------------------------
@@ -146,6 +148,7 @@ class Pipeline:
             sightings += self._qr_only(codes, sightings, cal)
         seen = [self._read(grey, s, cal, pose) for s, pose in zip(sightings, poses_on_table(sightings, cal))]
         _visible(seen, sightings, cal)
+        self._marks = [(c.card_id, c.corners, cal.to_table(s.image_pts)) for c, s in zip(seen, sightings)]
         scope = None if boxes is None else (lambda t: _inside(cal.to_image(np.array([t.card.centre]))[0], boxes))
         matched = self.tracker.update(seen, still, lambda t, gone: self._looks(grey, t, gone), scope)
         for s, track in zip(sightings, matched):
@@ -323,7 +326,7 @@ class Pipeline:
         open_part = self._uncovered(track, then.shape)
         if open_part.all():
             same = cv2.matchTemplate(now, then, cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK
-        else:   # cards laid on it since: its uncovered part (a cascade's strip) must look the same
+        else:   # cards over it: its uncovered part (a cascade's strip) must look the same
             same = open_part.mean() >= UNCOVERED_SHARE and _correlation(now, then, open_part) > SAME_LOOK
         if same:
             return "same"
@@ -332,12 +335,20 @@ class Pipeline:
         return "covered" if track.number in self._covered[1] else "changed"
 
     def _uncovered(self, track: Track, shape: tuple[int, ...]) -> np.ndarray:
-        """Where on ``track``'s card patch (``shape``) no card read now lies that was laid or
-        moved there after the patch was taken (such a card lies on top of it)."""
+        """Where on ``track``'s card patch (``shape``) no card read now lies over it: one whose
+        read marker lies on it (as in ``_visible``), or one laid or moved there after the patch
+        was taken."""
         h, w = shape[:2]
         to_patch = cv2.getPerspectiveTransform(np.array(track.card.corners, np.float32),
                                                np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
         open_part = np.ones((h, w), np.uint8)
+        for card_id, corners, marks in self._marks:
+            if card_id == track.card.card_id:
+                continue
+            at = cv2.perspectiveTransform(marks.reshape(1, -1, 2).astype(np.float32), to_patch)[0]
+            if np.any((at[:, 0] > 0) & (at[:, 0] < w) & (at[:, 1] > 0) & (at[:, 1] < h)):
+                pts = cv2.perspectiveTransform(np.array([corners], np.float32), to_patch)[0]
+                cv2.fillPoly(open_part, [np.round(pts).astype(np.int32)], 0)
         since = self._patched.get(track.number, -1)
         for t in self.tracker.tracks:
             if t is track or t.card.source == "tracked":
