@@ -3,8 +3,10 @@
 The camera needs only what ``read`` reports: the shared terminal rows and each player's work area
 and five temporary slots. So each player keeps a compact *block* at the table edge in front of them
 and everything else off the watched rectangle, by their hand: the draw deck, the dead pile and the
-discard (a squared pile: the session knows which terminal card closed each set, so the camera need
-not see the sets). The seat token lies there too (owners come from the cards' deck ids).
+discard, all face down (RULING for a watched table: each scored set is turned over onto the discard;
+the session knows which terminal card closed it, and a face-up card at the edge of the camera's view
+would pull that card's track off its old place). The seat token lies there too (owners come from
+the cards' deck ids).
 
 A block (mm to the player's right u, into the table v, from the middle of its edge):
 - the **temporary slots** in a zig-zag nearest the player: slot i at u = (i − 2)·32, odd slots
@@ -138,9 +140,9 @@ def place(layout: dict, players: int, rng: random.Random) -> list[Placement]:
         for u, count in ((-110.0, area.get("deck", 0)), (-180.0, area.get("dead", 0))):
             for _ in range(min(count, 4)):
                 b.put(back, seat.at(u, OFF_TABLE_V), seat.angle, face_up=False, mm=1.0)
-        for scored in area.get("discard", []):          # one squared pile, the last set on top
+        for scored in area.get("discard", []):          # one squared pile, face down
             for card_id in scored:
-                b.put(card_id, seat.at(110.0, OFF_TABLE_V), seat.angle, mm=1.0)
+                b.put(card_id, seat.at(110.0, OFF_TABLE_V), seat.angle, face_up=False, mm=1.0)
         for slot, card_id in enumerate(area["temporary"]):
             if card_id is not None:
                 b.put(card_id, temporary_point(seat, slot), seat.angle)
