@@ -91,8 +91,10 @@ def _simulate(args: argparse.Namespace) -> int:
 def _print_record(record: Simulation) -> None:
     game = record.game
     print(f"{game.title} — {game.players} players, seed {record.seed}, options {game.options}")
+    before = type(game)(game.players, game.options)   # each move is worded in the state it was played from
     for i, (move, events) in enumerate(record.turns, 1):
-        print(f"{i:4d}. {move}")
+        print(f"{i:4d}. {before.describe_move(move)}")
+        before.apply(move)
         for event in events:
             print(f"        → {event.text}")
     print("Final scores: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(game.scores())))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
 
-from companion.engine import CHANCE, TERMINAL, Event, Game, GameError, IllegalMove, Move, thaw
+from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
 from companion.session_reconcile import adapter, explain, fast_clone, matches, why_not
 from companion.store import SessionError, StaleVersion, Store
@@ -225,12 +225,14 @@ class _State:
         if not self.moves:
             raise SessionError("there is no move to undo in this game")
         last = self.moves[-1]["version"]
+        undone: list[Move] = []
         while self.moves and self.moves[-1]["version"] == last:
-            self.moves.pop()   # a reconciled observation may have applied several moves at once
+            undone.insert(0, self.moves.pop()["move"])   # a reconciled observation may have applied several
         self.prompts = {k: p for k, p in self.prompts.items() if p.version < last}
         self.rebuild()
-        self.events.append({"kind": "undo", "text": "The last move was taken back.",
-                            "ja": "直前の手を取り消しました。", "data": {}, "version": self.version})
+        said = self.game.describe_moves(undone, self.names)   # worded in the state they were played from
+        self.events.append({"kind": "undo", "text": f"Taken back: {said}.", "ja": f"取り消し: {said.ja}。",
+                            "data": {"moves": [m.to_json() for m in undone]}, "version": self.version})
 
 
 def _apply_unchecked(game: Game, move: Move) -> list[Event]:

@@ -40,6 +40,15 @@ def test_simulate_plays_a_full_game_deterministically(capsys, argv):
     assert other["moves"] != first["moves"]
 
 
+@pytest.mark.parametrize("game,players", [("wheel", 3), ("hills", 2), ("spartacus", 3), ("prussia", 1), ("chains", 2)])
+def test_simulate_prints_each_move_in_words(capsys, game, players):
+    assert main(["simulate", game, "--players", str(players), "--seed", "2"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line[:5].strip().rstrip(".").isdigit()]
+    assert len(lines) > 5
+    # "Player 1 takes red 5 (Latins)", never the raw "P1 take card=W-R5"
+    assert not [line for line in lines if "=" in line or "_" in line], lines[:5]
+
+
 def test_series_on_the_command_line(capsys):
     out = run_json(capsys, "simulate", "hills", "--rounds", "2", "--seed", "1", "--json")
     assert len(out["games"]) == 2 and out["totals"] == [sum(s) for s in zip(*out["games"])]

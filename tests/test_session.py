@@ -127,6 +127,9 @@ def test_undo_correct_override_are_logged_and_replayed(store):
     s.play(Move.of(0, "take", card="W-R2"), expected_version=1)
     assert s.undo(expected_version=2) == Move.of(0, "take", card="W-R2")
     assert s.game.log[-1].kind == "lay_circle"
+    undo = s.state()["events"][-1]   # the table hears which move was taken back
+    assert undo["kind"] == "undo" and "Ann" in undo["text"] and "red 2" in undo["text"]
+    assert "赤2" in undo["ja"] and undo["data"]["moves"] == [{"player": 0, "kind": "take", "card": "W-R2"}]
     s.play(Move.of(0, "take", card="W-R1"), expected_version=3)
     s.correct(Move.of(0, "take", card="W-R3"), expected_version=4)
     with pytest.raises(SessionError):

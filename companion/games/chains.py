@@ -340,8 +340,8 @@ class Game(engine.Game):
                                 f"{self.title_ja}、アクション①②")
         if move.kind in ("deck_to_temporary", "temporary_to_work"):
             if not isinstance(slot, int) or not 0 <= slot < SLOTS:
-                return self.refusal(f"the temporary area has exactly 5 slots, 0–4; got {slot!r}.",
-                                    f"一時置き場は5スロット(0〜4)です({slot!r}が指定されました)。")
+                return self.refusal(f"the temporary area has exactly 5 slots (slot numbers 0–4 in a move, shown as 1–5); got {slot!r}.",
+                                    f"一時置き場は5スロットです(手の番号は0〜4、画面では1〜5。{slot!r}が指定されました)。")
         if move.kind == "deck_to_temporary":
             head = (f"{RULES}, action 2", f"{self.title_ja}、アクション②")
             if None not in self.temporary[seat]:
@@ -350,15 +350,15 @@ class Game(engine.Game):
                                     "一時置き場は一杯です(5スロット)。一時置き場からカードを出すか、山札の一番上の"
                                     "カードを作業場にめくってください。", *head)
             held = self.temporary[seat][slot]
-            return self.refusal(f"slot {slot} of your temporary area already holds {held}; choose an empty slot.",
-                                f"一時置き場のスロット{slot}にはすでに{held}があります。空いているスロットを選んで"
+            return self.refusal(f"slot {slot + 1} of your temporary area already holds {held}; choose an empty slot.",
+                                f"一時置き場のスロット{slot + 1}にはすでに{held}があります。空いているスロットを選んで"
                                 "ください。", *head)
         if move.kind == "temporary_to_work":
             head = (f"{RULES}, action 3", f"{self.title_ja}、アクション③")
             card = self.temporary[seat][slot]
             if card is None:
-                return self.refusal(f"slot {slot} of your temporary area is empty.",
-                                    f"一時置き場のスロット{slot}は空です。", *head)
+                return self.refusal(f"slot {slot + 1} of your temporary area is empty.",
+                                    f"一時置き場のスロット{slot + 1}は空です。", *head)
             needs, needs_ja = self._needs(seat)
             return self.refusal(f"{card} does not fit your work area: {needs}.",
                                 f"{card}はあなたの作業場に繋がりません。{needs_ja}。", *head)
@@ -497,8 +497,8 @@ class Game(engine.Game):
         v = value_of(card)
         if slot is not None:
             self.temporary[seat][slot] = card
-            events = [Event.of("revealed", f"Player {seat + 1} turns over {a_value(v)} into temporary slot {slot}.",
-                               f"プレイヤー{seat + 1}は{v}を一時置き場(スロット{slot})に置きました。",
+            events = [Event.of("revealed", f"Player {seat + 1} turns over {a_value(v)} into temporary slot {slot + 1}.",
+                               f"プレイヤー{seat + 1}は{v}を一時置き場(スロット{slot + 1})に置きました。",
                                player=seat, card=card, slot=slot)]
             return events + self._after_action(seat, turn_ends=True)
         if self.fits(seat, v):

@@ -262,9 +262,11 @@ class Game(BaseGame):
         if outcome == "place":
             self.phase = "place"
             n = CARDS[card][0]
-            names = ", ".join(self.slot_name(k) for k in opts)
-            prompt = (f" → place it in {'slot ' + names if len(opts) == 1 else 'one of ' + names}",
-                      f" → {names}{'に置く' if len(opts) == 1 else 'のどれかに置く'}")
+            # players know slots by the nations at their ends, not by layout keys like "2>3"
+            spots = [self.namer.between(list(t.ends(k))) for k in opts]
+            names, names_ja = "; ".join(en for en, _ in spots), "、".join(ja for _, ja in spots)
+            prompt = (f" → place it {names if len(opts) == 1 else 'in one of: ' + names}",
+                      f" → {names_ja}{'に置く' if len(opts) == 1 else 'のどれかに置く'}")
             if n == CENTRE:
                 prompt = (prompt[0] + " (a Prussia edge)", prompt[1] + "（プロイセンとの間）")
             return self._events(steps, prompt, options=[self.slot_name(k) for k in opts])
