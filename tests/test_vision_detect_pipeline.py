@@ -128,3 +128,20 @@ def test_sources_image_folder_and_video_file(tmp_path):
         frames(images=tmp_path / "frames" / "..")    # tmp_path holds no images
     with pytest.raises(SourceError, match="exactly one"):
         frames()
+
+
+def test_cards_keep_their_look_without_keeping_old_frames():
+    """A track keeps how its card looked (to tell a missed read from a card taken away) as a small
+    patch, not as a reference to the whole frame it was read in."""
+    p = pipeline()
+    fewer = [c for c in TABLE if c[0] != "S-G7"]
+    for i in range(4):                  # the scene settles: later frames are searched where they change
+        p.process(render(TABLE, px_per_mm=1.4, seed=i))
+    p.process(render(fewer, px_per_mm=1.4, seed=5, hand=(-60.0, 20.0)))     # the hand takes one card
+    for i in range(2):                  # only the region around it is read again
+        scene = p.process(render(fewer, px_per_mm=1.4, seed=6 + i))
+    assert "S-G7" not in ids(scene) and len(scene.cards) == len(TABLE) - 2
+    frames = {id(t.patch._source[0]) for t in p.tracker.tracks if t.patch is not None and t.patch._source is not None}
+    assert len(frames) <= 1
+    shapes = {t.patch.image().shape for t in p.tracker.tracks if t.patch is not None}
+    assert shapes and all(h < 150 and w < 150 for h, w in shapes)

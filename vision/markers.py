@@ -6,20 +6,22 @@ shadow, a printed pip: ~250 of them in a 1080p frame) is compared with all 1000 
 turns, 2.4 ms each (measured, OpenCV 5.0, one thread), so a full frame cost ~650 ms. This finder
 keeps OpenCV's steps and settings where they cost nothing and changes what was slow:
 
-1. **Candidates**: adaptive thresholds (``cv2.adaptiveThreshold``, mean of a 3, 13 and 23 px
+1. **Candidates**: adaptive thresholds (``cv2.adaptiveThreshold``'s mean rule, of a 3, 13 and 23 px
    window like ArUco's defaults, but 14 grey levels below the mean instead of 7 for the two larger
-   windows: the wood's grain falls away, a printed black border does not), ``cv2.findContours`` (only
-   outer borders), ``cv2.approxPolyDP`` to four convex corners, ArUco's own size and corner-distance
-   rules. The three windows run in parallel on both cores (OpenCV releases the GIL).
+   windows: the wood's grain falls away, a printed black border does not; the 23 px window only
+   where markers may be small), ``cv2.findContours`` (only outer borders), ``cv2.approxPolyDP`` to
+   four convex corners, ArUco's own size and corner-distance rules. The windows run in parallel on
+   both cores (OpenCV releases the GIL), each also reading its candidates' bits (2. and 3.).
 2. **Bits**: all candidates at once: one homography each (solved together in numpy), one
-   ``cv2.remap`` sampling the centre of every cell of the 7 × 7 grid (ArUco's 13 % cell margin),
-   each candidate's cells split into black and white by Otsu's rule on their means. A candidate of
+   ``cv2.remap`` sampling the centre of every cell of the 7 × 7 grid (ArUco's 13 % cell margin;
+   the square's sides moved out by half a pixel, ``GROW_PX``), each candidate's cells split into
+   black and white by Otsu's rule on their means. A candidate of
    one flat colour (a dark blot: the bulk of the rejects) or with more than ``BORDER_ERRORS`` of its
    24 border cells white is dropped before any lookup.
 3. **Identity**: the 25 inner bits against OpenCV's own ``DICT_5X5_1000`` codes (all 1000 ids in all
    four turns) in one vectorised Hamming distance; ArUco's error correction (1 bit).
 4. One result per marker (the largest square of a group, as ArUco), corners refined by
-   ``cv2.cornerSubPix`` with ArUco's window rule.
+   ``cv2.cornerSubPix`` (in a 5 × 5 window at least: see ``_refine``).
 """
 from __future__ import annotations
 

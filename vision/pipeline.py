@@ -163,6 +163,9 @@ class Pipeline:
             if still:
                 track.patch = _Look(grey, track.card, cal)
                 self._patched[track.number] = self.frame_index
+        for track in self.tracker.tracks:
+            if isinstance(track.patch, _Look):
+                track.patch.keep_only(grey)     # no older frame stays in memory
         if len(self._arrived) > 2 * len(self.tracker.tracks) + 200:
             live = {t.number for t in self.tracker.tracks}
             self._arrived = {n: v for n, v in self._arrived.items() if n in live}
@@ -488,7 +491,8 @@ def _patch(grey: np.ndarray, card: SeenCard, cal: Calibration) -> np.ndarray:
 
 class _Look:
     """How a card looked when last read on a still frame: its rectified place, cut out only when
-    asked (most cards are read again and never asked: a full look then cuts out nothing)."""
+    asked or when a later frame did not read the card again (a full look that reads every card
+    again, as the next full look does, cuts out nothing)."""
 
     def __init__(self, grey: np.ndarray, card: SeenCard, cal: Calibration) -> None:
         self._source: tuple[np.ndarray, SeenCard, Calibration] | None = (grey, card, cal)
@@ -499,6 +503,12 @@ class _Look:
         if self._source is not None:
             self._image, self._source = _patch(*self._source), None    # let the frame go
         return self._image
+
+    def keep_only(self, grey: np.ndarray) -> None:
+        """Cut the patch out now unless it comes from ``grey`` (the frame just read): a card not
+        read again in the next frame keeps a 60 × 90 px patch, not a whole frame."""
+        if self._source is not None and self._source[0] is not grey:
+            self.image()
 
 
 def _inside(point: np.ndarray, boxes: list[Box]) -> bool:
