@@ -39,6 +39,10 @@ whose marker lies on it, or one laid or moved onto it since), if that is at leas
 (a cascade step leaves ~27 %, a terminal in Chains' rows ~13 %): a missed read still looks the
 same there though the card on top is new; a card taken from under others shows what was below."""
 
+SAME_PART = 0.85
+"""The same, for the uncovered part only: a strip of another white card with black print (the card
+that lay under the one taken) correlates up to ~0.7 with it; the same card missed, ~0.95 and more."""
+
 MOVED_MM = 5.0
 """A card read this far from where it lay is a card moved (it now lies on top of what it overlaps)."""
 
@@ -110,6 +114,7 @@ class Pipeline:
         self.last_observation: dict | None = None
         self._patched: dict[int, int] = {}     # track number -> frame index of its patch
         self._marks: list[tuple[str, Any, np.ndarray]] = []   # this frame: id, corners, marker mm
+        self._last_marks: dict[int, tuple[str, Any, np.ndarray]] = {}   # track -> the same, last read
         self._arrived: dict[int, tuple[tuple[float, float], int]] = {}   # -> (place, since frame)
 
     # --- one frame -------------------------------------------------------------------------------
@@ -151,6 +156,8 @@ class Pipeline:
         self._marks = [(c.card_id, c.corners, cal.to_table(s.image_pts)) for c, s in zip(seen, sightings)]
         scope = None if boxes is None else (lambda t: _inside(cal.to_image(np.array([t.card.centre]))[0], boxes))
         matched = self.tracker.update(seen, still, lambda t, gone: self._looks(grey, t, gone), scope)
+        for mark, track in zip(self._marks, matched):
+            self._last_marks[track.number] = mark
         for s, track in zip(sightings, matched):
             track.qr = track.qr or s.qr == s.card_id
             track.upright_known = track.upright_known or s.upright_known
@@ -170,6 +177,7 @@ class Pipeline:
             live = {t.number for t in self.tracker.tracks}
             self._arrived = {n: v for n, v in self._arrived.items() if n in live}
             self._patched = {n: v for n, v in self._patched.items() if n in live}
+            self._last_marks = {n: v for n, v in self._last_marks.items() if n in live}
         self._settle(boxes)
         return self._scene(frame, still)
 
@@ -330,7 +338,7 @@ class Pipeline:
         if open_part.all():
             same = cv2.matchTemplate(now, then, cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK
         else:   # cards over it: its uncovered part (a cascade's strip) must look the same
-            same = open_part.mean() >= UNCOVERED_SHARE and _correlation(now, then, open_part) > SAME_LOOK
+            same = open_part.mean() >= UNCOVERED_SHARE and _correlation(now, then, open_part) > SAME_PART
         if same:
             return "same"
         if self._covered is None or self._covered[0] != self.frame_index:
@@ -338,14 +346,16 @@ class Pipeline:
         return "covered" if track.number in self._covered[1] else "changed"
 
     def _uncovered(self, track: Track, shape: tuple[int, ...]) -> np.ndarray:
-        """Where on ``track``'s card patch (``shape``) no card read now lies over it: one whose
-        read marker lies on it (as in ``_visible``), or one laid or moved there after the patch
-        was taken."""
+        """Where on ``track``'s card patch (``shape``) no card lies over it: one whose read marker
+        lies on it (as in ``_visible``; for a card not read now, where it was last read), or one
+        laid or moved there after the patch was taken."""
         h, w = shape[:2]
         to_patch = cv2.getPerspectiveTransform(np.array(track.card.corners, np.float32),
                                                np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
         open_part = np.ones((h, w), np.uint8)
-        for card_id, corners, marks in self._marks:
+        unread = [self._last_marks[t.number] for t in self.tracker.tracks      # not read now: where
+                  if t is not track and t.card.source == "tracked" and t.number in self._last_marks]
+        for card_id, corners, marks in self._marks + unread:                  # they were last read
             if card_id == track.card.card_id:
                 continue
             at = cv2.perspectiveTransform(marks.reshape(1, -1, 2).astype(np.float32), to_patch)[0]
