@@ -232,7 +232,8 @@ def _chains_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
         for i, t in enumerate(row if isinstance(row, list) else []):
             if isinstance(t, dict) and t.get("state") == "taken" and p < len(now["terminals"]) \
                     and i < len(now["terminals"][p]) and now["terminals"][p][i]["state"] != "taken":
-                out.append(Move.of(p, "take_terminal", card=t.get("card")))
+                # the camera may not name it (a taken terminal lies under its set): the row knows it
+                out.append(Move.of(p, "take_terminal", card=t.get("card") or now["terminals"][p][i]["card"]))
     if seat >= 0:
         players = obs.get("players") or []
         if seat < len(players) and isinstance(players[seat], dict):

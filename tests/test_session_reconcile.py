@@ -35,3 +35,17 @@ def test_search_reports_when_it_stopped_at_its_budget():
     assert explain(game, obs).sequences[0][-1] == Move.of(4, "play", card="S-P5")
     starved = explain(game, obs, budget=2)
     assert starved.sequences == [] and starved.exhausted
+
+
+def test_a_taken_terminal_the_camera_cannot_name_is_named_from_the_row():
+    import random
+
+    from companion.session_reconcile import why_not
+    game = new_game("chains", 2)
+    game.apply(game.sample_chance(random.Random(1)))
+    first = game.layout()["terminals"][0][0]["card"]
+    # a taken terminal lies under its scored set: the camera sees it taken, not which card it is
+    obs = {"terminals": [[{"state": "taken"}] + ["?"] * (len(game.layout()["terminals"][0]) - 1), "?"]}
+    reason, _, tried = why_not(game, obs, ["Ann", "Ben"])
+    assert tried == [Move.of(0, "take_terminal", card=first)]
+    assert "None" not in reason and "None" not in reason.ja
