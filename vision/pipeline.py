@@ -152,8 +152,11 @@ class Pipeline:
             codes = scan.result() if scan is not None else self.detector.scan_qr_full(grey, boxes)
             sightings += self._qr_only(codes, sightings, cal)
         seen = [self._read(grey, s, cal, pose) for s, pose in zip(sightings, poses_on_table(sightings, cal))]
-        _visible(seen, sightings, cal)
-        self._marks = [(c.card_id, c.corners, cal.to_table(s.image_pts)) for c, s in zip(seen, sightings)]
+        # where each sighting's read points lie on the table, mapped once for _visible and _marks
+        marks_mm = np.split(cal.to_table(np.vstack([s.image_pts for s in sightings])),
+                            np.cumsum([len(s.image_pts) for s in sightings])[:-1]) if sightings else []
+        _visible(seen, marks_mm)
+        self._marks = [(c.card_id, c.corners, m) for c, m in zip(seen, marks_mm)]
         scope = None if boxes is None else (lambda t: _inside(cal.to_image(np.array([t.card.centre]))[0], boxes))
         matched = self.tracker.update(seen, still, lambda t, gone: self._looks(grey, t, gone), scope)
         for mark, track in zip(self._marks, matched):
@@ -530,9 +533,10 @@ def _label(image: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int,
     cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
 
 
-def _visible(seen: list[SeenCard], sightings: list[Sighting], cal: Calibration, grid: int = 6) -> None:
+def _visible(seen: list[SeenCard], marks_mm: list[np.ndarray], grid: int = 6) -> None:
     """Estimate each card's visible share in place: a card lies above another when one of its read
-    markers lies on the other's area; the share of grid points that no card above covers."""
+    markers (``marks_mm``: each card's read points in table mm) lies on the other's area; the share
+    of grid points that no card above covers."""
     n = len(seen)
     if n == 0:
         return
@@ -546,8 +550,8 @@ def _visible(seen: list[SeenCard], sightings: list[Sighting], cal: Calibration, 
         local = np.einsum("cij,cpj->cpi", bases, points[None, :, :] - origins[:, None, :])
         return np.all((local >= 0) & (local <= 1), axis=2)
 
-    counts = [len(s.image_pts) for s in sightings]
-    on = inside(cal.to_table(np.vstack([s.image_pts for s in sightings])))   # (n, total marker points)
+    counts = [len(m) for m in marks_mm]
+    on = inside(np.vstack(marks_mm))                                      # (n, total marker points)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     above = np.logical_or.reduceat(on, starts, axis=1).T                  # above[a, b]: a over b
     np.fill_diagonal(above, False)
