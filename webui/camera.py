@@ -20,10 +20,18 @@ def vision_available() -> bool:
 class FrameWorker:
     """A background thread that keeps the latest annotated frame of one table as JPEG."""
 
-    table_id: str
-    thread: threading.Thread
-    stop_event: threading.Event
-    _jpeg: bytes | None
+    def __init__(self, tables: Any, table_id: str, name: str) -> None:
+        """Watch ``table_id`` of ``tables`` with a vision pipeline, in a thread called ``name``."""
+        from vision.pipeline import Pipeline
+        s = tables.get(table_id)
+        self.tables, self.table_id = tables, table_id
+        self.pipeline = Pipeline(s.game_id, s.players)
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True, name=name)
+        self._jpeg: bytes | None = None
+
+    def _run(self) -> None:
+        raise NotImplementedError
 
     def start(self):
         """Start the thread; return self."""
@@ -46,16 +54,10 @@ class CameraFeed(FrameWorker):
 
     def __init__(self, tables: Any, table_id: str, *, camera: int | None = None,
                  video: str | None = None, images: str | None = None) -> None:
-        from vision.pipeline import Pipeline
         from vision.sources import frames
-        s = tables.get(table_id)
-        self.tables, self.table_id = tables, table_id
-        self.pipeline = Pipeline(s.game_id, s.players)
+        super().__init__(tables, table_id, "camera")
         self.frames: Iterator[Any] = frames(camera=camera, video=video, images=images)
-        self.stop_event = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True, name="camera")
         self.outcomes: list[str] = []
-        self._jpeg: bytes | None = None
         self.error: str | None = None
         self.seen = 0
         self.done = threading.Event()

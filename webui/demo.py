@@ -139,16 +139,11 @@ class DemoCamera(FrameWorker):
 
     def __init__(self, tables: Any, table_id: str, px_per_mm: float = 1.4) -> None:
         from vision import layouts, synthetic
-        from vision.pipeline import Pipeline
         s = tables.get(table_id)
-        self.tables, self.table_id = tables, table_id
         self.layouts, self.synthetic = layouts, synthetic
         table = layouts.table_size(s.game_id, s.players)
         self.camera = synthetic.Camera.looking_at(table, min(px_per_mm, synthetic.max_px_per_mm(table)), 1)
-        self.pipeline = Pipeline(s.game_id, s.players)
-        self.stop_event = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True, name="demo-camera")
-        self._jpeg: bytes | None = None
+        super().__init__(tables, table_id, "demo-camera")
         self.frames = 0
 
     def _run(self) -> None:
