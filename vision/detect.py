@@ -24,7 +24,7 @@ import numpy as np
 
 from companion import catalogue as cat
 from vision.calibrate import Calibration, rect_corners
-from vision.markers import MarkerFinder
+from vision.markers import MIN_PERIMETER_PX, MarkerFinder
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,6 @@ DETECTORS = ("quads", "aruco")
 """Marker finders: ``quads`` (``vision.markers``: our candidate stage, OpenCV's dictionary; ~20×
 faster on a full frame) or ``aruco`` (OpenCV's ``ArucoDetector`` with ``aruco_params()``)."""
 
-
-MIN_PERIMETER_PX = 0.02 * 1920
-"""design.md's minMarkerPerimeterRate 0.02 of a 1080p frame, kept in pixels for smaller regions."""
 
 Box = tuple[int, int, int, int]
 """A region of the frame, (x0, y0, x1, y1) in px."""
