@@ -445,12 +445,12 @@ class TableStep:
 
 
 def table_script(game_id: str, players: int, options: dict[str, Any], seed: int) -> tuple[list[Move], list[TableStep]]:
-    """A random game as it happens at a real table (``session_sim.table_move``: nobody sees a deal),
+    """A random game as it happens at a real table (``companion.session.sim.table_move``: nobody sees a deal),
     and the still tables a camera sees: one after each move, except between taking a card from the
     deck and turning it over (one motion), plus the table before a ruling is carried out by hand
     (a Chains misfit lying turned over, a Prussia card drawn)."""
     from companion.games import new_game
-    from companion.session_sim import PRE_RULING_FRAMES, SAME_MOTION, table_move
+    from companion.session.sim import PRE_RULING_FRAMES, SAME_MOTION, table_move
     rng = random.Random(seed)
     ref = new_game(game_id, players, options)
     steps = [TableStep(ref.layout(), 0)]
@@ -554,7 +554,7 @@ def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | 
     camera does not see still (a hand stays over the table; never the last one)."""
     import tempfile
     from companion.session import Store, TableSession
-    from companion.session_reconcile import adapter
+    from companion.session.reconcile import adapter
     from vision import layouts
     from vision.layouts import scene_from_placements
     from vision.pipeline import Pipeline

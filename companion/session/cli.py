@@ -12,7 +12,7 @@ from typing import Any
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from companion.session import SessionError, TableSession
-from companion.store import Store
+from companion.session.store import Store
 
 
 def _store(args: argparse.Namespace) -> Store:

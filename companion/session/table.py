@@ -1,12 +1,11 @@
 """The table session: one physical table bound to one game engine, its history safe in SQLite.
 
 Moves come from the camera (``observe``: a stable layout is reconciled into legal moves, see
-``session_reconcile``) and from phones (``play``). Everything that changes the session is an entry in
+``companion.session.reconcile``) and from phones (``play``). Everything that changes the session is an entry in
 an append-only log (``store``): moves, prompts, answers, undos, overrides, the next game of a
 series, the host ending a game early. The state is never stored, only rebuilt by replaying the log, so a process killed at any
 moment comes back exactly as it was. Each entry carries the next version number; a writer who saw an
-older version gets ``StaleVersion`` and nothing changes. The API the web UI uses is described in
-``SESSION_API.md``; docs/session.md tells the story.
+older version gets ``StaleVersion`` and nothing changes. docs/session.md tells the story.
 """
 from __future__ import annotations
 
@@ -20,8 +19,8 @@ from typing import Any, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
-from companion.session_reconcile import adapter, explain, fast_clone, matches, why_not
-from companion.store import SessionError, StaleVersion, Store
+from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
+from companion.session.store import SessionError, StaleVersion, Store
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
 
@@ -251,7 +250,7 @@ def _apply_unchecked(game: Game, move: Move) -> list[Event]:
 
 
 class TableSession:
-    """One table: a game (or a series) fed by the camera and by phones; see SESSION_API.md."""
+    """One table: a game (or a series) fed by the camera and by phones; see docs/session.md."""
 
     def __init__(self, store: Store, row: dict[str, Any]) -> None:
         self.store = store
