@@ -216,8 +216,10 @@ class View:
     detector would identify in them. Uses ``vision.synthetic`` (lens distortion, uneven light,
     clutter) when it is installed, else this module's quick renderer."""
 
-    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0, players: int | None = None) -> None:
+    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0, players: int | None = None,
+                 conditions: Any = None) -> None:
         self.game_id = game_id
+        self.conditions = conditions
         self.layout = table_layout(game_id, players)
         table = (self.layout.bounds()[2], self.layout.bounds()[3])
         self.synthetic = _synthetic()
@@ -225,7 +227,8 @@ class View:
             fits = self.synthetic.max_px_per_mm(table)
             self.px_per_mm = min(1.7, fits) if px_per_mm is None else px_per_mm
             self.whole_table = self.px_per_mm <= fits
-            self.cam = self.synthetic.Camera.looking_at(table, self.px_per_mm, seed, self.whole_table)
+            self.cam = self.synthetic.Camera.looking_at(table, self.px_per_mm, seed, self.whole_table,
+                                                        conditions or self.synthetic.Conditions())
             self.true_calibration = Calibration(np.linalg.inv(self.cam.homography), (), 0.0, self.cam.k)
         else:
             self.cam, self.px_per_mm = fitting_camera(self.layout, px_per_mm)

@@ -55,7 +55,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                    "game counts once it ends.",
                    "シリーズ合計: このシリーズで終わった{n}ゲームの得点の合計です。今のゲームは終了時に加わります。"),
     "rules": ("Rules", "ルール"),
-    "rule_link": ("Rule", "ルール"),
+    "back": ("Back", "戻る"),
     "events": ("What happened", "経過"),
     "prompt": ("Needs a decision", "判断が必要"),
     "waiting": ("Waiting for", "待機中:"),
