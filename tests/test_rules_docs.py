@@ -75,11 +75,14 @@ def test_every_option_is_documented_with_its_default(game):
 
 
 def _user_facing_texts() -> dict[str, str]:
-    """Everything a user of a clone reads: README, docs, the web pages' templates, scripts and words,
-    and the command line's help."""
+    """Everything a user of a clone reads: README, docs, the web pages' templates and scripts, the code
+    that words messages and refusals, and the command line's help."""
     files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
              *sorted((ROOT / "webui" / "templates").rglob("*.html")),
-             *sorted((ROOT / "webui" / "static").glob("*.*")), ROOT / "webui" / "i18n.py"]
+             *sorted((ROOT / "webui" / "static").glob("*.*")),
+             # messages, help and refusals are written in the code: none may cite a file a clone lacks
+             *sorted((ROOT / "companion").rglob("*.py")), *sorted((ROOT / "webui").rglob("*.py")),
+             *sorted((ROOT / "printables").rglob("*.py")), *sorted((ROOT / "vision").rglob("*.py"))]
     texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in files if p.suffix != ".png"}
     parser = build_parser()
     texts["companion --help"] = parser.format_help()
