@@ -1,17 +1,18 @@
 """The table session: one physical table bound to one game engine, its history safe in SQLite.
 
 Moves come from the camera (``observe``: a stable layout is reconciled into legal moves, see
-``session_reconcile``) and from phones (``play``). Everything that changes the session is an entry in
+``companion.session.reconcile``) and from phones (``play``). Everything that changes the session is an entry in
 an append-only log (``store``): moves, prompts, answers, undos, overrides, the next game of a
 series, the host ending a game early. The state is never stored, only rebuilt by replaying the log, so a process killed at any
 moment comes back exactly as it was. Each entry carries the next version number; a writer who saw an
-older version gets ``StaleVersion`` and nothing changes. The API the web UI uses is described in
-``SESSION_API.md``; docs/session.md tells the story.
+older version gets ``StaleVersion`` and nothing changes. docs/session.md tells the story.
 """
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import threading
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -20,8 +21,8 @@ from typing import Any, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
-from companion.session_reconcile import adapter, explain, fast_clone, matches, why_not
-from companion.store import SessionError, StaleVersion, Store
+from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
+from companion.session.store import SessionError, StaleVersion, Store, clean_text
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
 
@@ -250,10 +251,25 @@ def _apply_unchecked(game: Game, move: Move) -> list[Event]:
     return events
 
 
+def _locked(method: Any) -> Any:
+    """Run a method under the session's own lock: a read that catches up with the store and a
+    write that commits must not interleave, or both would reduce the same log entry."""
+    @functools.wraps(method)
+    def run(self: "TableSession", *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return run
+
+
 class TableSession:
-    """One table: a game (or a series) fed by the camera and by phones; see SESSION_API.md."""
+    """One table: a game (or a series) fed by the camera and by phones; see docs/session.md.
+
+    One object may be shared by many threads (the web server's): every method that reads or
+    changes the state holds the object's lock, so a page load racing a move sees one consistent
+    version."""
 
     def __init__(self, store: Store, row: dict[str, Any]) -> None:
+        self._lock = threading.RLock()
         self.store = store
         self.id: str = row["id"]
         self.code: str = row["code"]
@@ -280,6 +296,8 @@ class TableSession:
         options = cls_.validate_options(options, players) if isinstance(players, int) else options
         cls_(players, options)   # checks the player count too
         names = list(names) if names else [f"P{i + 1}" for i in range(players)]
+        # a name is printed by `companion session list/show` and shown on every phone: no ESC or BEL
+        names = [clean_text(n) if isinstance(n, str) else n for n in names]
         if len(names) != players or not all(isinstance(n, str) and n.strip() for n in names):
             raise SessionError(f"give {players} non-empty names, one per seat (got {names})")
         if seats is not None and len(seats) != players:
@@ -297,17 +315,24 @@ class TableSession:
         """The session rebuilt by replaying its log."""
         return cls(store, store.session_row(session_id))
 
+    @_locked
     def _catch_up(self) -> None:
         """Apply entries other writers (threads, processes) committed since we last looked."""
         for version, kind, data, by in self.store.entries(self.id, after=self._st.version):
             self._st.reduce(version, kind, data, by)
 
+    @_locked
     def refresh(self) -> "TableSession":
         """Bring this object up to date with the store; return it."""
         self._catch_up()
         return self
 
     # ----------------------------------------------------------------- reading
+    @property
+    def lock(self) -> threading.RLock:
+        """The session's lock: hold it to read several things of one version together."""
+        return self._lock
+
     @property
     def version(self) -> int:
         """The number of committed log entries seen by this object."""
@@ -323,6 +348,17 @@ class TableSession:
         """The open prompts, oldest first."""
         return list(self._st.prompts.values())
 
+    @_locked
+    def last_turn(self) -> list[Move]:
+        """The moves of the newest log entry if it is a move entry (what a player may take back
+        before anyone acts after them), else []."""
+        self._catch_up()
+        moves = self._st.moves
+        if not moves or moves[-1]["version"] != self.version or moves[-1]["override"]:
+            return []
+        last = moves[-1]["version"]
+        return [m["move"] for m in moves if m["version"] == last]
+
     def blocked(self) -> Prompt | None:
         """The first open prompt that stops moves (choose or illegal), or None."""
         return next((p for p in self._st.prompts.values() if p.kind in BLOCKING), None)
@@ -336,18 +372,21 @@ class TableSession:
         """True if the host ended the current game early (``end_game``)."""
         return self._st.ended is not None
 
+    @_locked
     def legal_moves(self) -> list[Move]:
         """The moves of the player to move ([] at a chance node, when over or while a prompt blocks)."""
         if self.blocked() or self.is_over() or self.game.is_chance_node():
             return []
         return self.game.legal_moves()
 
+    @_locked
     def chance_moves(self) -> list[Move]:
         """At a chance node, the outcomes the table can name ([] if too many to list, e.g. a shuffle)."""
         if self.blocked() or self.is_over() or not self.game.is_chance_node():
             return []
         return self.game.legal_moves()
 
+    @_locked
     def series(self) -> dict[str, Any]:
         """Each finished game's scores, the running totals and whether the series is over."""
         over_games = [(g, ended) for g, _, ended in self._games() if g.is_over() or ended]
@@ -362,6 +401,7 @@ class TableSession:
                 "target": self.target, "game_number": len(self._st.finished) + 1,
                 "ended_by_host": [ended for _, ended in over_games]}
 
+    @_locked
     def state(self, player: int | None = None) -> dict[str, Any]:
         """Everything a page shows, as JSON (``player``: whose private view; None for the table)."""
         self._catch_up()
@@ -386,11 +426,15 @@ class TableSession:
                 "series": self.series()}
 
     # ----------------------------------------------------------------- writing
+    @_locked
     def _commit(self, kind: str, data: dict[str, Any], by: str, expected_version: int | None) -> list[Event]:
         """Check an entry against a copy of the state, commit it, then apply it: all or nothing."""
         self._catch_up()
         if expected_version is not None and expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
+        by = clean_text(by)
+        if "reason" in data:
+            data = dict(data, reason=clean_text(data["reason"], 200))
         trial = self._st.copy()
         events = trial.reduce(self.version + 1, kind, data, by)   # raises: nothing stored
         finished = trial.is_over()
@@ -398,12 +442,18 @@ class TableSession:
         self._st = trial
         return events
 
+    def _check_version(self, expected_version: int | None) -> None:
+        """A write based on an old version is refused before anything else is looked at (409)."""
+        if expected_version is not None and expected_version != self.version:
+            raise StaleVersion(expected_version, self.version)
+
     def _require_unblocked(self) -> None:
         prompt = self.blocked()
         if prompt:
             raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})",
                                f"先に未回答の確認に答えてください({prompt.id}: {prompt.ja or prompt.text})")
 
+    @_locked
     def play(self, move: Move, *, by: str = "manual", expected_version: int) -> list[Event]:
         """A tapped move (a seat's, or a chance move naming the card drawn); IllegalMove if refused."""
         self._catch_up()
@@ -417,6 +467,7 @@ class TableSession:
         return self._commit("moves", {"moves": [move.to_json()], "source": by, "close": rulings},
                             by, expected_version)
 
+    @_locked
     def observe(self, observation: Mapping[str, Any], *, source: str = "camera") -> Outcome:
         """Reconcile a stable observation of the table: apply, ask to choose, or say what is wrong."""
         if not isinstance(observation, Mapping):
@@ -495,6 +546,7 @@ class TableSession:
                                    tried[:1], override=True))
         return Prompt("", "illegal", text, ja, rule, choices)
 
+    @_locked
     def answer(self, prompt_id: str, choice_id: str, *, by: str, expected_version: int) -> list[Event]:
         """Answer an open prompt with one of its choices (the chosen moves are applied)."""
         self._catch_up()
@@ -515,10 +567,12 @@ class TableSession:
                 "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
         return self._commit("answer", data, by, expected_version)
 
+    @_locked
     def undo(self, *, by: str = "host", expected_version: int) -> Move | None:
         """Take back the last move (all moves one observation applied together); host only.
         Right after ``end_game`` it takes back the end instead (the game goes on) and returns None."""
         self._catch_up()
+        self._check_version(expected_version)
         if self.ended_by_host:
             self._commit("undo", {}, by, expected_version)
             return None
@@ -528,16 +582,21 @@ class TableSession:
         self._commit("undo", {}, by, expected_version)
         return last
 
+    @_locked
     def correct(self, move: Move, *, by: str = "host", expected_version: int) -> list[Event]:
         """Replace the last move by ``move`` (a misread card): one logged correction."""
         self._catch_up()
+        self._check_version(expected_version)
         trial = self._st.copy()
         trial._undo()
         trial.game.check(move)
         return self._commit("correct", {"moves": [move.to_json()]}, by, expected_version)
 
+    @_locked
     def override(self, move: Move, *, reason: str, expected_version: int, by: str = "host") -> list[Event]:
         """A house ruling: apply ``move`` even if the rules refuse it; logged with the reason."""
+        self._catch_up()
+        self._check_version(expected_version)
         if not reason or not reason.strip():
             raise SessionError("an override needs a reason (it is kept in the log)",
                                "上書きには理由が必要です(記録に残ります)")
@@ -545,6 +604,7 @@ class TableSession:
         return self._commit("override", {"moves": [move.to_json()], "override": True, "reason": reason,
                                          "close": blocking}, by, expected_version)
 
+    @_locked
     def end_game(self, *, by: str = "host", expected_version: int) -> list[Event]:
         """End the current game early (it is late, someone leaves): scores as they stand; host only.
 
@@ -552,14 +612,17 @@ class TableSession:
         included). The game then counts as over for the series, the export and BG Stats; ``undo``
         right after takes the end back."""
         self._catch_up()
+        self._check_version(expected_version)
         if self.is_over():
             why = "the host ended it already" if self.ended_by_host else "it ended by the rules"
             raise SessionError(f"the game is already over ({why}): there is nothing to end")
         return self._commit("end_game", {}, by, expected_version)
 
+    @_locked
     def next_game(self, *, by: str = "host", expected_version: int | None = None) -> None:
         """Series: start the next game (the start player moves one seat on)."""
         self._catch_up()
+        self._check_version(expected_version)
         if not self.is_over():
             raise SessionError("the current game is not over yet", "今のゲームはまだ終わっていません")
         if (self.rounds is not None or self.target is not None) and self.series()["is_over"]:
@@ -583,6 +646,7 @@ class TableSession:
         return [(f["game"], f["moves"], f["ended"] is not None) for f in self._st.finished] + \
             [(self.game, self._st.moves, self.ended_by_host)]
 
+    @_locked
     def export(self) -> dict[str, Any]:
         """The session's games as JSON: settings, every move, scores, winners, series totals."""
         self._catch_up()
@@ -602,6 +666,7 @@ class TableSession:
                 "created": datetime.fromtimestamp(self.created, timezone.utc).isoformat(),
                 "version": self.version, "games": games, "series": self.series()}
 
+    @_locked
     def bgstats_payload(self, number: int | None = None) -> dict[str, Any]:
         """The BG Stats "push play" JSON of a finished game (default: the last finished one)."""
         self._catch_up()
