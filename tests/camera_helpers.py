@@ -42,28 +42,16 @@ def write_y4m(path: Path, frames: list[np.ndarray], fps: int = 5) -> Path:
 
 
 def pinhole_camera(table: tuple[float, float], elevation_deg: float, distance_mm: float,
-                   yaw_deg: float = 0.0, hfov_deg: float = 66.0, shift_mm: tuple[float, float] = (0, 0),
+                   yaw_deg: float = 0.0, shift_mm: tuple[float, float] = (0, 0),
                    seed: int = 0) -> synthetic.Camera:
-    """A synthetic camera ``distance_mm`` from the table's centre (+ ``shift_mm``), looking at it
-    from ``elevation_deg`` above the table (90 = straight down) on the near side (``yaw_deg`` turns
-    it around the table), with a ``hfov_deg`` lens and no distortion: a real pinhole camera, as a
-    phone on a stand sees the table."""
-    import math
+    """A posed pinhole camera (``vision.synthetic``'s, no lens distortion) ``distance_mm`` from the
+    table's centre moved by ``shift_mm``, ``elevation_deg`` above the table at ``yaw_deg`` around
+    it: a phone on a stand placed by hand, not necessarily aimed at the middle."""
     w, h = table
-    fw, fh = synthetic.FRAME_SIZE
-    f = fw / 2 / math.tan(math.radians(hfov_deg) / 2)
-    k = np.array([[f, 0, fw / 2], [0, f, fh / 2], [0, 0, 1]])
-    el, yaw = math.radians(elevation_deg), math.radians(yaw_deg)
-    target = np.array([w / 2 + shift_mm[0], h / 2 + shift_mm[1], 0.0])
-    # table frame: x right, y toward the near edge, z into the table (right-handed)
-    eye = target + distance_mm * np.array([math.sin(yaw) * math.cos(el), math.cos(yaw) * math.cos(el),
-                                           -math.sin(el)])
-    forward = (target - eye) / np.linalg.norm(target - eye)
-    right = np.cross(forward, [0.0, 0.0, -1.0])
-    right = right / np.linalg.norm(right) if np.linalg.norm(right) > 1e-9 else np.array([1.0, 0, 0])
-    down = np.cross(forward, right)
-    rotation = np.stack([right, down, forward])
-    homography = k @ np.column_stack([rotation[:, 0], rotation[:, 1], -rotation @ eye])
-    cam = synthetic.Camera(table, f / distance_mm, homography / homography[2, 2], 0.0, seed)
-    cam._frame_world()     # noqa: SLF001 — the renderer's own set-up for a camera it did not place
+    pose = synthetic.pose_looking_at((w / 2 + shift_mm[0], h / 2 + shift_mm[1]), elevation_deg,
+                                     yaw_deg, distance_mm)
+    conditions = synthetic.Conditions(elevation=elevation_deg, yaw=yaw_deg, barrel=0.0)
+    cam = synthetic.Camera(table, pose.focal / distance_mm, pose.homography(), 0.0, seed,
+                           conditions=conditions, pose=pose)
+    cam._frame_world()     # noqa: SLF001 — the renderer's own set-up, for a target off the centre
     return cam

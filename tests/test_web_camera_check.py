@@ -79,7 +79,7 @@ def test_a_camera_too_close_is_told_to_go_up_and_a_shifted_one_to_tilt():
     close = _check(pinhole_camera(table, 90, 880, shift_mm=(0, 150)))[0]
     assert not close.map.in_view.all() and close.next_step.key == "raise"
     cm = int(re.search(r"about (\d+) cm", close.next_step.en).group(1))
-    needed = 88 * (table[1] * (1920 / 2 / np.tan(np.radians(33))) / 880 / (camera_check.FIT * 1080) - 1)
+    needed = 88 * (table[1] * synthetic.FOCAL_PX / 880 / (camera_check.FIT * 1080) - 1)
     assert needed <= cm <= needed + 10
     shifted = _check(pinhole_camera(table, 90, 1000, shift_mm=(0, 260)))[0]   # fits, aimed too near
     assert not shifted.map.in_view.all() and shifted.next_step.key == "tilt"

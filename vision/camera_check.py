@@ -27,7 +27,7 @@ READ_PX_PER_MM = 1.4
 """Resolution (px per table mm along the worse axis) from which 15 mm markers are read: every card
 seen at 1.35 px/mm or more was read in the angled-camera trials (issue 12), so 1.4 keeps a margin."""
 
-TYPICAL_HFOV_DEG = 66.0
+TYPICAL_HFOV_DEG = 65.0
 """Horizontal field of view assumed for distance advice (a phone's main camera or a webcam, 60–75°)."""
 
 GRID = (24, 16)
@@ -302,3 +302,14 @@ def _legend(img: np.ndarray) -> np.ndarray:
         cv2.putText(strip, label, (x + 28, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1,
                     cv2.LINE_AA)
     return np.vstack([img, strip])
+
+
+def quality_warnings(frame: np.ndarray, calibration: Calibration | None = None) -> tuple[Advice, ...]:
+    """The frame-quality warnings of ``vision.quality`` (focus, shake, glare, exposure) as advice,
+    worst first."""
+    try:
+        from vision import quality
+    except ImportError:
+        return ()
+    result = quality.assess(frame, calibration=calibration)
+    return tuple(Advice(m.key, (), m.en, m.ja) for m in getattr(result, "messages", ()))
