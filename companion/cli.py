@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "printables.cli",       # companion print
     "vision.cli",           # companion watch
     "companion.session.cli",  # companion session
+    "companion.history.cli",  # companion history
     "companion.advise",     # companion advise
     "webui.cli",            # companion serve
 )

@@ -47,16 +47,17 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from companion.history.dates import human, iso
     rows = _store(args).sessions()
     if args.json:
-        _print(rows)
+        _print([dict(r, created=iso(r["created"])) for r in rows])   # ISO 8601, local offset
         return 0
     if not rows:
         print("no sessions yet: `companion session new GAME --players N`")
     for r in rows:
         status = "finished" if r["finished"] else "in play"
         names = ", ".join(clean_text(n) for n in r["names"])   # older rows may hold ESC or BEL
-        print(f"{r['id']}  {r['game']:<10} {names:<30} v{r['version']:<5} {status}")
+        print(f"{r['id']}  {human(r['created'])}  {r['game']:<10} {names:<30} v{r['version']:<5} {status}")
     return 0
 
 

@@ -111,6 +111,11 @@ class _State:
         """True once the current game ended by its rules or by the host."""
         return self.ended is not None or self.game.is_over()
 
+    def finished_games(self) -> list[tuple[Game, list[dict[str, Any]], dict[str, Any] | None]]:
+        """Every game of the log that is over, in order: (game, its moves, the host's end or None)."""
+        done = [(f["game"], f["moves"], f["ended"]) for f in self.finished]
+        return done + [(self.game, self.moves, self.ended)] if self.is_over() else done
+
     def _new_game(self) -> Game:
         first = self.options.get("start_player", 0)
         options = dict(self.options, start_player=(first + len(self.finished)) % self.players)
@@ -438,7 +443,11 @@ class TableSession:
         trial = self._st.copy()
         events = trial.reduce(self.version + 1, kind, data, by)   # raises: nothing stored
         finished = trial.is_over()
-        self.store.append(self.id, self.version + 1, kind, data, by, finished)   # raises StaleVersion
+        record = None
+        if finished or self._st.is_over():   # a game ends, or is reopened: the play history follows
+            from companion.history.record import recorder
+            record = recorder(self.id, self.game_id, trial)
+        self.store.append(self.id, self.version + 1, kind, data, by, finished, after=record)   # raises StaleVersion
         self._st = trial
         return events
 
@@ -668,33 +677,20 @@ class TableSession:
 
     @_locked
     def bgstats_payload(self, number: int | None = None) -> dict[str, Any]:
-        """The BG Stats "push play" JSON of a finished game (default: the last finished one)."""
+        """The BG Stats "push play" JSON of a finished game (default: the last finished one); the
+        play history's mapping (``companion.history.bgstats``), so the link and the file agree."""
+        from companion.history.bgstats import push_payload
+        from companion.history.record import plays_of
         self._catch_up()
-        finished = [(i, g, ended) for i, (g, _, ended) in enumerate(self._games()) if ended or g.is_over()]
-        if not finished:
+        plays = plays_of(self.store._db(), self.id, self._st)
+        if not plays:
             raise SessionError("no game of this session is finished yet")
         if number is None:
-            index, game, ended = finished[-1]
-        else:
-            match = [f for f in finished if f[0] + 1 == number]
-            if not match:
-                raise SessionError(f"game {number} is not a finished game of this session")
-            index, game, ended = match[0]
-        scores, winners = game.scores(), game.winners()
-        start = game.options.get("start_player", 0)
-        payload = {
-            "sourceName": "Table Companion",
-            "sourcePlayId": f"{self.id}-{index + 1}",
-            "playDate": datetime.fromtimestamp(self.created, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-            "game": {"name": game.title, "sourceGameId": f"table-companion:{game.id}",
-                     "highestWins": True, "noPoints": False},
-            "players": [{"name": name, "sourcePlayerId": f"{self.id}:{seat}", "score": str(scores[seat]),
-                         "winner": seat in winners, "startPlayer": seat == start, "seatOrder": seat + 1}
-                        for seat, name in enumerate(self.names)],
-        }
-        if ended:   # not played to the end: say so in the play's notes
-            payload["comments"] = "Ended early by the host: not played to the end; scores as they stood."
-        return payload
+            return push_payload(plays[-1])
+        match = [p for p in plays if p.number == number]
+        if not match:
+            raise SessionError(f"game {number} is not a finished game of this session")
+        return push_payload(match[0])
 
     def bgstats_link(self, number: int | None = None) -> str:
         """A ``bgstats://app.pushPlay?data=…`` link that records the game in the BG Stats app."""
