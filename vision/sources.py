@@ -20,7 +20,17 @@ class SourceError(ValueError):
 
 def camera_frames(index: int, width: int = 1920, height: int = 1080) -> Iterator[np.ndarray]:
     """Frames from webcam ``index`` (asks for ``width`` × ``height``), until it stops delivering."""
-    capture = cv2.VideoCapture(index)
+    # OpenCV prints its own "[ WARN ] can't open camera by index" lines for every backend it tries;
+    # our SourceError says what to do, so its warnings stay quiet while the camera is opened
+    quiet = getattr(getattr(cv2, "utils", None), "logging", None)
+    level = quiet.getLogLevel() if quiet else None
+    if quiet:
+        quiet.setLogLevel(quiet.LOG_LEVEL_ERROR)
+    try:
+        capture = cv2.VideoCapture(index)
+    finally:
+        if quiet:
+            quiet.setLogLevel(level)
     if capture.isOpened():
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)

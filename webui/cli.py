@@ -107,6 +107,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"Demo: a simulated {s.game.title} game is being played at table {s.code}.")
         print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
     print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
+    if not (watching or args.demo):   # no table yet: the host creates one on the host page
+        print(f"Host page (create a table, then show its join code): {base}/host")
     print(f"Phones join at: {url}")
     print_qr(url)
     if not args.lan:

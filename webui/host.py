@@ -63,7 +63,9 @@ def _option_value(text: str) -> Any:
 
 
 def _host_redirect(table_id: str) -> Response:
-    return redirect_with_token(url_for("host.table", table_id=table_id), f"tch_{table_id}",
+    # the language the host chose (the form posts ?lang=) carries on to the table it created
+    wanted = request.args.get("lang") if request.args.get("lang") in ("en", "ja") else None
+    return redirect_with_token(url_for("host.table", table_id=table_id, lang=wanted), f"tch_{table_id}",
                                tables().host_token(table_id))
 
 

@@ -162,6 +162,20 @@ def circle_xy(index: int, count: int, radius: float = 42.0) -> tuple[float, floa
     return 50 + radius * math.sin(angle), 50 - radius * math.cos(angle)
 
 
+def result_words(names: list[str], winners: list[int], lang: str) -> str:
+    """A finished game's result for the status line: "Ann wins.", "Shared win: …", or a draw."""
+    from companion.session.table import verdict
+    en, ja = verdict(names, winners or [])
+    return pick(en, ja, lang)
+
+
+def shows_total(series: dict[str, Any] | None) -> bool:
+    """True when the table plays a series (a number of games or a target), or has played more than
+    one game: only then has a series total anything to add to the game's score."""
+    series = series or {}
+    return bool(series.get("rounds") or series.get("target") or len(series.get("games") or []) > 1)
+
+
 def event_text(event: dict[str, Any], lang: str) -> str:
     """An engine event's sentence in ``lang``."""
     return pick(str(event.get("text", "")), str(event.get("ja", "")), lang)
