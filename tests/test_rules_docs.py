@@ -54,6 +54,12 @@ def test_no_markup_is_left_over_in_the_rendered_rules(game):
     for lang in ("en", "ja"):
         text = re.sub(r"<code>.*?</code>", "", rules_page(game, lang).html, flags=re.S)
         assert not re.findall(r".{0,20}[*_`].{0,20}", text), (game, lang)
+        depth = 0   # and no bold swallowed the next one (a "**" that failed to close opens instead)
+        for tag in re.findall(r"</?strong>", text):
+            depth += 1 if tag == "<strong>" else -1
+            assert depth in (0, 1), (game, lang, "nested bold: an emphasis did not close")
+        source = re.sub(r"`[^`]*`", "", rules_markdown(game, lang))
+        assert source.count("**") == 2 * text.count("<strong>"), (game, lang)
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
