@@ -209,3 +209,20 @@ def test_the_create_form_offers_known_players(tmp_path):
     assert 'id="known-players"' in html
     assert re.findall(r'data-name="([^"]+)"', html) == ["Ann", "Ben", "Chie"]
     assert "players.js" in html
+
+
+def test_a_long_history_lists_the_recent_plays_and_counts_them_all(tmp_path):
+    from companion.history.bench import random_plays
+    from companion.history.record import write_play
+    app = make_app(tmp_path)
+    store = app.extensions["tables"].store
+    with store._write() as db:
+        for play in random_plays(130):
+            write_play(db, play)
+    client = app.test_client()
+    html = client.get("/history").get_data(as_text=True)
+    assert html.count('class="play"') == 100 and 'id="show-all"' in html
+    assert '<b id="play-count">130</b>' in html
+    assert client.get("/history?all=1").get_data(as_text=True).count('class="play"') == 130
+    for svg in re.findall(r"<svg class=\"chart\".*?</svg>", html):
+        assert svg.count("<circle") <= 8 * 30                      # the last 30 plays of a game, 8 players
