@@ -118,6 +118,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "summary": ("Summary", "まとめ"),
     "seat": ("Seat", "席"),
     "choose": ("Choose", "選択"),
+    "face_down_card": ("A face-down card", "伏せカード"),
+    "chance_short": ("The table (a card turned over)", "卓(めくったカード)"),
+    "your_move_card": ("Your move: choose a card", "あなたの番: カードを選ぶ"),
+    "their_move_card": ("{name}'s move: choose a card", "{name}の番: カードを選ぶ"),
+    "your_move": ("Your move", "あなたの番: 指し手を選ぶ"),
+    "their_move": ("{name}'s move", "{name}の番: 指し手を選ぶ"),
+    "where_to": ("where does it go?", "どこに置く?"),
+    "which_card": ("which card was it?", "どのカード?"),
+    "other_card": ("← Another card", "← 別のカード"),
+    "override_pick": ("Choose the move: the seat, the card, then where", "手を選ぶ: 席、カード、置き場所の順"),
+    "override_chosen": ("Chosen", "選んだ手"),
+    "override_none": ("No move chosen yet: pick one above.", "まだ手を選んでいません。上から選んでください。"),
 }
 
 
