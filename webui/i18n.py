@@ -130,6 +130,47 @@ STRINGS: dict[str, tuple[str, str]] = {
     "override_pick": ("Choose the move: the seat, the card, then where", "手を選ぶ: 席、カード、置き場所の順"),
     "override_chosen": ("Chosen", "選んだ手"),
     "override_none": ("No move chosen yet: pick one above.", "まだ手を選んでいません。上から選んでください。"),
+    # the phone camera page and the camera set-up check
+    "phone_camera": ("Phone camera", "スマホカメラ"),
+    "phone_camera_use": ("Use a phone as the camera", "スマホをカメラとして使う"),
+    "phone_camera_how": ("Open this on the phone that will look down on the table (a stand or a "
+                         "lamp arm about 1 m above the middle of the table, rear camera down). The "
+                         "link makes that phone a host device: show it to no one else.",
+                         "テーブルを真上から写すスマホでこれを開いてください(テーブル中央の約1m上に"
+                         "スタンドやアームで固定し、背面カメラを下に)。このリンクでそのスマホはホスト"
+                         "端末になります。他の人には見せないでください。"),
+    "phone_camera_https": ("Off this computer a phone's camera needs HTTPS: start the server with "
+                           "companion serve --lan --https and accept the certificate warning once.",
+                           "このコンピューター以外ではスマホのカメラにHTTPSが必要です。"
+                           "companion serve --lan --https で起動し、証明書の警告を一度だけ承認してください。"),
+    "camera_check": ("Camera set-up check", "カメラ設置チェック"),
+    "camera_check_alt": ("The camera's view with the watched area and where cards will read "
+                         "(green) or not (red)",
+                         "カメラの映像:監視範囲と、カードを読める場所(緑)・読めない場所(赤)"),
+    "camera_next": ("Next", "次にすること"),
+    "camera_lowest": ("lowest", "最低"),
+    "camera_readable": ("of the table reads", "の範囲で読み取り可能"),
+    "camera_gone": ("No frame from the phone for a while: is the camera page open and the screen on?",
+                    "しばらくスマホから映像が届いていません。カメラのページを開いたまま、画面をオンにしていますか?"),
+    "camera_start": ("Start the camera", "カメラを開始"),
+    "camera_stop": ("Stop", "停止"),
+    "camera_sending": ("Sending", "送信中"),
+    "camera_fps": ("frames/s", "フレーム/秒"),
+    "camera_stopped": ("Stopped.", "停止しました。"),
+    "camera_denied": ("The camera was refused: allow camera access for this site in the browser's "
+                      "settings, then tap Start.",
+                      "カメラの使用が拒否されました。ブラウザーの設定でこのサイトのカメラを許可してから"
+                      "「カメラを開始」をタップしてください。"),
+    "camera_insecure": ("This page needs HTTPS to use the camera. Restart the server with "
+                        "companion serve --lan --https and open the https:// address (accept the "
+                        "certificate warning once).",
+                        "カメラを使うにはHTTPSが必要です。companion serve --lan --https でサーバーを"
+                        "起動し直し、https:// のアドレスを開いてください(証明書の警告を一度だけ承認)。"),
+    "camera_hint": ("Keep this page open with the screen on; the phone must not move once the check "
+                    "says ready.",
+                    "このページを開いたまま画面をオンにしておいてください。「準備完了」になったら"
+                    "スマホを動かさないでください。"),
+    "camera_host_page": ("Host screen", "ホスト画面"),
 }
 
 

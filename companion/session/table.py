@@ -665,6 +665,11 @@ class TableSession:
         return self._commit("end_game", {}, by, expected_version)
 
     @_locked
+    def note(self, data: dict[str, Any], *, by: str = "host") -> None:
+        """Add a note to the log (no game state changes; pages showing the table refresh): e.g. that
+        a rematch was set up at another table."""
+        self._commit("note", dict(data), by, None)
+
     def next_game(self, *, by: str = "host", expected_version: int | None = None) -> None:
         """Series: start the next game (the start player moves one seat on)."""
         self._catch_up()
