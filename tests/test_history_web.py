@@ -226,3 +226,12 @@ def test_a_long_history_lists_the_recent_plays_and_counts_them_all(tmp_path):
     assert client.get("/history?all=1").get_data(as_text=True).count('class="play"') == 130
     for svg in re.findall(r"<svg class=\"chart\".*?</svg>", html):
         assert svg.count("<circle") <= 8 * 30                      # the last 30 plays of a game, 8 players
+
+
+def test_a_seat_nobody_named_reads_as_a_seat_not_p1(tmp_path):
+    client = make_app(tmp_path).test_client()
+    r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": ["Ann"]})
+    finish(client, r.get_json())
+    html = client.get("/history").get_data(as_text=True)
+    assert "Seat 2" in html and "P2" not in html and "Ann" in html
+    assert "席2" in client.get("/history?lang=ja").get_data(as_text=True)

@@ -175,7 +175,7 @@ def page() -> Any:
         sections=[_game_section(plays, g, language, colour) for g in games],
         time_played=dates.duration(sum(p.duration for p in plays), language),
         people=len({s.person for p in plays for s in p.seats if s.person}),
-        played_games=query.games_played(everything), counted=counted)
+        played_games=query.games_played(everything), counted=counted, seat_label=seat_label)
 
 
 @bp.get("/history/export")
@@ -256,6 +256,8 @@ def rematch() -> Any:
     return _host_of(new.id)
 
 
-def seat_names(play: Any) -> list[dict[str, Any]]:
-    """A play's seats for the page: name, score, winner, whether the name is a placeholder."""
-    return [{"name": s.name, "score": s.score, "winner": s.winner, "anonymous": anonymous(s)} for s in play.seats]
+def seat_label(seat: Any, language: str) -> str:
+    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named."""
+    if not anonymous(seat):
+        return str(seat.name)
+    return f"席{seat.seat + 1}" if language == "ja" else f"Seat {seat.seat + 1}"
