@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from urllib.parse import urlsplit
 from typing import Any
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
@@ -225,6 +226,10 @@ def _host_of(table_id: str) -> Response:
 def rematch() -> Any:
     """A new table with the same game, players, seats and options, the start player one seat on:
     from a finished table (``table``: its host only) or from a play of the history (``play``)."""
+    origin = request.headers.get("Origin")
+    if origin and urlsplit(origin).netloc != request.host:
+        # a page of another site posting to this server (the host's machine is trusted as such)
+        return render_template("index.html", lang=lang(), code="", error="Refused: a request from another site."), 403
     table_id, play_id = request.form.get("table"), request.form.get("play")
     if table_id:
         require_role(table_id, "host", allow_cookie=True)
