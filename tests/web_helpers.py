@@ -16,18 +16,49 @@ def make_app(tmp_path: Any, **config: Any) -> Any:
 
 
 def new_table(client: Any, game: str, players: int | None = None, **extra: Any) -> dict[str, Any]:
-    """Create a table through the API; the answer has id, code, host_token and token."""
+    """Create a table through the API; the answer has id, code and host_token, and ``token`` is
+    a phone that joined and that the host made the table's scorekeeper (it moves for everyone)."""
     players = players or PLAYERS[game]
     r = client.post("/api/tables", json={"game": game, "players": players,
                                           "names": NAMES[:players], **extra})
     assert r.status_code == 201, r.get_json()
+    table = r.get_json()
+    table["token"] = join(client, table, "scorekeeper")
+    set_role(client, table, table["token"], "table")
+    return table
+
+
+def join(client: Any, table: dict[str, Any], name: str = "") -> str:
+    """A phone joins by the table's code; its token (a watcher until it claims a seat)."""
+    r = client.post("/api/join", json={"code": table["code"], "name": name})
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["token"]
+
+
+def set_role(client: Any, table: dict[str, Any], token: str, role: str, seat: int | None = None) -> Any:
+    """The host gives the phone of ``token`` a role (seat, table, watch) or removes it."""
+    body = {"phone": token.split(".")[0], "role": role, "version": 0}
+    if seat is not None:
+        body["seat"] = seat
+    r = client.post(f"/api/tables/{table['id']}/phones", json=body,
+                    headers={"X-Table-Token": table["host_token"]})
+    assert r.status_code == 200, r.get_json()
     return r.get_json()
 
 
-def state(client: Any, table: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
-    """The table's state as a player sees it."""
-    url = f"/api/tables/{table['id']}/state" + ("" if seat is None else f"?seat={seat}")
-    r = client.get(url, headers={"X-Table-Token": table["token"]})
+def seat_phone(client: Any, table: dict[str, Any], seat: int) -> str:
+    """A phone that joined and claimed ``seat`` itself; its token."""
+    token = join(client, table, NAMES[seat])
+    r = client.post(f"/api/tables/{table['id']}/seat", json={"seat": seat},
+                    headers={"X-Table-Token": token})
+    assert r.status_code == 200, r.get_json()
+    return token
+
+
+def state(client: Any, table: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    """The table's state as a phone sees it (default: the scorekeeper's)."""
+    url = f"/api/tables/{table['id']}/state"
+    r = client.get(url, headers={"X-Table-Token": token or table["token"]})
     assert r.status_code == 200, r.get_json()
     return r.get_json()
 

@@ -44,20 +44,35 @@ def _request(port: int, method: str, path: str, body: Any = None, token: str | N
         conn.close()
 
 
+def _join(port: int, table: dict[str, Any]) -> str:
+    """A phone's own token for ``table`` (it joined by the code)."""
+    status, answer = _request(port, "POST", "/api/join", {"code": table["code"]})
+    if status != 200:
+        raise RuntimeError(f"cannot join: {answer}")
+    return answer["token"]
+
+
 class Phone(threading.Thread):
     """One phone: an event stream, and a view fetch for each new version."""
 
-    def __init__(self, port: int, table: dict[str, Any], stop: threading.Event) -> None:
+    def __init__(self, port: int, table: dict[str, Any], stop: threading.Event, seat: int) -> None:
         super().__init__(daemon=True)
-        self.port, self.table, self.stop_event = port, table, stop
+        self.port, self.table, self.stop_event, self.seat = port, table, stop, seat
         self.event_at: dict[int, float] = {}
         self.view_at: dict[int, float] = {}
         self.failures: list[str] = []
         self.ready = threading.Event()
 
     def run(self) -> None:
-        tid, token = self.table["id"], self.table["token"]
+        tid = self.table["id"]
         try:
+            # like a phone at the table: join by the code, then claim a free seat (the rest watch)
+            token = _join(self.port, self.table)
+            if self.seat < PLAYERS:
+                status, answer = _request(self.port, "POST", f"/api/tables/{tid}/seat",
+                                          {"seat": self.seat}, token=token)
+                if status != 200:
+                    self.failures.append(f"seat {status}: {answer}")
             conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
             conn.request("GET", f"/api/tables/{tid}/events?since=0&token={token}")
             resp = conn.getresponse()
@@ -181,9 +196,16 @@ def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]
                                  {"game": GAME, "players": PLAYERS, "rounds": 1000})
             if status != 201:
                 raise RuntimeError(f"cannot create a table: {t}")
+            # the mover is the table's scorekeeper phone (granted by the host): it taps every move
+            t["token"] = _join(port, t)
+            status, answer = _request(port, "POST", f"/api/tables/{t['id']}/phones",
+                                      {"phone": t["token"].split(".")[0], "role": "table"},
+                                      token=t["host_token"])
+            if status != 200:
+                raise RuntimeError(f"cannot make the scorekeeper: {answer}")
             made.append(t)
         stop = threading.Event()
-        all_phones = [Phone(port, t, stop) for t in made for _ in range(phones)]
+        all_phones = [Phone(port, t, stop, seat) for t in made for seat in range(phones)]
         for p in all_phones:
             p.start()
         for p in all_phones:

@@ -5,18 +5,29 @@ from __future__ import annotations
 import socket
 import threading
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 
+REQUEST_TIMEOUT = 10.0
+"""Seconds a connection may stay silent while the server waits for (the rest of) a request's
+headers or body; then the connection and its thread are let go. 800 half-open connections thus
+hold their 800 threads for 10 s, not forever (measured in docs/webui.md)."""
+
+
 class QuietHandler(WSGIRequestHandler):
-    """A request handler that does not print one line per request (phones poll the camera)."""
+    """A request handler that does not print one line per request (phones poll the camera), and
+    never prints a query string (it may carry a table's token)."""
+
+    timeout = REQUEST_TIMEOUT   # socketserver sets it on the connection: bounded header/body reads
 
     def log_request(self, code: Any = "-", size: Any = "-") -> None:
-        """Only errors are worth a line."""
+        """Only errors are worth a line: method, path without the query, status."""
         if str(code).startswith("5"):
-            super().log_request(code, size)
+            path = urlsplit(getattr(self, "path", "") or "").path
+            self.log("error", "%s %s %s", getattr(self, "command", "-"), path, code)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -29,10 +40,12 @@ def free_port(host: str = "127.0.0.1") -> int:
 class RunningServer:
     """A server started in a background thread; ``stop()`` shuts it down."""
 
-    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0,
+                 request_timeout: float = REQUEST_TIMEOUT) -> None:
         self.app = app
+        handler = type("Handler", (QuietHandler,), {"timeout": request_timeout})
         self.server: BaseWSGIServer = make_server(host, port or free_port(host), app, threaded=True,
-                                                   request_handler=QuietHandler)
+                                                   request_handler=handler)
         self.server.daemon_threads = True
         self.host, self.port = host, self.server.server_port
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True, name="webui")

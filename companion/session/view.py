@@ -142,7 +142,9 @@ def public_view(game: Game, turn: int) -> dict[str, Any]:
         view.update({k: full[k] for k in ("trick", "passed", "leader", "won", "won_worth", "hand_sizes",
                                           "out", "over", "breakdown", "winners") if k in full})
     elif gid == "prussia":
-        view["result"] = game.table.result
+        table = game.table
+        view.update(kings=table.kings, phase=game.phase, drawn=game.drawn, solo=game.players == 1,
+                    result=table.result)
     return view
 
 

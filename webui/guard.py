@@ -1,0 +1,114 @@
+"""The server's defences that are not about one table: how often a client may try join codes or
+create tables, which ``Host`` names the host pages answer to, and the CSRF token of the host form.
+
+The numbers are in docs/webui.md ("Limits"); tests may change them through the app config
+(``JOIN_LIMIT``, ``CREATE_LIMIT``: ``(burst, seconds per further attempt)``).
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, request
+
+JOIN_LIMIT = (10, 6.0)
+"""Wrong join codes: 10 at once, then one more every 6 s (10 a minute; all 390,625 codes would take
+about 27 days from one address instead of ~10 minutes)."""
+CREATE_LIMIT = (20, 30.0)
+"""New tables: 20 at once, then one more every 30 s (120 an hour) per client address."""
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+CSRF_COOKIE = "csrf"
+
+
+class RateLimit:
+    """A token bucket per client address: ``burst`` attempts at once, then one per ``every`` s."""
+
+    def __init__(self, burst: int, every: float) -> None:
+        self.burst, self.every = burst, every
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}   # address -> (tokens, when)
+
+    def _level(self, key: str, now: float) -> float:
+        tokens, when = self._buckets.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - when) / self.every)
+
+    def wait(self, key: str) -> float:
+        """Seconds ``key`` must wait before its next attempt (0: it may try now)."""
+        with self._lock:
+            level = self._level(key, time.monotonic())
+            return 0.0 if level >= 1.0 else (1.0 - level) * self.every
+
+    def spend(self, key: str) -> None:
+        """Count one attempt of ``key``."""
+        with self._lock:
+            now = time.monotonic()
+            self._buckets[key] = (max(0.0, self._level(key, now) - 1.0), now)
+            if len(self._buckets) > 10_000:   # forget clients whose bucket is full again
+                self._buckets = {k: v for k, v in self._buckets.items()
+                                 if self._level(k, now) < self.burst}
+
+
+def limit(name: str) -> RateLimit:
+    """The app's limiter ``name`` ("join" or "create")."""
+    return current_app.extensions["limits"][name]
+
+
+def client() -> str:
+    """The client's address (the key of the limits)."""
+    return request.remote_addr or "?"
+
+
+def host_name() -> str:
+    """The host name the request was sent to (its ``Host`` header, without the port)."""
+    return urlsplit("//" + (request.host or "")).hostname or ""
+
+
+def host_allowed() -> bool:
+    """True if the request names this server by an address it answers to: loopback, the LAN
+    address it announced (``PUBLIC_URL``) or ``ALLOWED_HOSTS``. A DNS-rebinding page reaches the
+    server under its own name, so it is refused the host's pages."""
+    allowed = set(LOOPBACK_NAMES) | set(current_app.config.get("ALLOWED_HOSTS") or ())
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        allowed.add(urlsplit(public).hostname or "")
+    return host_name() in allowed
+
+
+def local_request() -> bool:
+    """True for a request from this machine to one of this server's own names (only it may list
+    every table and open a host page without the host token)."""
+    return request.remote_addr in ("127.0.0.1", "::1", None) and host_allowed()
+
+
+def csrf_token() -> str:
+    """The token the host form carries (the same as its cookie: a page of another site cannot
+    read the cookie, so it cannot fill in the field)."""
+    token = request.cookies.get(CSRF_COOKIE)
+    if not token or len(token) < 16:
+        token = getattr(request, "_csrf_new", None) or secrets.token_urlsafe(24)
+        request._csrf_new = token   # type: ignore[attr-defined]
+    return token
+
+
+def csrf_ok(form_value: str | None) -> bool:
+    """True if a form's CSRF field matches the cookie."""
+    cookie = request.cookies.get(CSRF_COOKIE)
+    return bool(cookie and form_value and hmac.compare_digest(cookie, form_value))
+
+
+def install(app: Flask) -> None:
+    """Create the app's limiters and set the CSRF cookie on pages that handed out a new token."""
+    join = app.config.get("JOIN_LIMIT") or JOIN_LIMIT
+    create = app.config.get("CREATE_LIMIT") or CREATE_LIMIT
+    app.extensions["limits"] = {"join": RateLimit(*join), "create": RateLimit(*create)}
+
+    @app.after_request
+    def _csrf_cookie(resp: Any) -> Any:
+        token = getattr(request, "_csrf_new", None)
+        if token:
+            resp.set_cookie(CSRF_COOKIE, token, samesite="Strict", httponly=True)
+        return resp
