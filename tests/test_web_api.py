@@ -564,7 +564,7 @@ def test_buttons_and_prompt_choices_speak_the_page_language(client):
     assert r.get_json()["result"]["kind"] == "prompt"
     # the choices name Ann's banner: Chie's phone may not learn it, the host's page asks
     mine = client.get(f"{view}&lang=en").get_data(as_text=True)
-    assert "red banner" not in mine and "the host answers" in mine
+    assert "red banner" not in mine and "the host or scorekeeper answers" in mine
     view = f"/t/{table['id']}/view?token={table['host_token']}"
     en, ja = (client.get(f"{view}&lang={lang}").get_data(as_text=True) for lang in ("en", "ja"))
     assert "Ann (red) plays red banner" in en and "Ann (red) passes" in en and "Ann(赤)" not in en

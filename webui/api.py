@@ -318,8 +318,8 @@ def answer(table_id: str) -> tuple[Response, int]:
         shown = next((p for p in session_module().view.view_for(s, who.viewer)["prompts"]
                       if p["id"] == prompt), None)
         if shown is not None and shown.get("hidden"):
-            fail(403, "This question names cards you may not see: the host answers it.",
-                 ja="この確認にはあなたに見えないカードが含まれます。ホストが答えます。")
+            fail(403, "This question names cards you may not see: the host or the scorekeeper answers it.",
+                 ja="この確認にはあなたに見えないカードが含まれます。ホストか記録係が答えます。")
         return s.answer(prompt, choice, by=who.label, expected_version=version)
     return _write(table_id, "player", act)
 

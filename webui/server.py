@@ -23,6 +23,11 @@ class QuietHandler(WSGIRequestHandler):
 
     timeout = REQUEST_TIMEOUT   # socketserver sets it on the connection: bounded header/body reads
 
+    def log_error(self, format: str, *args: Any) -> None:
+        """A silent connection let go at the timeout is expected (a phone went away): no line."""
+        if "timed out" not in format:
+            super().log_error(format, *args)
+
     def log_request(self, code: Any = "-", size: Any = "-") -> None:
         """Only errors are worth a line: method, path without the query, status."""
         if str(code).startswith("5"):

@@ -150,11 +150,11 @@
     } else if (b.classList.contains("undo-decline")) {
       post("undo-decline", {phone: b.dataset.phone});
     } else if (b.classList.contains("claim")) {   /* this phone takes a free seat */
-      post("seat", {seat: +b.dataset.seat});
+      post("seat", {seat: +b.dataset.seat}).then(function () { refresh(true); });   /* same version, new view */
     } else if (b.classList.contains("phone-role")) {   /* the host frees, moves or grants */
       var change = {phone: b.dataset.phone, role: b.dataset.role};
       if (b.dataset.seat) change.seat = +b.dataset.seat;
-      post("phones", change);
+      post("phones", change).then(function () { refresh(true); });
     } else if (b.id === "undo-request") {
       post("undo-request", {}).then(function () {
         toast("✓");
