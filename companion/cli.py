@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "printables.cli",       # companion print
     "vision.cli",           # companion watch
     "companion.session.cli",  # companion session
+    "companion.history.cli",  # companion history
     "companion.advise",     # companion advise
     "webui.cli",            # companion serve
 )
@@ -46,7 +47,8 @@ def _games(args: argparse.Namespace) -> int:
         if not g.get("implemented"):
             print(f"{g['id']:<10} (not implemented yet)")
             continue
-        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {g['min_players']}–{g['max_players']} players")
+        count = g["min_players"] if g["min_players"] == g["max_players"] else f"{g['min_players']}–{g['max_players']}"
+        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {count} players")
         for opt in g["options"]:
             choices = f" [{'|'.join(map(str, opt['choices']))}]" if "choices" in opt else ""
             default = "(none)" if opt["default"] is None else json.dumps(opt["default"])

@@ -188,8 +188,9 @@ def test_the_host_page_checks_the_host_header(live):
         status, headers, body = live.request("GET", f"/host/{table['id']}", headers={"Host": name})
         assert status == 421 and token.encode() not in body and "set-cookie" not in headers, name
         status, _, body = live.request("GET", "/host", headers={"Host": name})
-        assert table["id"].encode() not in body   # no list of tables for a rebinding page
-    for name in (f"127.0.0.1:{live.port}", f"localhost:{live.port}", f"[::1]:{live.port}"):
+        assert status == 421 and table["id"].encode() not in body   # no list of tables either
+        assert live.request("GET", "/history", headers={"Host": name})[0] == 421
+    for name in (f"127.0.0.1:{live.port}", f"localhost:{live.port}", f"[::1]:{live.port}", "127.0.0.1"):
         status, headers, _ = live.request("GET", f"/host/{table['id']}", headers={"Host": name})
         assert status == 302 and f"tch_{table['id']}" in headers["set-cookie"], name
 

@@ -8,8 +8,8 @@ from flask import Flask, Response, current_app, jsonify, make_response, render_t
 from werkzeug.exceptions import HTTPException
 
 from webui import guard, render
-from webui.i18n import LANGS, pick, t
-from webui.rules import rule_anchor
+from webui.i18n import LANGS, choice_words, option_words, pick, player_count, t
+from webui.rules import rule_link
 from webui.tables import Caller, Tables
 
 TOKEN_HEADER = "X-Table-Token"
@@ -214,5 +214,7 @@ def install_helpers(app: Flask) -> None:
     guard.install(app)
     app.jinja_env.globals.update(t=t, pick=pick, chip=render.chip, card_name=render.card_name,
                                  short=render.short, seat_name=render.seat_name,
-                                 event_text=render.event_text, slot_label=render.slot_label, rule_anchor=rule_anchor,
-                                 circle_xy=render.circle_xy)
+                                 event_text=render.event_text, slot_label=render.slot_label, rule_link=rule_link,
+                                 circle_xy=render.circle_xy, result_words=render.result_words,
+                                 shows_total=render.shows_total, option_words=option_words,
+                                 choice_words=choice_words, player_count=player_count)

@@ -1,5 +1,6 @@
 """The server's defences that are not about one table: how often a client may try join codes or
-create tables, which ``Host`` names the host pages answer to, and the CSRF token of the host form.
+create tables, which ``Host`` names the server answers to, the chunked-body limit and the CSRF
+token of the host form.
 
 The numbers are in docs/webui.md ("Limits"); tests may change them through the app config
 (``JOIN_LIMIT``, ``CREATE_LIMIT``: ``(burst, seconds per further attempt)``).
@@ -7,6 +8,7 @@ The numbers are in docs/webui.md ("Limits"); tests may change them through the a
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import io
 import secrets
 import threading
@@ -22,7 +24,6 @@ JOIN_LIMIT = (10, 6.0)
 about 27 days from one address instead of ~10 minutes)."""
 CREATE_LIMIT = (20, 30.0)
 """New tables: 20 at once, then one more every 30 s (120 an hour) per client address."""
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 CSRF_COOKIE = "csrf"
 
 
@@ -70,14 +71,20 @@ def host_name() -> str:
 
 
 def host_allowed() -> bool:
-    """True if the request names this server by an address it answers to: loopback, the LAN
-    address it announced (``PUBLIC_URL``) or ``ALLOWED_HOSTS``. A DNS-rebinding page reaches the
-    server under its own name, so it is refused the host's pages."""
-    allowed = set(LOOPBACK_NAMES) | set(current_app.config.get("ALLOWED_HOSTS") or ())
+    """True if the request names this server by an address it answers to: an IP address (a
+    DNS-rebinding page needs a name of its own, so an address literal is safe), ``localhost``,
+    the name in ``PUBLIC_URL`` or one of ``ALLOWED_HOSTS``."""
+    name = host_name()
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    allowed = {"localhost"} | set(current_app.config.get("ALLOWED_HOSTS") or ())
     public = current_app.config.get("PUBLIC_URL")
     if public:
         allowed.add(urlsplit(public).hostname or "")
-    return host_name() in allowed
+    return name in allowed
 
 
 def local_request() -> bool:
@@ -107,6 +114,18 @@ def install(app: Flask) -> None:
     join = app.config.get("JOIN_LIMIT") or JOIN_LIMIT
     create = app.config.get("CREATE_LIMIT") or CREATE_LIMIT
     app.extensions["limits"] = {"join": RateLimit(*join), "create": RateLimit(*create)}
+
+    @app.before_request
+    def _known_host() -> Any:
+        # every page, not only the host's: a page of another site that made its own name point
+        # at this server (DNS rebinding) could otherwise read the host's pages and the history
+        if not host_allowed():
+            from webui.common import error_answer
+            return error_answer(421, f"This server does not answer to the name {host_name()!r}: open "
+                                     f"it at its address (e.g. 127.0.0.1), as printed when it started.",
+                                f"このサーバーは名前{host_name()!r}では応答しません。起動時に表示されたアドレス"
+                                f"(例: 127.0.0.1)で開いてください。")
+        return None
 
     @app.before_request
     def _chunked_body_limit() -> None:

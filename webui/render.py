@@ -162,46 +162,36 @@ def circle_xy(index: int, count: int, radius: float = 42.0) -> tuple[float, floa
     return 50 + radius * math.sin(angle), 50 - radius * math.cos(angle)
 
 
+def result_words(names: list[str], winners: list[int], lang: str) -> str:
+    """A finished game's result for the status line: "Ann wins.", "Shared win: …", or a draw."""
+    from companion.session.table import verdict
+    en, ja = verdict(names, winners or [])
+    return pick(en, ja, lang)
+
+
+def shows_total(series: dict[str, Any] | None) -> bool:
+    """True when the table plays a series (a number of games or a target), or has played more than
+    one game: only then has a series total anything to add to the game's score."""
+    series = series or {}
+    return bool(series.get("rounds") or series.get("target") or len(series.get("games") or []) > 1)
+
+
 def event_text(event: dict[str, Any], lang: str) -> str:
     """An engine event's sentence in ``lang``."""
     return pick(str(event.get("text", "")), str(event.get("ja", "")), lang)
 
 
 def score_chart(games: list[list[int]], names: list[str], width: int = 340, height: int = 160) -> Markup:
-    """Running totals over a series as an inline SVG line chart (no chart library)."""
-    if not games:
+    """Running totals over a series as an inline SVG line chart, names at the line ends, never on top
+    of each other (``webui.charts``); nothing for a single game: one game is no series."""
+    from webui.charts import line_chart
+    if len(games) < 2:
         return Markup("")
-    players = len(games[0])
-    totals = [[0] * players]
-    for scores in games:
-        totals.append([a + b for a, b in zip(totals[-1], scores)])
-    lo = min(min(r) for r in totals)
-    hi = max(max(r) for r in totals)
-    span = (hi - lo) or 1
-    pad = 24
-    steps = len(totals) - 1 or 1
-
-    def xy(i: int, v: int) -> str:
-        x = pad + (width - 2 * pad) * i / steps
-        y = height - pad - (height - 2 * pad) * (v - lo) / span
-        return f"{x:.1f},{y:.1f}"
-
-    colours = [c.hex for c in catalogue.COLOURS.values()]
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="score chart">',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" class="axis"/>']
-    zero = xy(0, 0).split(",")[1]
-    if lo < 0 < hi:
-        parts.append(f'<line x1="{pad}" y1="{zero}" x2="{width - pad}" y2="{zero}" class="zero"/>')
-    for p in range(players):
-        points = " ".join(xy(i, row[p]) for i, row in enumerate(totals))
-        colour = colours[p % len(colours)]
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" points="{points}"/>')
-        x, y = xy(len(totals) - 1, totals[-1][p]).split(",")
-        label = escape(names[p] if p < len(names) else f"P{p + 1}")
-        parts.append(f'<text x="{float(x) - 4}" y="{float(y) - 6}" text-anchor="end" fill="{colour}">'
-                     f'{label} {totals[-1][p]}</text>')
-    for i in range(len(totals)):
-        x = xy(i, lo).split(",")[0]
-        parts.append(f'<text x="{x}" y="{height - 6}" text-anchor="middle" class="tick">{i}</text>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
+    lines = []
+    for p in range(len(games[0])):
+        total, points = 0, [(0, 0)]
+        for i, scores in enumerate(games, 1):
+            total += scores[p]
+            points.append((i, total))
+        lines.append((names[p] if p < len(names) else f"P{p + 1}", points))
+    return line_chart(lines, label="score chart", height=height)

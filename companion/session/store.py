@@ -11,14 +11,16 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import sqlite3
 import threading
 import time
 import unicodedata
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from companion.engine import GameError
 
@@ -56,8 +58,43 @@ CREATE TABLE IF NOT EXISTS phones (
     PRIMARY KEY (session, phone)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS phones_one_per_seat ON phones(session, seat) WHERE seat IS NOT NULL;
+""" + """
+-- The play history (companion/history, docs/history.md). A play is one finished game, written by
+-- the same transaction as the log entry that ended it (and withdrawn by the one that reopens it):
+-- the log stays the single source of truth, these rows are its durable summary. They carry no
+-- foreign key to sessions: a play outlives its session and may come from an imported backup.
+CREATE TABLE IF NOT EXISTS players (
+    id       INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL UNIQUE COLLATE NOCASE,   -- a person across tables: "ann" is Ann
+    created  TEXT NOT NULL                          -- ISO 8601 UTC, first seen
+);
+CREATE TABLE IF NOT EXISTS plays (
+    id           TEXT PRIMARY KEY,   -- "<session>-<game number>" for plays of this database
+    session      TEXT,               -- the session it came from (NULL: imported)
+    number       INTEGER NOT NULL,   -- the game's number in its session
+    game         TEXT NOT NULL,      -- game id: wheel, hills, spartacus, prussia, chains
+    options      TEXT NOT NULL,      -- JSON: the game's options, start player included
+    started      TEXT NOT NULL,      -- ISO 8601 UTC: the first move
+    duration     INTEGER NOT NULL,   -- seconds from the first move to the end
+    ended_early  INTEGER NOT NULL,   -- 1: the host ended it, scores as they stood
+    camera_moves INTEGER NOT NULL,   -- moves the camera read (observations, answered or not)
+    tapped_moves INTEGER NOT NULL    -- moves tapped on a phone, typed, or dealt by the app
+);
+CREATE INDEX IF NOT EXISTS plays_started ON plays (started);
+CREATE TABLE IF NOT EXISTS play_seats (
+    play     TEXT NOT NULL,
+    seat     INTEGER NOT NULL,       -- 0-based seat order
+    name     TEXT NOT NULL,          -- the name at this table
+    player   INTEGER,                -- players.id; NULL for a seat nobody named (P1, P2, …)
+    score    INTEGER NOT NULL,
+    winner   INTEGER NOT NULL,
+    start    INTEGER NOT NULL,       -- 1: this seat started
+    PRIMARY KEY (play, seat)
+);
+CREATE INDEX IF NOT EXISTS play_seats_player ON play_seats (player);
 """
-
+HISTORY_SCHEMA_VERSION = 1
+"""``PRAGMA user_version`` once the play history was backfilled from the sessions already stored."""
 PHONE_ROLES = ("seat", "table", "watch")
 """What a joined phone may be: one seat's phone, the table's scorekeeper (granted by the host), a watcher."""
 
@@ -103,6 +140,11 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._db().executescript(SCHEMA)   # CREATE ... IF NOT EXISTS: safe from many processes
+        if self._db().execute("PRAGMA user_version").fetchone()[0] < HISTORY_SCHEMA_VERSION:
+            # a database from before the play history: record the games its sessions finished
+            from companion.history.record import backfill
+            backfill(self)
+            self._db().execute(f"PRAGMA user_version = {HISTORY_SCHEMA_VERSION}")
 
     # ----------------------------------------------------------------- connections
     def _db(self) -> sqlite3.Connection:
@@ -147,6 +189,7 @@ class Store:
                 with self._write() as db:
                     db.execute("INSERT INTO sessions (id, code, game, settings, created) VALUES (?,?,?,?,?)",
                                (session_id, code, game, json.dumps(settings), time.time()))
+                    remember_players(db, settings.get("names") or [])
                 return session_id, code
             except sqlite3.IntegrityError:
                 continue   # the code is taken: draw another
@@ -195,8 +238,9 @@ class Store:
             yield version, kind, json.loads(data), by
 
     def append(self, session_id: str, version: int, kind: str, data: dict[str, Any], by: str,
-               finished: bool) -> None:
-        """Commit entry ``version`` (must be the next one) or raise ``StaleVersion``, changing nothing."""
+               finished: bool, after: Callable[[sqlite3.Connection], None] | None = None) -> None:
+        """Commit entry ``version`` (must be the next one) or raise ``StaleVersion``, changing nothing;
+        ``after`` runs in the same transaction once the entry is in (the play history's record)."""
         text = json.dumps(data, ensure_ascii=False)
         try:
             with self._write() as db:
@@ -209,6 +253,8 @@ class Store:
                            "VALUES (?,?,?,?,?,?)", (session_id, version, kind, text, by, time.time()))
                 db.execute("UPDATE sessions SET version = ?, finished = ? WHERE id = ?",
                            (version, int(finished), session_id))
+                if after is not None:
+                    after(db)
         except sqlite3.IntegrityError:
             # the UNIQUE key is the last line of defence should two writers slip past the check
             raise StaleVersion(version - 1, self.version(session_id)) from None
@@ -276,3 +322,15 @@ class Store:
 def _digest(token: str) -> str:
     """What the store keeps of a phone token: its SHA-256 (a stolen database gives no tokens)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+PLACEHOLDER_NAME = re.compile(r"P\d+")
+"""The names a table gets when nobody typed one (P1, P2, …): seats, not people."""
+
+
+def remember_players(db: sqlite3.Connection, names: list[str]) -> None:
+    """Add the people behind ``names`` to the known players (placeholders like P1 are seats, not people)."""
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    for name in names:
+        if isinstance(name, str) and name.strip() and not PLACEHOLDER_NAME.fullmatch(name.strip()):
+            db.execute("INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)", (name.strip(), now))

@@ -184,8 +184,9 @@
         });
         box.innerHTML = "<table><thead><tr><th></th>" + j.columns.map(function (h) { return "<th>" + esc(h) + "</th>"; }).join("") +
           "</tr></thead>" +
-          "<tbody>" + rows.join("") + "</tbody></table><p class='small muted'>" + j.samples +
-          " samples, " + j.policy + "</p>";
+          "<tbody>" + rows.join("") + "</tbody></table><p class='small muted'>" +
+          esc(b.dataset.note.replace("{n}", j.samples)
+            .replace("{policy}", b.dataset[j.policy === "random" ? "policyRandom" : "policyGreedy"])) + "</p>";
       }).finally(function () { b.disabled = false; });
     }
   });
