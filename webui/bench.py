@@ -250,6 +250,38 @@ def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]
             server.kill()
 
 
+def half_open(count: int, marks: tuple[float, ...] = (1, 5, 9, 11, 13, 15)) -> list[dict[str, Any]]:
+    """Open ``count`` connections that send half a request line and then nothing; at each mark
+    (seconds after the first) report the server threads they still hold and how fast ``/health``
+    answers meanwhile."""
+    import socket
+    from webui import create_app
+    from webui.server import RunningServer
+    app = create_app({"DB": os.path.join(tempfile.mkdtemp(prefix="bench-web-"), "half-open.db")})
+    rows: list[dict[str, Any]] = []
+    with RunningServer(app) as srv:
+        base = threading.active_count()
+        socks = []
+        started = time.monotonic()
+        try:
+            for _ in range(count):
+                sock = socket.create_connection((srv.host, srv.port), timeout=30)
+                sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0")
+                socks.append(sock)
+            opened = time.monotonic() - started
+            for mark in marks:
+                time.sleep(max(0.0, started + mark - time.monotonic()))
+                t0 = time.perf_counter()
+                status = _request(srv.port, "GET", "/health")[0]
+                rows.append({"seconds": mark, "threads_held": threading.active_count() - base,
+                             "health_status": status, "health_ms": round((time.perf_counter() - t0) * 1000, 1),
+                             "opened_in_s": round(opened, 1)})
+        finally:
+            for sock in socks:
+                sock.close()
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """``companion bench web [--tables 20 --phones 6 --seconds S --rate R --json]``."""
     p = argparse.ArgumentParser(prog="companion bench web", description=__doc__.split("\n\n")[0])
@@ -258,7 +290,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="how long the moves go on")
     p.add_argument("--rate", type=float, default=0.5, help="moves per second on each table")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--half-open", type=int, metavar="N",
+                   help="instead: open N silent half-sent connections and report the threads they hold")
     args = p.parse_args(argv)
+    if args.half_open:
+        rows = half_open(args.half_open)
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        for r in rows:
+            print(f"t={r['seconds']:>4} s: threads held {r['threads_held']:>5}, /health {r['health_status']} "
+                  f"in {r['health_ms']} ms  (all {args.half_open} opened in {r['opened_in_s']} s)")
+        return 0 if rows and rows[-1]["health_status"] == 200 else 1
     if min(args.tables, args.phones) < 1 or args.seconds <= 0 or args.rate <= 0:
         p.error("tables and phones must be at least 1; seconds and rate above 0")
     report = run(args.tables, args.phones, args.seconds, args.rate)
