@@ -209,3 +209,29 @@ def test_the_create_form_offers_known_players(tmp_path):
     assert 'id="known-players"' in html
     assert re.findall(r'data-name="([^"]+)"', html) == ["Ann", "Ben", "Chie"]
     assert "players.js" in html
+
+
+def test_a_long_history_lists_the_recent_plays_and_counts_them_all(tmp_path):
+    from companion.history.bench import random_plays
+    from companion.history.record import write_play
+    app = make_app(tmp_path)
+    store = app.extensions["tables"].store
+    with store._write() as db:
+        for play in random_plays(130):
+            write_play(db, play)
+    client = app.test_client()
+    html = client.get("/history").get_data(as_text=True)
+    assert html.count('class="play"') == 100 and 'id="show-all"' in html
+    assert '<b id="play-count">130</b>' in html
+    assert client.get("/history?all=1").get_data(as_text=True).count('class="play"') == 130
+    for svg in re.findall(r"<svg class=\"chart\".*?</svg>", html):
+        assert svg.count("<circle") <= 8 * 30                      # the last 30 plays of a game, 8 players
+
+
+def test_a_seat_nobody_named_reads_as_a_seat_not_p1(tmp_path):
+    client = make_app(tmp_path).test_client()
+    r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": ["Ann"]})
+    finish(client, r.get_json())
+    html = client.get("/history").get_data(as_text=True)
+    assert "Seat 2" in html and "P2" not in html and "Ann" in html
+    assert "席2" in client.get("/history?lang=ja").get_data(as_text=True)

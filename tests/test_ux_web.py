@@ -110,8 +110,10 @@ def test_player_counts_in_words(client):
 def test_the_moves_heading_says_what_to_do_in_japanese(client):
     table = new_table(client, "spartacus")
     words = text(view(client, table, "ja"))
-    assert "指し手" in words or "カードを選ぶ" in words
-    assert " 手 " not in words
+    assert "Annの番: 指し手を選ぶ" in words and " 手 " not in words
+    client.get(f"/join?code={table['code']}")
+    mine = text(client.get(f"/t/{table['id']}/view?lang=ja&seat=0").get_data(as_text=True))
+    assert "あなたの番: 指し手を選ぶ" in mine
 
 
 def test_odds_note_is_in_the_page_language(client):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -36,6 +36,9 @@ GRID = (24, 16)
 UNEVEN = 1.3
 """A map whose best cell reads this many times finer than its worst comes from a camera looking at
 the table at an angle: the advice is to move it over the middle rather than lower it."""
+
+MINOR = ("soft",)
+"""Frame-quality warnings that do not stop cards being read: said, but after the camera's place."""
 
 FIT = 0.94
 """Share of the frame the watched area may fill when the advice is to lower the camera."""
@@ -180,6 +183,11 @@ def _cm(distance_mm: float) -> int:
     return max(5, int(math.ceil(distance_mm / 50.0)) * 5)
 
 
+def _down(value: float) -> str:
+    """A px/mm figure to two places, rounded down (1.397 is not "1.40" when 1.4 is needed)."""
+    return f"{math.floor(value * 100) / 100:.2f}"
+
+
 def _side(points_px: np.ndarray, frame: tuple[int, int]) -> str:
     """The side of the view (top, bottom, left, right) the points lie toward, from the centre."""
     w, h = frame
@@ -199,19 +207,22 @@ def check(frame: np.ndarray | None, calibration: Calibration | None,
           warnings: Sequence[Advice] = ()) -> SetupCheck:
     """The set-up check of one frame (BGR, or None when no frame came yet) seen through
     ``calibration`` (None until the K-CAL markers were found) for the watched area ``bounds``.
-    ``warnings`` are the frame-quality warnings, worst first: the first becomes the next step
-    (a shaking or blurred frame is fixed before anything is measured on it)."""
+    ``warnings`` are the frame-quality warnings, most urgent first (``quality_advice``): the first
+    that spoils reading becomes the next step (a shaking, blurred, glaring or badly lit frame is
+    fixed before the camera is moved); a picture only a little soft waits until the camera stands
+    right."""
     if frame is None:
         return SetupCheck(False, Advice.of("no_frame"))
     size = (frame.shape[1], frame.shape[0])
     warnings = tuple(warnings)
+    urgent = [w for w in warnings if w.key not in MINOR]
     if calibration is None:
-        return SetupCheck(False, warnings[0] if warnings else Advice.of("calibrate"), warnings, frame=size)
+        return SetupCheck(False, urgent[0] if urgent else Advice.of("calibrate"), warnings, frame=size)
     m = scale_map(calibration, bounds, size)
-    in_view = float(m.in_view.mean())
-    if warnings:
-        return SetupCheck(True, warnings[0], warnings, m, in_view, size)
-    return SetupCheck(True, _next_step(calibration, bounds, m, size), (), m, in_view, size)
+    step = urgent[0] if urgent else _next_step(calibration, bounds, m, size)
+    if step.key == "ready" and warnings:
+        step = warnings[0]
+    return SetupCheck(True, step, warnings, m, float(m.in_view.mean()), size)
 
 
 def _next_step(cal: Calibration, bounds: tuple[float, float, float, float], m: ScaleMap,
@@ -233,27 +244,29 @@ def _next_step(cal: Calibration, bounds: tuple[float, float, float, float], m: S
         return _sided("tilt", _side(cal.to_image(out), size))
     low, high = m.lowest, m.highest
     if low >= READ_PX_PER_MM:
-        return Advice.of("ready", low=f"{low:.2f}")
+        return Advice.of("ready", low=_down(low))
     red = m.centres_mm[~m.readable]
     if high / low > UNEVEN and high >= READ_PX_PER_MM:
-        return _sided("overhead", _side(cal.to_image(red), size), low=f"{low:.2f}", need=need)
+        return _sided("overhead", _side(cal.to_image(red), size), low=_down(low), need=need)
     grow = READ_PX_PER_MM * 1.03 / low     # a little margin above the line
     fits = span[0] * grow <= FIT * w and span[1] * grow <= FIT * h
     # the table's centre must stay in view when it grows about the frame's centre
     shift = np.abs(centre[0] - (w / 2, h / 2)) * grow
     if fits and shift[0] < w / 2 and shift[1] < h / 2:
-        return Advice.of("lower", cm=_cm(distance * (1 - 1 / grow)), low=f"{low:.2f}", need=need)
-    return Advice.of("too_big", low=f"{low:.2f}", need=need)
+        return Advice.of("lower", cm=_cm(distance * (1 - 1 / grow)), low=_down(low), need=need)
+    return Advice.of("too_big", low=_down(low), need=need)
 
 
-GREEN, RED, OUTLINE = (60, 190, 60), (50, 50, 230), (255, 200, 0)
+GREEN, RED, OUTLINE, SPOT = (60, 190, 60), (50, 50, 230), (255, 200, 0), (0, 230, 255)
 
 
 def draw(frame: np.ndarray, result: SetupCheck, calibration: Calibration | None,
-         bounds: tuple[float, float, float, float], width: int = 960) -> np.ndarray:
+         bounds: tuple[float, float, float, float], width: int = 960,
+         spots: Sequence[tuple[int, int, int, int]] = ()) -> np.ndarray:
     """The frame at ``width`` px with the watched area outlined and the px/mm map laid over it
     (green where cards read, red where they do not, the lowest and highest values written in
-    their cells) and a legend strip below: the set-up check's picture (its words are on the page)."""
+    their cells), glare ``spots`` (x0, y0, x1, y1 frame px) ringed, and a legend strip below: the
+    set-up check's picture (its words are on the page)."""
     h0, w0 = frame.shape[:2]
     s = width / w0
     out = cv2.resize(frame, (width, int(round(h0 * s))), interpolation=cv2.INTER_AREA)
@@ -261,7 +274,7 @@ def draw(frame: np.ndarray, result: SetupCheck, calibration: Calibration | None,
         out = cv2.cvtColor(out, cv2.COLOR_GRAY2BGR)
     m = result.map
     if calibration is None or m is None:
-        return _legend(out)
+        return _legend(_ring(out, spots, s))
     tint = out.copy()
     cw, ch = m.cell_mm
     rows, cols = m.px_per_mm.shape
@@ -282,8 +295,21 @@ def draw(frame: np.ndarray, result: SetupCheck, calibration: Calibration | None,
         for idx in {np.nanargmin(values), np.nanargmax(values)}:
             r, c = np.unravel_index(idx, values.shape)
             p = calibration.to_image(m.centres_mm[r, c][None])[0] * s
-            _text(out, f"{m.px_per_mm[r, c]:.2f}", (int(p[0]) - 26, int(p[1]) + 8))
-    return _legend(out)
+            _text(out, _down(m.px_per_mm[r, c]), (int(p[0]) - 26, int(p[1]) + 8))
+    return _legend(_ring(out, spots, s))
+
+
+def _ring(img: np.ndarray, spots: Sequence[tuple[int, int, int, int]], scale: float) -> np.ndarray:
+    """Glare spots (frame px boxes) ringed on the picture drawn at ``scale``."""
+    for x0, y0, x1, y1 in spots:
+        centre = (int(round((x0 + x1) / 2 * scale)), int(round((y0 + y1) / 2 * scale)))
+        cv2.circle(img, centre, ring_radius((x0, y0, x1, y1), scale), SPOT, 3, cv2.LINE_AA)
+    return img
+
+
+def ring_radius(box: tuple[int, int, int, int], scale: float) -> int:
+    """The radius (picture px) of the ring drawn around a glare spot's box."""
+    return int(max(box[2] - box[0], box[3] - box[1]) * scale / 2) + 6
 
 
 def _text(img: np.ndarray, text: str, at: tuple[int, int], scale: float = 0.75) -> None:
@@ -304,12 +330,9 @@ def _legend(img: np.ndarray) -> np.ndarray:
     return np.vstack([img, strip])
 
 
-def quality_warnings(frame: np.ndarray, calibration: Calibration | None = None) -> tuple[Advice, ...]:
-    """The frame-quality warnings of ``vision.quality`` (focus, shake, glare, exposure) as advice,
-    worst first."""
-    try:
-        from vision import quality
-    except ImportError:
-        return ()
-    result = quality.assess(frame, calibration=calibration)
-    return tuple(Advice(m.key, (), m.en, m.ja) for m in getattr(result, "messages", ()))
+
+def quality_advice(warnings: Iterable[Any]) -> tuple[Advice, ...]:
+    """``vision.quality`` warnings (a pipeline's ``status()``: refused, shaking, focus, glare and
+    its side, exposure; most urgent first) as set-up advice, in both languages."""
+    return tuple(Advice(w.code, (("side", w.side),) if w.side else (), w.text("en"), w.text("ja"))
+                 for w in warnings)

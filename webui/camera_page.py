@@ -106,17 +106,12 @@ def _check(table_id: str) -> tuple[Any, Any, Any]:
         cached = _CACHE.entries.get(table_id)
         if cached is not None and cached[0] is raw:
             return worker, cached[1], raw
-    cal = worker.pipeline.calibration
-    result = camera_check.check(raw, cal, worker.pipeline.layout.bounds(), _quality(raw, cal))
+    pipeline = worker.pipeline
+    result = camera_check.check(raw, pipeline.calibration, pipeline.layout.bounds(),
+                                camera_check.quality_advice(pipeline.status()))
     with _CACHE.lock:
         _CACHE.entries[table_id] = (raw, result, None)
     return worker, result, raw
-
-
-def _quality(raw: Any, cal: Any) -> tuple[Any, ...]:
-    """The frame-quality warnings (focus, shake, glare, exposure), worst first."""
-    from vision import camera_check
-    return camera_check.quality_warnings(raw, cal) if raw is not None else ()
 
 
 def _source(worker: Any) -> dict[str, Any]:
@@ -157,8 +152,10 @@ def check_image(table_id: str) -> Response:
         cached = _CACHE.entries.get(table_id)
         data = cached[2] if cached is not None and cached[0] is raw else None
     if data is None:
-        picture = camera_check.draw(raw, result, worker.pipeline.calibration,
-                                    worker.pipeline.layout.bounds(), CHECK_WIDTH)
+        pipeline = worker.pipeline
+        quality = pipeline.frame_quality
+        picture = camera_check.draw(raw, result, pipeline.calibration, pipeline.layout.bounds(),
+                                    CHECK_WIDTH, [g.box for g in quality.glare] if quality else ())
         data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
         with _CACHE.lock:
             if _CACHE.entries.get(table_id, (None,))[0] is raw:

@@ -217,4 +217,5 @@ def install_helpers(app: Flask) -> None:
                                  event_text=render.event_text, slot_label=render.slot_label, rule_link=rule_link,
                                  circle_xy=render.circle_xy, result_words=render.result_words,
                                  shows_total=render.shows_total, option_words=option_words,
-                                 choice_words=choice_words, player_count=player_count)
+                                 choice_words=choice_words, player_count=player_count,
+                                 move_picker=render.move_picker, override_picker=render.override_picker)

@@ -23,6 +23,11 @@ from webui.i18n import STRINGS, t
 
 bp = Blueprint("history", __name__)
 
+RECENT = 100
+"""Plays listed on the page unless the host asks for all (statistics always count every play)."""
+CHART_PLAYS = 30
+"""The score chart of a game shows its last this many plays (eight most frequent players)."""
+
 HISTORY_STRINGS: dict[str, tuple[str, str]] = {
     "history": ("History", "記録"),
     "history_host_only": ("The history is the host's: open it on the host's machine, or on the phone "
@@ -58,7 +63,7 @@ HISTORY_STRINGS: dict[str, tuple[str, str]] = {
     "date_from": ("From", "開始日"),
     "date_to": ("To", "終了日"),
     "known_players": ("Known players: tap to add", "登録済みのプレイヤー(タップで追加)"),
-    "created_at": ("Created", "作成"),
+    "show_all": ("Show all plays", "すべてのプレイを表示"),
 }
 STRINGS.update({k: v for k, v in HISTORY_STRINGS.items() if k not in STRINGS})
 
@@ -115,11 +120,14 @@ def _by_day(plays: list[Any], language: str) -> list[tuple[str, list[Any]]]:
 def _game_section(plays: list[Any], game: str, language: str, colour: dict[str, str]) -> dict[str, Any]:
     mine = [p for p in plays if p.game == game]
     stats = [r for r in query.player_stats(mine)]
-    lines = sorted(query.score_lines(mine, game).items(), key=lambda kv: -len(kv[1]))[:8]
+    window = max(0, len(mine) - CHART_PLAYS)   # the last plays: a phone-wide chart stays readable
+    lines = [(name, [(x, y) for x, y in pts if x > window])
+             for name, pts in query.score_lines(mine, game).items()]
+    lines = sorted((line for line in lines if line[1]), key=lambda kv: -len(kv[1]))[:8]
     dist = query.distribution(mine, game)
     most = max((c for _, _, c in dist), default=1) or 1
     return {"game": game, "title": title(game, language), "plays": len(mine), "stats": stats,
-            "line": line_chart(lines, label=t("score_over_plays", language), x_first=1,
+            "line": line_chart(lines, label=t("score_over_plays", language), x_first=window + 1,
                                colours=[colour.get(name, PALETTE[-1]) for name, _ in lines]),
             "distribution": bar_rows([(f"{lo}" if lo == hi else f"{lo} … {hi}", c / most,
                                        counted(c, "seat", language))
@@ -159,13 +167,15 @@ def page() -> Any:
                      colours=[colour.get(name, PALETTE[-1]) for name, _, _ in share[:10]])
     games = [which.game] if which.game else query.games_played(plays)
     return render_template(
-        "history.html", lang=language, plays=plays, days=_by_day(plays, language), which=which,
+        "history.html", lang=language, plays=plays, which=which,
+        days=_by_day(plays if request.args.get("all") else plays[-RECENT:], language),
+        hidden=0 if request.args.get("all") else max(0, len(plays) - RECENT),
         games=[{"id": g, "title": title(g, language)} for g in GAME_IDS],
         players=query.known_players(store), share_chart=chart, title=title,
         sections=[_game_section(plays, g, language, colour) for g in games],
         time_played=dates.duration(sum(p.duration for p in plays), language),
         people=len({s.person for p in plays for s in p.seats if s.person}),
-        played_games=query.games_played(everything), counted=counted)
+        played_games=query.games_played(everything), counted=counted, seat_label=seat_label)
 
 
 @bp.get("/history/export")
@@ -246,6 +256,8 @@ def rematch() -> Any:
     return _host_of(new.id)
 
 
-def seat_names(play: Any) -> list[dict[str, Any]]:
-    """A play's seats for the page: name, score, winner, whether the name is a placeholder."""
-    return [{"name": s.name, "score": s.score, "winner": s.winner, "anonymous": anonymous(s)} for s in play.seats]
+def seat_label(seat: Any, language: str) -> str:
+    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named."""
+    if not anonymous(seat):
+        return str(seat.name)
+    return f"席{seat.seat + 1}" if language == "ja" else f"Seat {seat.seat + 1}"

@@ -91,6 +91,7 @@
                              headers: {"Content-Type": "image/jpeg", "X-Table-Token": d.token}})
         .then(function (r) {
           return r.json().catch(function () { return {}; }).then(function (j) {
+            if (!running) return null;      /* stopped while this frame was on its way */
             if (!r.ok) {
               fail(j.error || ("error " + r.status));
               if (r.status !== 400 && r.status < 500) stop();   /* refused for good: say so, stop */
