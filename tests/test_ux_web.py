@@ -111,8 +111,7 @@ def test_the_moves_heading_says_what_to_do_in_japanese(client):
     table = new_table(client, "spartacus")
     words = text(view(client, table, "ja"))
     assert "Annの番: 指し手を選ぶ" in words and " 手 " not in words
-    client.get(f"/join?code={table['code']}")
-    mine = text(client.get(f"/t/{table['id']}/view?lang=ja&seat=0").get_data(as_text=True))
+    mine = text(view(client, table, "ja", seat=0))   # Ann's own phone
     assert "あなたの番: 指し手を選ぶ" in mine
 
 

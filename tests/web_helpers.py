@@ -22,7 +22,11 @@ def new_table(client: Any, game: str, players: int | None = None, **extra: Any) 
     r = client.post("/api/tables", json={"game": game, "players": players,
                                           "names": NAMES[:players], **extra})
     assert r.status_code == 201, r.get_json()
-    table = r.get_json()
+    return scorekeeper(client, r.get_json())
+
+
+def scorekeeper(client: Any, table: dict[str, Any]) -> dict[str, Any]:
+    """``table`` with ``token``: a phone that joined and that the host made the scorekeeper."""
     table["token"] = join(client, table, "scorekeeper")
     set_role(client, table, table["token"], "table")
     return table
