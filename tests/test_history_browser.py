@@ -127,3 +127,27 @@ def test_the_create_form_picks_known_players(server, browser):  # noqa: F811
     assert "Hana" in page.inner_text("section.scores") and "Gen" in page.inner_text("section.scores")
     assert not page.errors
     ctx.close()
+
+
+def test_the_end_of_a_series_charts_the_totals_with_names_apart(server, browser):  # noqa: F811
+    client = server.app.test_client()
+    table = client.post("/api/tables", json={"game": "spartacus", "players": 4, "rounds": 2,
+                                             "names": ["Ann", "Ben", "Chie", "Dai"]}).get_json()
+    _finish(client, table, 9)
+    r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table)["version"]},
+                    headers={"X-Table-Token": table["host_token"]})
+    assert r.status_code == 200, r.get_json()
+    _finish(client, table, 10)
+    ctx, page = _phone(browser, color_scheme="dark")
+    page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}")
+    page.wait_for_selector("section.summary svg.chart")
+    assert page.locator("section.summary svg.chart text.end").count() == 4
+    assert page.evaluate(OVERLAPS) == []
+    assert page.locator("#rematch").count() == 1                        # the series is over: play again
+    page.locator("section.summary svg.chart").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "series-end-dark.png"))
+    page.goto(f"{server.url}/history")
+    assert page.evaluate(OVERLAPS) == []
+    page.screenshot(path=str(SHOTS / "history-dark.png"))
+    assert not page.errors
+    ctx.close()
