@@ -204,6 +204,12 @@ def test_the_host_form_needs_its_csrf_token(live):
     assert status == 403 and _sessions(live) == before
     status, headers, _ = _form_post(live, {"game": "wheel", "players": "3"})
     assert status == 302 and _sessions(live) == before + 1
+    # any form another site's page submits is refused by its Origin (the history's rematch too)
+    for path, form in (("/host", "game=wheel&players=3"), ("/history/rematch", "play=1")):
+        status, _, page = live.request("POST", path, raw=form.encode(), headers={
+            "Content-Type": "application/x-www-form-urlencoded", "Origin": "http://evil.example"})
+        assert status == 403 and b"another site" in page
+    assert _sessions(live) == before + 1
 
 
 def test_tokens_are_not_logged(tmp_path, caplog):

@@ -128,6 +128,24 @@ def install(app: Flask) -> None:
         return None
 
     @app.before_request
+    def _same_origin_forms() -> Any:
+        # A form another site's page submits in the host's browser carries that site's Origin:
+        # refuse it for every form (the host form also has its CSRF token; the history's rematch
+        # form relies on this). JSON writes need the X-Table-Token header, which no form can send.
+        if request.method != "POST" or request.is_json:
+            return None
+        origin = request.headers.get("Origin")
+        if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+            from webui.common import error_answer
+            return error_answer(403, "This form was sent from another site's page: nothing was done.",
+                                "このフォームは別のサイトのページから送られました。何も行っていません。")
+        if origin == "null":
+            from webui.common import error_answer
+            return error_answer(403, "This form was sent from a page without an origin: nothing was done.",
+                                "このフォームは送信元のないページから送られました。何も行っていません。")
+        return None
+
+    @app.before_request
     def _chunked_body_limit() -> None:
         # A chunked body has no Content-Length for Werkzeug to refuse up front, and its limited
         # stream silently stops at the limit (the JSON then looks broken: a misleading 400). Read
