@@ -258,3 +258,10 @@ def test_another_site_cannot_start_a_rematch_from_the_hosts_browser(tmp_path):
     assert r.status_code == 302                       # the page's own origin
     with sqlite3.connect(tmp_path / "web.db") as db:
         assert db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 2
+
+
+def test_a_stranger_on_the_network_is_not_shown_the_known_players(tmp_path):
+    client = make_app(tmp_path).test_client()
+    new_table(client, "spartacus")
+    assert 'id="known-players"' not in client.get("/host", environ_base=REMOTE).get_data(as_text=True)
+    assert 'id="known-players"' in client.get("/host").get_data(as_text=True)

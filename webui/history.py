@@ -77,7 +77,7 @@ def _install(state: Any) -> None:
     env.filters["when"] = lambda value, language="en", clock=True: dates.human(value, language, clock=clock)
     env.filters["duration"] = lambda seconds, language="en": dates.duration(seconds, language)
     env.filters["clock"] = lambda value: dates.instant(value).strftime("%H:%M")
-    env.globals.update(known_players=lambda: query.known_players(tables().store), rematch_of=rematch_of)
+    env.globals.update(known_players=known_players, rematch_of=rematch_of)
 
 
 def allowed() -> bool:
@@ -88,6 +88,12 @@ def allowed() -> bool:
         if key.startswith("tch_") and tables().role(key[4:], token) == "host":
             return True
     return False
+
+
+def known_players() -> list[str]:
+    """The known players for the create form's picker: for the host only (the names are the
+    host's records, like the tables list that only this machine sees)."""
+    return query.known_players(tables().store) if allowed() else []
 
 
 def _refuse() -> tuple[str, int]:
