@@ -19,7 +19,8 @@ from companion.series import Series
 COMMAND_MODULES = (
     "printables.cli",       # companion print
     "vision.cli",           # companion watch
-    "companion.session_cli",  # companion session
+    "companion.session.cli",  # companion session
+    "companion.history.cli",  # companion history
     "companion.advise",     # companion advise
     "webui.cli",            # companion serve
 )
@@ -28,7 +29,7 @@ BENCHES = {
     "vision": "vision.bench",
     "web": "webui.bench",
     "prussia": "companion.games.prussia_bench",
-    "session": "companion.session_bench",
+    "session": "companion.session.bench",
 }
 """``companion bench NAME`` runs ``main(argv)`` of the named module."""
 

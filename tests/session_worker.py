@@ -16,8 +16,8 @@ import time
 
 from companion.engine import Move
 from companion.session import StaleVersion, Store, TableSession
-from companion.session_reconcile import fast_clone
-from companion.session_sim import table_move
+from companion.session.reconcile import fast_clone
+from companion.session.sim import table_move
 
 
 def reference_log(game_id: str, players: int, options: dict, seed: int) -> list[Move]:

@@ -5,7 +5,7 @@ import pytest
 
 from companion.engine import CHANCE, IllegalMove, Move
 from companion.session import SessionError, StaleVersion, Store, TableSession
-from companion.session_sim import full_view, play_through_camera, without
+from companion.session.sim import full_view, play_through_camera, without
 
 
 @pytest.fixture

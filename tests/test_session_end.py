@@ -9,7 +9,7 @@ import pytest
 
 from companion.engine import CHANCE, TERMINAL, IllegalMove, Move
 from companion.session import SessionError, StaleVersion, Store, TableSession
-from companion.session_sim import play_through_camera, table_move
+from companion.session.sim import play_through_camera, table_move
 
 
 @pytest.fixture

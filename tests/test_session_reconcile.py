@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from companion.engine import Move
 from companion.games import new_game
-from companion.session_reconcile import compare, differences, explain, matches
+from companion.session.reconcile import compare, differences, explain, matches
 
 
 def test_partial_observations_compare_only_what_was_seen():
@@ -40,7 +40,7 @@ def test_search_reports_when_it_stopped_at_its_budget():
 def test_a_taken_terminal_the_camera_cannot_name_is_named_from_the_row():
     import random
 
-    from companion.session_reconcile import why_not
+    from companion.session.reconcile import why_not
     game = new_game("chains", 2)
     game.apply(game.sample_chance(random.Random(1)))
     first = game.layout()["terminals"][0][0]["card"]

@@ -9,7 +9,7 @@ import pytest
 from companion.engine import CHANCE
 from companion.games import new_game
 from companion.session import Store, TableSession
-from companion.session_reconcile import adapter
+from companion.session.reconcile import adapter
 from vision import bench, layouts
 
 

@@ -206,7 +206,7 @@ def test_japanese_dark_rules_and_the_host_screen(server, browser):
     assert phone.evaluate("getComputedStyle(document.body).backgroundColor") != bg
     phone.click("a.rules-link")
     phone.wait_for_selector("#war")
-    assert "着火" in phone.inner_text("main")
+    assert "発火トランプ" in phone.inner_text("main")   # the full rules (docs/prussia.md), in Japanese
     # the host's page updated live with the phone's moves
     page.wait_for_function("v => +document.body.dataset.version >= v", arg=8, timeout=LIVE_MS)
     assert not phone.errors and not page.errors

@@ -216,8 +216,10 @@ class View:
     detector would identify in them. Uses ``vision.synthetic`` (lens distortion, uneven light,
     clutter) when it is installed, else this module's quick renderer."""
 
-    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0, players: int | None = None) -> None:
+    def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0, players: int | None = None,
+                 conditions: Any = None) -> None:
         self.game_id = game_id
+        self.conditions = conditions
         self.layout = table_layout(game_id, players)
         table = (self.layout.bounds()[2], self.layout.bounds()[3])
         self.synthetic = _synthetic()
@@ -225,7 +227,8 @@ class View:
             fits = self.synthetic.max_px_per_mm(table)
             self.px_per_mm = min(1.7, fits) if px_per_mm is None else px_per_mm
             self.whole_table = self.px_per_mm <= fits
-            self.cam = self.synthetic.Camera.looking_at(table, self.px_per_mm, seed, self.whole_table)
+            self.cam = self.synthetic.Camera.looking_at(table, self.px_per_mm, seed, self.whole_table,
+                                                        conditions or self.synthetic.Conditions())
             self.true_calibration = Calibration(np.linalg.inv(self.cam.homography), (), 0.0, self.cam.k)
         else:
             self.cam, self.px_per_mm = fitting_camera(self.layout, px_per_mm)
@@ -442,12 +445,12 @@ class TableStep:
 
 
 def table_script(game_id: str, players: int, options: dict[str, Any], seed: int) -> tuple[list[Move], list[TableStep]]:
-    """A random game as it happens at a real table (``session_sim.table_move``: nobody sees a deal),
+    """A random game as it happens at a real table (``companion.session.sim.table_move``: nobody sees a deal),
     and the still tables a camera sees: one after each move, except between taking a card from the
     deck and turning it over (one motion), plus the table before a ruling is carried out by hand
     (a Chains misfit lying turned over, a Prussia card drawn)."""
     from companion.games import new_game
-    from companion.session_sim import PRE_RULING_FRAMES, SAME_MOTION, table_move
+    from companion.session.sim import PRE_RULING_FRAMES, SAME_MOTION, table_move
     rng = random.Random(seed)
     ref = new_game(game_id, players, options)
     steps = [TableStep(ref.layout(), 0)]
@@ -551,7 +554,7 @@ def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | 
     camera does not see still (a hand stays over the table; never the last one)."""
     import tempfile
     from companion.session import Store, TableSession
-    from companion.session_reconcile import adapter
+    from companion.session.reconcile import adapter
     from vision import layouts
     from vision.layouts import scene_from_placements
     from vision.pipeline import Pipeline

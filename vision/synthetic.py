@@ -7,6 +7,12 @@ built for a small machine: card rasters are made once per scale, each card is pa
 table-millimetre image with one ``warpAffine`` of its bounding box, and one precomputed ``remap``
 takes the table image to the 1920 × 1080 camera frame (perspective and lens together).
 
+``Conditions`` says what kind of table the camera sees (the defaults are the near-overhead camera
+above): a real pinhole camera at any elevation (45°–90°) and yaw, barrel distortion, motion blur,
+glare spots, a phone screen held over the table showing a card, a lighting gradient. Ground truth
+per frame (``visible_truth``) can also require the resolution a marker needs
+(``card_resolution``: px/mm along the card's worse axis, from the projection's local Jacobian).
+
 ``frames_for_game`` plays an engine game (``companion.engine.simulate``) and yields still frames of
 every state and hand frames between moves, each with its ground truth.
 """
@@ -35,6 +41,12 @@ MARGIN_PX = 20           # the calibrated table must lie this far inside the fra
 MAX_TURN = 1.5           # degrees the camera is turned against the table at most
 CALIBRATION_QUIET_MM = 5.0   # white paper left around a cut-out K-CAL marker
 MAX_TILT = 0.04          # how much narrower the far edge looks at most (perspective)
+FOCAL_PX = 1500.0        # a webcam's focal length at 1080p (about 65° across the frame)
+MAX_WORLD_SCALE = 4.0    # table-image px/mm at most (a steep camera sees its near edge large)
+WORLD_MARGIN_MM = 250.0  # how much of the floor around the table a steep camera's table image holds
+VISIBLE_PX_PER_MM = 1.35
+"""A card counts as visible (in ``conditions`` ground truth) when one of its unobscured markers is
+seen at least this fine along the card's worse axis: below it a 15 mm marker is under 20 px."""
 
 
 # ----------------------------------------------------------------- card rasters
@@ -60,7 +72,89 @@ def _calibration_marker(card_id: str, px_per_mm: float) -> np.ndarray:
     return cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
 
 
+# ----------------------------------------------------------------- the conditions
+@dataclass(frozen=True)
+class Conditions:
+    """What kind of table the camera sees. The defaults are the near-overhead camera (a few per
+    cent of perspective, a slight random lens) and nothing else.
+
+    ``elevation`` (degrees above the table, 45–90) and ``yaw`` (degrees around it; 0 = the camera
+    on the table's bottom edge, the side nearest K-CAL4 and K-CAL3) place a real pinhole camera
+    looking at the table's centre; ``barrel`` is its lens (division model k, see
+    ``vision.calibrate``; None = a random slight lens); ``motion_blur`` a linear smear of that
+    many px in a random direction; ``glare`` the number of specular spots (about half over
+    markers); ``screen`` a phone held over the table showing a card of the game that is not on
+    it; ``gradient`` how much darker one side of the table is (0.5 = half as bright)."""
+
+    elevation: float | None = None
+    yaw: float = 0.0
+    barrel: float | None = None
+    motion_blur: float = 0.0
+    glare: int = 0
+    screen: bool = False
+    gradient: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.elevation is not None and not 30.0 <= self.elevation <= 90.0:
+            raise ValueError(f"elevation must be 30–90° above the table, not {self.elevation}")
+        if self.screen and self.elevation is None:
+            raise ValueError("a phone screen held over the table needs a pinhole camera: give an elevation")
+        if self.barrel is not None and abs(self.barrel) > 0.3:
+            raise ValueError(f"barrel must be within ±0.3, not {self.barrel}")
+        if not 0.0 <= self.motion_blur <= 30.0 or not 0.0 <= self.gradient < 1.0 or self.glare < 0:
+            raise ValueError("motion_blur 0–30 px, gradient 0–1 and glare ≥ 0 spots")
+
+    @property
+    def pinhole(self) -> bool:
+        """Whether the camera is a posed pinhole camera (else today's near-overhead one)."""
+        return self.elevation is not None
+
+
+OVERHEAD = Conditions(elevation=90.0)
+
+
 # ----------------------------------------------------------------- the camera
+@dataclass(frozen=True)
+class Pose:
+    """Where a pinhole camera is: rotation (rows: image right, image down, forward), centre (table
+    mm, z negative above the table) and focal length (px)."""
+
+    rotation: np.ndarray
+    centre: np.ndarray
+    focal: float
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        """Undistorted frame px of 3-D points (N×3 table mm; z < 0 above the table)."""
+        cam = (np.asarray(points, np.float64) - self.centre) @ self.rotation.T
+        c = np.array(FRAME_SIZE, np.float64) / 2
+        return c + self.focal * cam[:, :2] / cam[:, 2:3]
+
+    def homography(self) -> np.ndarray:
+        """Table mm (z = 0) -> undistorted frame px."""
+        k = np.array([[self.focal, 0, FRAME_SIZE[0] / 2], [0, self.focal, FRAME_SIZE[1] / 2], [0, 0, 1]])
+        r = self.rotation
+        h = k @ np.column_stack([r[:, 0], r[:, 1], -r @ self.centre])
+        return h / h[2, 2]
+
+
+def pose_looking_at(target: tuple[float, float], elevation: float, yaw: float, distance: float,
+                    roll: float = 0.0) -> Pose:
+    """A pinhole camera ``distance`` mm from a table point, ``elevation`` degrees above the table,
+    at ``yaw`` degrees around it (0: on the +y side, the table's far side at the top of the frame),
+    turned by ``roll`` degrees about its axis."""
+    e, y = math.radians(elevation), math.radians(yaw)
+    side = np.array([math.sin(y), math.cos(y), 0.0])            # from the target towards the camera
+    centre = np.array([target[0], target[1], 0.0]) + distance * (math.cos(e) * side + math.sin(e) * np.array([0, 0, -1.0]))
+    forward = (np.array([target[0], target[1], 0.0]) - centre) / distance
+    right = np.array([math.cos(y), -math.sin(y), 0.0])
+    right -= forward * (right @ forward)
+    right /= np.linalg.norm(right)
+    down = np.cross(forward, right)
+    r = math.radians(roll)
+    right, down = math.cos(r) * right + math.sin(r) * down, -math.sin(r) * right + math.cos(r) * down
+    return Pose(np.array([right, down, forward]), centre, FOCAL_PX)
+
+
 @dataclass
 class Camera:
     """A fixed webcam over a table: homography table mm -> undistorted px, lens, light, world image."""
@@ -72,6 +166,9 @@ class Camera:
     seed: int
     world_origin: tuple[float, float] = (0.0, 0.0)
     world_scale: float = 1.0
+    conditions: Conditions = Conditions()
+    pose: Pose | None = None
+    _levels: list | None = field(default=None, repr=False)
     _maps: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _light: np.ndarray | None = field(default=None, repr=False)
     _background: np.ndarray | None = field(default=None, repr=False)
@@ -79,13 +176,18 @@ class Camera:
 
     @classmethod
     def looking_at(cls, table: tuple[float, float], px_per_mm: float, seed: int = 0,
-                   whole_table: bool = True) -> "Camera":
+                   whole_table: bool = True, conditions: Conditions = Conditions()) -> "Camera":
         """A camera centred on ``table`` (w, h mm) at about ``px_per_mm`` in the middle, slightly
         turned and tilted; raises ValueError when the table does not fit the frame at that scale,
-        unless ``whole_table`` is False (a close camera: the table's edges fall outside the frame)."""
+        unless ``whole_table`` is False (a close camera: the table's edges fall outside the frame).
+        With a pinhole ``conditions`` (an elevation), a posed camera looking at the table's centre
+        instead, at a distance giving ``px_per_mm`` there (the mean of the scales across and along
+        its line of sight); its table may reach out of the frame."""
         fits = max_px_per_mm(table)
         if px_per_mm <= 0:
             raise ValueError(f"px_per_mm must be positive, not {px_per_mm}")
+        if conditions.pinhole:
+            return cls._posed(table, px_per_mm, seed, conditions)
         if whole_table and px_per_mm > fits:
             raise ValueError(f"a {table[0]:g} × {table[1]:g} mm table does not fit a "
                              f"{FRAME_SIZE[0]}×{FRAME_SIZE[1]} frame at {px_per_mm:g} px/mm: at most "
@@ -105,7 +207,22 @@ class Camera:
             ry = dx * math.sin(turn) + dy * math.cos(turn)
             out.append((fw / 2 + rx + rng.uniform(-4, 4), fh / 2 + ry + rng.uniform(-4, 4)))
         homography = cv2.getPerspectiveTransform(corners.astype(np.float32), np.array(out, np.float32))
-        cam = cls(table, px_per_mm, homography.astype(np.float64), rng.uniform(-0.04, 0.04), seed)
+        k = rng.uniform(-0.04, 0.04)
+        cam = cls(table, px_per_mm, homography.astype(np.float64), k if conditions.barrel is None else conditions.barrel,
+                  seed, conditions=conditions)
+        cam._frame_world()
+        return cam
+
+    @classmethod
+    def _posed(cls, table: tuple[float, float], px_per_mm: float, seed: int, conditions: Conditions) -> "Camera":
+        rng = random.Random(f"camera:{seed}")
+        e = math.radians(conditions.elevation)
+        # at the target the table's two axes are seen at f/d and f·sin(e)/d px/mm
+        distance = FOCAL_PX * (1 + math.sin(e)) / (2 * px_per_mm)
+        pose = pose_looking_at((table[0] / 2, table[1] / 2), conditions.elevation, conditions.yaw, distance,
+                               rng.uniform(-MAX_TURN, MAX_TURN))
+        k = rng.uniform(-0.02, 0.02) if conditions.barrel is None else conditions.barrel
+        cam = cls(table, px_per_mm, pose.homography(), k, seed, conditions=conditions, pose=pose)
         cam._frame_world()
         return cam
 
@@ -119,7 +236,14 @@ class Camera:
     def project(self, points_mm: np.ndarray) -> np.ndarray:
         """Frame pixels (as the lens shows them) of table points (N×2 mm)."""
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-        und = cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+        return self._distort(cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2))
+
+    def project_3d(self, points: np.ndarray) -> np.ndarray:
+        """Frame pixels of points above the table (N×3 mm, z < 0 towards the camera); pinhole only."""
+        assert self.pose is not None, "only a posed camera sees off the table plane"
+        return self._distort(self.pose.to_image(points))
+
+    def _distort(self, und: np.ndarray) -> np.ndarray:
         c = np.array(FRAME_SIZE, np.float64) / 2
         norm = np.linalg.norm(c)
         d = und - c
@@ -136,9 +260,39 @@ class Camera:
         mm = cv2.perspectiveTransform(self._undistort(border).reshape(-1, 1, 2),
                                       np.linalg.inv(self.homography)).reshape(-1, 2)
         self.world_scale = self.px_per_mm * SUPERSAMPLE
+        if self.pose is not None:
+            # a steep camera sees far over the floor and its near edge large: the table image
+            # holds the table and a margin (the rest of the frame reflects it), as fine as the
+            # finest part of the table in view needs
+            w, h = self.table
+            mm = np.clip(mm, (-WORLD_MARGIN_MM, -WORLD_MARGIN_MM), (w + WORLD_MARGIN_MM, h + WORLD_MARGIN_MM))
+            self.world_scale = min(MAX_WORLD_SCALE, SUPERSAMPLE * self._finest(mm))
         self.world_origin = (float(mm[:, 0].min()) - 10, float(mm[:, 1].min()) - 10)
         self.world_size = (int((mm[:, 0].max() - self.world_origin[0] + 10) * self.world_scale),
                            int((mm[:, 1].max() - self.world_origin[1] + 10) * self.world_scale))
+
+    def _finest(self, window_mm: np.ndarray) -> float:
+        """The largest frame px per table mm over the table (and margin) in view."""
+        x0, y0 = window_mm.min(axis=0)
+        x1, y1 = window_mm.max(axis=0)
+        xs, ys = np.meshgrid(np.linspace(x0, x1, 25), np.linspace(y0, y1, 17))
+        grid = np.column_stack([xs.ravel(), ys.ravel()])
+        res = self.resolution(grid, np.array([1.0, 0.0]), np.array([0.0, 1.0]), worst=False)
+        px = self.project(grid)
+        inside = (px[:, 0] >= 0) & (px[:, 0] < FRAME_SIZE[0]) & (px[:, 1] >= 0) & (px[:, 1] < FRAME_SIZE[1])
+        return float(res[inside].max()) if inside.any() else self.px_per_mm
+
+    def resolution(self, points_mm: np.ndarray, u: np.ndarray, v: np.ndarray, worst: bool = True) -> np.ndarray:
+        """Frame px per mm at table points along two table directions (unit vectors ``u``, ``v``,
+        one pair or one per point): the smaller of the two (``worst``) or the larger; from the
+        projection's local Jacobian (lens included)."""
+        p = np.asarray(points_mm, np.float64).reshape(-1, 2)
+        u, v = np.broadcast_to(u, p.shape), np.broadcast_to(v, p.shape)
+        d = 0.5
+        px = self.project(np.vstack([p - d * u, p + d * u, p - d * v, p + d * v])).reshape(4, -1, 2)
+        along_u = np.linalg.norm(px[1] - px[0], axis=1) / (2 * d)
+        along_v = np.linalg.norm(px[3] - px[2], axis=1) / (2 * d)
+        return np.minimum(along_u, along_v) if worst else np.maximum(along_u, along_v)
 
     def maps(self) -> tuple[np.ndarray, np.ndarray]:
         """remap() tables: for each frame pixel, where to sample the table image."""
@@ -150,7 +304,27 @@ class Camera:
             wx = ((mm[:, 0] - self.world_origin[0]) * self.world_scale).reshape(fh, fw).astype(np.float32)
             wy = ((mm[:, 1] - self.world_origin[1]) * self.world_scale).reshape(fh, fw).astype(np.float32)
             self._maps = cv2.convertMaps(wx, wy, cv2.CV_16SC2)
+            if self.pose is not None:
+                self._levels = _mip_levels(wx, wy)
         return self._maps
+
+    def look(self, world: np.ndarray) -> np.ndarray:
+        """The frame of a table image: one remap; a posed camera blends remaps of the table image's
+        pyramid by how many table-image px each frame px spans (a far edge seen small is
+        averaged, as a lens and sensor average it, instead of aliased)."""
+        map1, map2 = self.maps()
+        if not self._levels:
+            return cv2.remap(world, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        out = np.zeros((FRAME_SIZE[1], FRAME_SIZE[0], 3), np.float32)
+        level = world
+        for n, (maps, weight) in enumerate(self._levels):
+            if n:
+                level = cv2.pyrDown(level)
+            if weight is None:
+                continue
+            seen = cv2.remap(level, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+            out += seen.astype(np.float32) * weight[..., None]
+        return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
     def light(self) -> np.ndarray:
         """Uneven light: a lamp off to one side and lens vignetting (frame-sized gain, 1 = even)."""
@@ -187,6 +361,23 @@ class Camera:
         if self._background is None:
             self._background = _table_image(self, clutter)
         return self._background
+
+
+def _mip_levels(wx: np.ndarray, wy: np.ndarray) -> list:
+    """Per pyramid level of the table image: its remap tables and each frame pixel's weight (None
+    where no pixel needs that level): level ``log2`` of the table-image px a frame px spans (less
+    half a level: a little aliasing is what a real sensor shows too), linearly between levels."""
+    dx = np.hypot(np.gradient(wx, axis=1), np.gradient(wy, axis=1))
+    dy = np.hypot(np.gradient(wx, axis=0), np.gradient(wy, axis=0))
+    lam = np.clip(np.log2(np.maximum(np.maximum(dx, dy), 1e-6)) - 0.5, 0, 6).astype(np.float32)
+    top = int(np.ceil(lam.max()))
+    levels = []
+    for n in range(top + 1):
+        weight = np.clip(1 - np.abs(lam - n), 0, 1)
+        scale = 0.5 ** n
+        maps = cv2.convertMaps((wx + 0.5) * scale - 0.5, (wy + 0.5) * scale - 0.5, cv2.CV_16SC2)
+        levels.append((maps, weight if weight.any() else None))
+    return levels
 
 
 def max_px_per_mm(table: tuple[float, float]) -> float:
@@ -378,21 +569,71 @@ def exposure(seed: int) -> float:
     return 1 + 0.03 * math.sin(seed / 7) + 0.01 * math.sin(seed / 29 + 1)
 
 
+@dataclass(frozen=True)
+class Screen:
+    """The phone held over the table: the card its screen shows, its outline in frame px."""
+
+    card_id: str
+    outline: np.ndarray          # (4, 2) frame px of the phone's corners
+    height_mm: float             # how high its centre is held above the table
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One frame and what hides the table in it: the hand, the phone and the glare spots' cores
+    (frame masks, None where there is none), the phone screen if any."""
+
+    image: np.ndarray
+    hand: np.ndarray | None = None
+    glare: np.ndarray | None = None
+    screen: Screen | None = None
+
+    @property
+    def hidden(self) -> np.ndarray | None:
+        """Frame pixels where the table cannot be seen (hand, phone, glare), or None."""
+        masks = [m for m in (self.hand, self.glare) if m is not None]
+        if self.screen is not None:
+            phone = np.zeros(self.image.shape[:2], np.uint8)
+            cv2.fillConvexPoly(phone, np.round(self.screen.outline).astype(np.int32), 255)
+            masks.append(phone)
+        if not masks:
+            return None
+        out = masks[0].copy()
+        for m in masks[1:]:
+            cv2.max(out, m, dst=out)
+        return out
+
+
 def render(cam: Camera, placements: Sequence[Placement], seed: int = 0, hand_at: tuple[float, float] | None = None,
            effects: Effects = Effects()) -> tuple[np.ndarray, np.ndarray | None]:
     """One BGR camera frame of ``placements`` (z order), with a hand reaching for ``hand_at`` (mm)
-    if given; returns the frame and the hand's occlusion mask (or None)."""
+    if given; returns the frame and what hides the table (the hand's occlusion mask, with the
+    camera's conditions also the phone and glare; None when nothing does)."""
+    shot = render_frame(cam, placements, seed, hand_at, effects)
+    return shot.image, shot.hidden
+
+
+def render_frame(cam: Camera, placements: Sequence[Placement], seed: int = 0,
+                 hand_at: tuple[float, float] | None = None, effects: Effects = Effects()) -> Rendered:
+    """``render`` with everything it drew: the frame, the hand, glare and phone (``Rendered``)."""
     rng = random.Random(f"frame:{cam.seed}:{seed}")
+    cond = cam.conditions
     world = cam.background(effects.clutter).copy()
     scale = round(cam.world_scale, 3)
     for p in sorted(placements, key=lambda q: q.z):
         _paste(world, raster(p.shown_id, scale), cam, p)
-    map1, map2 = cam.maps()
-    frame = cv2.remap(world, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    frame = cv2.multiply(frame, cam.light(), scale=exposure(seed) + rng.uniform(-0.005, 0.005), dtype=cv2.CV_8U)
-    mask = None
+    frame = cam.look(world)
+    light = cam.light() if not cond.gradient else cam.light() * _gradient(cond.gradient, rng)
+    frame = cv2.multiply(frame, light, scale=exposure(seed) + rng.uniform(-0.005, 0.005), dtype=cv2.CV_8U)
+    mask = glare = screen = None
     if hand_at is not None:
         mask = _draw_hand(frame, hand_polygon(cam, hand_at, rng), rng)
+    if cond.glare:
+        glare = _draw_glare(frame, cam, placements, cond.glare, random.Random(f"glare:{cam.seed}:{seed}"))
+    if cond.screen:
+        screen = _draw_phone(frame, cam, placements, random.Random(f"phone:{cam.seed}:{seed}"))
+    if cond.motion_blur:
+        frame = cv2.filter2D(frame, -1, _smear(cond.motion_blur, rng.uniform(0, 180)))
     if effects.blur:
         frame = cv2.GaussianBlur(frame, (0, 0), effects.blur * rng.uniform(0.8, 1.2))
     if effects.noise:
@@ -402,19 +643,203 @@ def render(cam: Camera, placements: Sequence[Placement], seed: int = 0, hand_at:
     if effects.jpeg:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, effects.jpeg])
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    return frame, mask
+    return Rendered(frame, mask, glare, screen)
 
 
-def visible_truth(cam: Camera, placements: Sequence[Placement], mask: np.ndarray | None = None) -> list[int]:
+def _gradient(strength: float, rng: random.Random) -> np.ndarray:
+    """A lamp low on one side: gain falls linearly across the frame from 1 + strength/4 to
+    1 - strength, in a random direction (frame-sized, 3 channels)."""
+    fw, fh = FRAME_SIZE
+    a = rng.uniform(0, 2 * math.pi)
+    xs, ys = np.meshgrid(np.linspace(-1, 1, fw // 8, dtype=np.float32), np.linspace(-1, 1, fh // 8, dtype=np.float32))
+    t = (xs * math.cos(a) * fw / fh + ys * math.sin(a))
+    t = (t - t.min()) / max(float(np.ptp(t)), 1e-6)                  # 0 on the dark side, 1 on the bright
+    gain = cv2.resize((1 - strength) + t * (strength * 1.25), (fw, fh), interpolation=cv2.INTER_LINEAR)
+    return cv2.merge([gain, gain, gain])
+
+
+def _smear(length: float, angle_deg: float) -> np.ndarray:
+    """A linear motion-blur kernel ``length`` px long at ``angle_deg`` (anti-aliased line, sum 1)."""
+    size = int(math.ceil(length)) | 1
+    size += 2
+    kernel = np.zeros((size * 8, size * 8), np.float32)
+    c = size * 8 / 2
+    dx, dy = math.cos(math.radians(angle_deg)) * length * 4, math.sin(math.radians(angle_deg)) * length * 4
+    cv2.line(kernel, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1.0, 8, cv2.LINE_AA)
+    kernel = cv2.resize(kernel, (size, size), interpolation=cv2.INTER_AREA)
+    return kernel / kernel.sum()
+
+
+GLARE_CORE = 150
+"""Grey levels a glare spot adds where it counts as hiding what lies under it (ground truth)."""
+
+
+def _marker_centres(placements: Sequence[Placement]) -> list[tuple[int, tuple[float, float]]]:
+    """(placement index, table mm) of the centre of every printed marker of every card."""
+    out = []
+    for i, p in enumerate(placements):
+        if p.card_id.startswith("K-CAL"):
+            continue
+        for x, y, w, h in marker_squares(p.card_id):
+            out.append((i, layouts.card_point(p.card_id, p.centre, p.angle_deg, x + w / 2, y + h / 2)))
+    return out
+
+
+def _draw_glare(frame: np.ndarray, cam: Camera, placements: Sequence[Placement], spots: int,
+                rng: random.Random) -> np.ndarray:
+    """Specular spots (a lamp mirrored in glossy cards): soft saturated blobs 10–35 mm across,
+    about half centred near a marker; returns the mask of their cores (frame px)."""
+    fh, fw = frame.shape[:2]
+    gain = np.zeros((fh, fw), np.float32)
+    markers = _marker_centres(placements)
+    w, h = cam.table
+    for n in range(spots):
+        if markers and n % 2 == 0:
+            _, (x, y) = rng.choice(markers)
+            at = (x + rng.uniform(-6, 6), y + rng.uniform(-6, 6))
+        else:
+            at = (rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h)
+        centre = cam.project(np.array([at]))[0]
+        res = float(cam.resolution(np.array([at]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), worst=False)[0])
+        r = rng.uniform(5, 17) * res
+        if not (-3 * r < centre[0] < fw + 3 * r and -3 * r < centre[1] < fh + 3 * r):
+            continue
+        axes = (r * rng.uniform(1.0, 1.8), r)
+        blob = np.zeros((fh, fw), np.uint8)
+        cv2.ellipse(blob, (tuple(np.round(centre).astype(int))), (int(axes[0]), int(axes[1])),
+                    rng.uniform(0, 180), 0, 360, 255, -1, cv2.LINE_AA)
+        soft = _blur_small(blob, r * 0.6, 2).astype(np.float32) / 255.0
+        gain = np.maximum(gain, np.clip(soft * 1.6, 0, 1) * rng.uniform(210, 260))
+    lift = cv2.merge([gain, gain, gain])
+    frame[:] = np.clip(frame.astype(np.float32) + lift * (1 - frame.astype(np.float32) / 400), 0, 255).astype(np.uint8)
+    return (gain >= GLARE_CORE).astype(np.uint8) * 255
+
+
+PHONE_MM = (72.0, 150.0)
+"""A phone's outline (w, h mm); its screen leaves a 3 mm bezel at the sides and 6 mm top and bottom."""
+
+SCREEN_PX_PER_MM = 6.0
+"""The phone's screen resolution (an older phone: about 150 px per inch)."""
+
+
+def _screen_card(placements: Sequence[Placement], rng: random.Random) -> str:
+    """A card of the game on the table (the most common game among the placements) not on it."""
+    games = [cat.card(p.card_id).game for p in placements if cat.card(p.card_id).game not in ("table", "back")]
+    game = max(set(games), key=games.count) if games else "spartacus"
+    lying = {p.card_id for p in placements}
+    choices = [c.id for c in cat.cards_of(game) if c.id not in lying and cat.qr_rect(c.id) is not None]
+    return rng.choice(sorted(choices))
+
+
+def _phone_image(card_id: str, rng: random.Random) -> np.ndarray:
+    """The phone seen straight on at ``SCREEN_PX_PER_MM``: a dark bezel, a dark app around the
+    card's picture; the screen emits (bright, bluish white), its pixel grid beats with the camera's
+    pixels (moiré: slanted coloured bands), and its glass reflects a little of the room."""
+    q = SCREEN_PX_PER_MM
+    pw, ph = int(PHONE_MM[0] * q), int(PHONE_MM[1] * q)
+    phone = np.full((ph, pw, 3), (24, 22, 22), np.uint8)
+    sx0, sy0, sx1, sy1 = int(3 * q), int(6 * q), pw - int(3 * q), ph - int(6 * q)
+    screen = np.full((sy1 - sy0, sx1 - sx0, 3), 18, np.float32)
+    card = raster(card_id, q).astype(np.float32)
+    ch, cw = card.shape[:2]
+    scale = min((sx1 - sx0) / cw, (sy1 - sy0) / ch) * rng.uniform(0.9, 1.0)
+    card = cv2.resize(card, (int(cw * scale), int(ch * scale)), interpolation=cv2.INTER_AREA)
+    y0 = (screen.shape[0] - card.shape[0]) // 2
+    x0 = (screen.shape[1] - card.shape[1]) // 2
+    screen[y0:y0 + card.shape[0], x0:x0 + card.shape[1]] = card
+    # emission: a bluish white point, lifted blacks, brighter than paper under the same light
+    screen = screen / 255.0
+    screen = 0.06 + 1.1 * screen ** 0.85
+    screen *= np.array([1.08, 1.0, 0.9], np.float32)             # BGR: bluish white
+    # moiré: two slightly different gratings beat into slanted bands a few mm wide
+    yy, xx = np.mgrid[0:screen.shape[0], 0:screen.shape[1]].astype(np.float32)
+    a = rng.uniform(0, math.pi)
+    period = rng.uniform(2.5, 6.0) * q
+    band = np.cos(2 * math.pi * (xx * math.cos(a) + yy * math.sin(a)) / period)
+    for ch_i, phase in enumerate((0.0, 2.1, 4.2)):
+        screen[..., ch_i] *= 1 + 0.07 * np.cos(2 * math.pi * (xx * math.cos(a) + yy * math.sin(a)) / period + phase)
+    screen *= 1 + 0.03 * band[..., None]
+    # the pixel grid: a dark line between screen pixel rows and columns (every 2 px here)
+    screen[::2] *= 0.85
+    screen[:, ::2] *= 0.85
+    # a reflection on the glass
+    screen += 0.08 * np.clip(1 - (xx + yy) / (xx.max() + yy.max()) * 1.5, 0, 1)[..., None]
+    phone[sy0:sy1, sx0:sx1] = np.clip(screen * 255, 0, 255).astype(np.uint8)
+    return phone
+
+
+def _draw_phone(frame: np.ndarray, cam: Camera, placements: Sequence[Placement], rng: random.Random) -> Screen:
+    """A phone held over the table (60–250 mm up, tilted 10–45°) showing a card that is not on
+    the table, drawn by its own perspective (not the table's: it is off the table plane); the
+    screen emits, so the table's light does not dim it."""
+    card_id = _screen_card(placements, rng)
+    w, h = cam.table
+    centre = np.array([rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h, -rng.uniform(60, 250)])
+    turn, tilt = rng.uniform(0, 2 * math.pi), math.radians(rng.uniform(10, 45))
+    a = np.array([math.cos(turn), math.sin(turn), 0.0])
+    b = np.array([-math.sin(turn), math.cos(turn), 0.0]) * math.cos(tilt) + np.array([0, 0, -1.0]) * math.sin(tilt)
+    pw, ph = PHONE_MM
+    corners_3d = np.array([centre - a * pw / 2 - b * ph / 2, centre + a * pw / 2 - b * ph / 2,
+                           centre + a * pw / 2 + b * ph / 2, centre - a * pw / 2 + b * ph / 2])
+    outline = cam.project_3d(corners_3d)
+    image = _phone_image(card_id, rng)
+    # the camera's optics average the screen's finest structure: shrink the phone image to about
+    # twice its size in the frame first (what is left beats with the camera's pixels: moiré)
+    across = max(np.linalg.norm(outline[1] - outline[0]), np.linalg.norm(outline[2] - outline[1]) * PHONE_MM[0] / PHONE_MM[1])
+    shrink = min(1.0, 2 * across / image.shape[1])
+    if shrink < 1.0:
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    ih, iw = image.shape[:2]
+    src = np.array([[0, 0], [iw, 0], [iw, ih], [0, ih]], np.float32)
+    to_frame = cv2.getPerspectiveTransform(src, outline.astype(np.float32))
+    fh, fw = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.minimum(np.ceil(outline.max(axis=0)).astype(int) + 2, (fw, fh))
+    if x1 > x0 and y1 > y0:
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ to_frame
+        roi = frame[y0:y1, x0:x1]
+        cv2.warpPerspective(image, shift, (x1 - x0, y1 - y0), dst=roi, flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_TRANSPARENT)
+    return Screen(card_id, outline, float(-centre[2]))
+
+
+def card_resolution(cam: Camera, placements: Sequence[Placement]) -> np.ndarray:
+    """(cards, markers) frame px per mm at the centre of each printed marker of each card, along
+    the card's worse axis (the projection's local Jacobian, lens included); a card with fewer
+    markers repeats its last one."""
+    per = [marker_squares(p.card_id) for p in placements]
+    most = max((len(m) for m in per), default=0)
+    if not most:
+        return np.zeros((len(placements), 0))
+    pts, us, vs = [], [], []
+    for p, squares in zip(placements, per):
+        o = np.array(layouts.card_point(p.card_id, p.centre, p.angle_deg, 0.0, 0.0))
+        u = np.array(layouts.card_point(p.card_id, p.centre, p.angle_deg, 1.0, 0.0)) - o    # the card's
+        v = np.array(layouts.card_point(p.card_id, p.centre, p.angle_deg, 0.0, 1.0)) - o    # own axes
+        for j in range(most):
+            x, y, w, h = squares[min(j, len(squares) - 1)]
+            pts.append(layouts.card_point(p.card_id, p.centre, p.angle_deg, x + w / 2, y + h / 2))
+            us.append(u)
+            vs.append(v)
+    return cam.resolution(np.array(pts), np.array(us), np.array(vs)).reshape(len(placements), most)
+
+
+def visible_truth(cam: Camera, placements: Sequence[Placement], mask: np.ndarray | None = None,
+                  min_px_per_mm: float | None = None) -> list[int]:
     """Indices of placements with at least one marker uncovered by cards, inside the frame and not
-    under the hand (what a perfect detector would find in this frame)."""
+    under ``mask`` (the hand, glare, a phone: what a perfect detector would find in this frame);
+    with ``min_px_per_mm``, that marker must also be seen at least that fine along the card's
+    worse axis (``card_resolution``)."""
     cover = Cover(placements)
     fw, fh = FRAME_SIZE
+    res = card_resolution(cam, placements) if min_px_per_mm is not None else None
     out = []
     for i, p in enumerate(placements):
         if cover.visible_markers(i) == 0:
             continue
-        for x, y, w, h in marker_squares(p.card_id):
+        for j, (x, y, w, h) in enumerate(marker_squares(p.card_id)):
+            if res is not None and res[i, j] < min_px_per_mm:
+                continue
             pts = np.array([layouts.card_point(p.card_id, p.centre, p.angle_deg, x + dx, y + dy)
                             for dx in (0, w / 2, w) for dy in (0, h / 2, h)])
             px = cam.project(pts)
@@ -448,16 +873,19 @@ class SyntheticFrame:
 def frames_for_game(game_id: str, players: int, seed: int = 0, px_per_mm: float | None = None, *,
                     stills: int = 2, hand_frames: int = 1, max_moves: int | None = None,
                     options: dict | None = None, effects: Effects = Effects(),
-                    truth: bool = True, whole_table: bool = True) -> Iterator[SyntheticFrame]:
+                    truth: bool = True, whole_table: bool = True,
+                    conditions: Conditions = Conditions()) -> Iterator[SyntheticFrame]:
     """Play a random game (``companion.engine.simulate`` with ``seed``) and yield, for every state,
     ``stills`` still frames, and between states ``hand_frames`` frames of a hand reaching for the cards
     that change (drawn over the state before the move). ``px_per_mm`` defaults to the largest scale
     up to 1.7 at which the table fits; ``truth=False`` skips the (slower) visibility ground truth;
-    ``whole_table=False`` allows a scale at which only the middle of the table is in view."""
+    ``whole_table=False`` allows a scale at which only the middle of the table is in view;
+    ``conditions``: the camera and table (``Conditions``; a posed camera's truth also needs
+    ``VISIBLE_PX_PER_MM``, and counts what glare and the phone hide)."""
     table = layouts.table_size(game_id, players)
     if px_per_mm is None:
         px_per_mm = min(1.7, max_px_per_mm(table))
-    cam = Camera.looking_at(table, px_per_mm, seed, whole_table)
+    cam = Camera.looking_at(table, px_per_mm, seed, whole_table, conditions)
     record = simulate(new_game(game_id, players, options), seed)
     replay = new_game(game_id, players, options)
     moves = [m for m, _ in record.turns][:max_moves]
@@ -473,20 +901,21 @@ def frames_for_game(game_id: str, players: int, seed: int = 0, px_per_mm: float 
         if before is not None:
             target = _changed_spot(before, placed, table, rng)
             for _ in range(hand_frames):
-                image, mask = render(cam, before, frame_no, hand_at=target, effects=effects)
-                vis = _visible_ids(cam, before, mask) if truth else []
-                yield SyntheticFrame(image, before, previous, log[:-1], state - 1, "hand", mask, cam, vis)
+                shot = render_frame(cam, before, frame_no, hand_at=target, effects=effects)
+                vis = _visible_ids(cam, before, shot.hidden) if truth else []
+                yield SyntheticFrame(shot.image, before, previous, log[:-1], state - 1, "hand", shot.hand, cam, vis)
                 frame_no += 1
         for _ in range(stills):
-            image, _ = render(cam, placed, frame_no, effects=effects)
-            vis = _visible_ids(cam, placed) if truth else []
-            yield SyntheticFrame(image, placed, layout, log, state, "still", None, cam, vis)
+            shot = render_frame(cam, placed, frame_no, effects=effects)
+            vis = _visible_ids(cam, placed, shot.hidden) if truth else []
+            yield SyntheticFrame(shot.image, placed, layout, log, state, "still", None, cam, vis)
             frame_no += 1
         before, previous = placed, layout
 
 
 def _visible_ids(cam: Camera, placements: Sequence[Placement], mask: np.ndarray | None = None) -> list[str]:
-    return [placements[i].shown_id for i in visible_truth(cam, placements, mask)]
+    need = VISIBLE_PX_PER_MM if cam.conditions.pinhole else None
+    return [placements[i].shown_id for i in visible_truth(cam, placements, mask, need)]
 
 
 def _changed_spot(before: Sequence[Placement], after: Sequence[Placement], table: tuple[float, float],

@@ -8,7 +8,7 @@ from werkzeug.exceptions import HTTPException
 
 from webui import render
 from webui.i18n import LANGS, pick, t
-from webui.rules import rule_anchor
+from webui.rules import rule_link
 from webui.tables import Tables
 
 TOKEN_HEADER = "X-Table-Token"
@@ -123,5 +123,5 @@ def install_helpers(app: Flask) -> None:
 
     app.jinja_env.globals.update(t=t, pick=pick, chip=render.chip, card_name=render.card_name,
                                  short=render.short, seat_name=render.seat_name,
-                                 event_text=render.event_text, slot_label=render.slot_label, rule_anchor=rule_anchor,
+                                 event_text=render.event_text, slot_label=render.slot_label, rule_link=rule_link,
                                  circle_xy=render.circle_xy)

@@ -50,7 +50,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "game_n": ("Game", "ゲーム"),
     "total": ("Total", "合計"),
     "rules": ("Rules", "ルール"),
-    "rule_link": ("Rule", "ルール"),
+    "back": ("Back", "戻る"),
     "events": ("What happened", "経過"),
     "prompt": ("Needs a decision", "判断が必要"),
     "waiting": ("Waiting for", "待機中:"),

@@ -11,7 +11,7 @@ from companion.games import GAME_IDS, game_class
 from webui.api import state_for
 from webui.common import get_session, lang, tables
 from webui.render import score_chart
-from webui.rules import RULES
+from webui.rules import rules_page
 
 bp = Blueprint("phone", __name__)
 
@@ -148,11 +148,12 @@ def view(table_id: str) -> Any:
 
 @bp.get("/rules/<game>")
 def rules(game: str) -> Any:
-    """A short summary of a game's rules in the page language, with anchors prompts link to."""
+    """A game's full rules in the page language (from docs/<game>.md), with anchors prompts link to."""
     if game not in GAME_IDS:
         abort(404)
-    cls = game_class(game)
-    return render_template("rules.html", lang=lang(), game=game, cls=cls, rules=RULES[game])
+    language = lang()
+    return render_template("rules.html", lang=language, game=game, cls=game_class(game),
+                           page=rules_page(game, language))
 
 
 @bp.get("/health")

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from companion.engine import CHANCE, Game, Move, thaw
 from companion.games import new_game
 from companion.session import TableSession
-from companion.session_reconcile import adapter
+from companion.session.reconcile import adapter
 
 SAME_MOTION = {("chains", "deck_to_work"), ("chains", "deck_to_temporary"), ("prussia", "draw")}
 """Moves where taking a card from the deck and turning it over is one motion: the table is never

@@ -1,17 +1,18 @@
 """The table session: one physical table bound to one game engine, its history safe in SQLite.
 
 Moves come from the camera (``observe``: a stable layout is reconciled into legal moves, see
-``session_reconcile``) and from phones (``play``). Everything that changes the session is an entry in
+``companion.session.reconcile``) and from phones (``play``). Everything that changes the session is an entry in
 an append-only log (``store``): moves, prompts, answers, undos, overrides, the next game of a
 series, the host ending a game early. The state is never stored, only rebuilt by replaying the log, so a process killed at any
 moment comes back exactly as it was. Each entry carries the next version number; a writer who saw an
-older version gets ``StaleVersion`` and nothing changes. The API the web UI uses is described in
-``SESSION_API.md``; docs/session.md tells the story.
+older version gets ``StaleVersion`` and nothing changes. docs/session.md tells the story.
 """
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import threading
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -20,8 +21,8 @@ from typing import Any, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
-from companion.session_reconcile import adapter, explain, fast_clone, matches, why_not
-from companion.store import SessionError, StaleVersion, Store
+from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
+from companion.session.store import SessionError, StaleVersion, Store, clean_text
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
 
@@ -109,6 +110,11 @@ class _State:
     def is_over(self) -> bool:
         """True once the current game ended by its rules or by the host."""
         return self.ended is not None or self.game.is_over()
+
+    def finished_games(self) -> list[tuple[Game, list[dict[str, Any]], dict[str, Any] | None]]:
+        """Every game of the log that is over, in order: (game, its moves, the host's end or None)."""
+        done = [(f["game"], f["moves"], f["ended"]) for f in self.finished]
+        return done + [(self.game, self.moves, self.ended)] if self.is_over() else done
 
     def _new_game(self) -> Game:
         first = self.options.get("start_player", 0)
@@ -250,10 +256,25 @@ def _apply_unchecked(game: Game, move: Move) -> list[Event]:
     return events
 
 
+def _locked(method: Any) -> Any:
+    """Run a method under the session's own lock: a read that catches up with the store and a
+    write that commits must not interleave, or both would reduce the same log entry."""
+    @functools.wraps(method)
+    def run(self: "TableSession", *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return run
+
+
 class TableSession:
-    """One table: a game (or a series) fed by the camera and by phones; see SESSION_API.md."""
+    """One table: a game (or a series) fed by the camera and by phones; see docs/session.md.
+
+    One object may be shared by many threads (the web server's): every method that reads or
+    changes the state holds the object's lock, so a page load racing a move sees one consistent
+    version."""
 
     def __init__(self, store: Store, row: dict[str, Any]) -> None:
+        self._lock = threading.RLock()
         self.store = store
         self.id: str = row["id"]
         self.code: str = row["code"]
@@ -280,6 +301,8 @@ class TableSession:
         options = cls_.validate_options(options, players) if isinstance(players, int) else options
         cls_(players, options)   # checks the player count too
         names = list(names) if names else [f"P{i + 1}" for i in range(players)]
+        # a name is printed by `companion session list/show` and shown on every phone: no ESC or BEL
+        names = [clean_text(n) if isinstance(n, str) else n for n in names]
         if len(names) != players or not all(isinstance(n, str) and n.strip() for n in names):
             raise SessionError(f"give {players} non-empty names, one per seat (got {names})")
         if seats is not None and len(seats) != players:
@@ -297,17 +320,24 @@ class TableSession:
         """The session rebuilt by replaying its log."""
         return cls(store, store.session_row(session_id))
 
+    @_locked
     def _catch_up(self) -> None:
         """Apply entries other writers (threads, processes) committed since we last looked."""
         for version, kind, data, by in self.store.entries(self.id, after=self._st.version):
             self._st.reduce(version, kind, data, by)
 
+    @_locked
     def refresh(self) -> "TableSession":
         """Bring this object up to date with the store; return it."""
         self._catch_up()
         return self
 
     # ----------------------------------------------------------------- reading
+    @property
+    def lock(self) -> threading.RLock:
+        """The session's lock: hold it to read several things of one version together."""
+        return self._lock
+
     @property
     def version(self) -> int:
         """The number of committed log entries seen by this object."""
@@ -323,6 +353,17 @@ class TableSession:
         """The open prompts, oldest first."""
         return list(self._st.prompts.values())
 
+    @_locked
+    def last_turn(self) -> list[Move]:
+        """The moves of the newest log entry if it is a move entry (what a player may take back
+        before anyone acts after them), else []."""
+        self._catch_up()
+        moves = self._st.moves
+        if not moves or moves[-1]["version"] != self.version or moves[-1]["override"]:
+            return []
+        last = moves[-1]["version"]
+        return [m["move"] for m in moves if m["version"] == last]
+
     def blocked(self) -> Prompt | None:
         """The first open prompt that stops moves (choose or illegal), or None."""
         return next((p for p in self._st.prompts.values() if p.kind in BLOCKING), None)
@@ -336,18 +377,21 @@ class TableSession:
         """True if the host ended the current game early (``end_game``)."""
         return self._st.ended is not None
 
+    @_locked
     def legal_moves(self) -> list[Move]:
         """The moves of the player to move ([] at a chance node, when over or while a prompt blocks)."""
         if self.blocked() or self.is_over() or self.game.is_chance_node():
             return []
         return self.game.legal_moves()
 
+    @_locked
     def chance_moves(self) -> list[Move]:
         """At a chance node, the outcomes the table can name ([] if too many to list, e.g. a shuffle)."""
         if self.blocked() or self.is_over() or not self.game.is_chance_node():
             return []
         return self.game.legal_moves()
 
+    @_locked
     def series(self) -> dict[str, Any]:
         """Each finished game's scores, the running totals and whether the series is over."""
         over_games = [(g, ended) for g, _, ended in self._games() if g.is_over() or ended]
@@ -362,6 +406,7 @@ class TableSession:
                 "target": self.target, "game_number": len(self._st.finished) + 1,
                 "ended_by_host": [ended for _, ended in over_games]}
 
+    @_locked
     def state(self, player: int | None = None) -> dict[str, Any]:
         """Everything a page shows, as JSON (``player``: whose private view; None for the table)."""
         self._catch_up()
@@ -386,17 +431,30 @@ class TableSession:
                 "series": self.series()}
 
     # ----------------------------------------------------------------- writing
+    @_locked
     def _commit(self, kind: str, data: dict[str, Any], by: str, expected_version: int | None) -> list[Event]:
         """Check an entry against a copy of the state, commit it, then apply it: all or nothing."""
         self._catch_up()
         if expected_version is not None and expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
+        by = clean_text(by)
+        if "reason" in data:
+            data = dict(data, reason=clean_text(data["reason"], 200))
         trial = self._st.copy()
         events = trial.reduce(self.version + 1, kind, data, by)   # raises: nothing stored
         finished = trial.is_over()
-        self.store.append(self.id, self.version + 1, kind, data, by, finished)   # raises StaleVersion
+        record = None
+        if finished or self._st.is_over():   # a game ends, or is reopened: the play history follows
+            from companion.history.record import recorder
+            record = recorder(self.id, self.game_id, trial)
+        self.store.append(self.id, self.version + 1, kind, data, by, finished, after=record)   # raises StaleVersion
         self._st = trial
         return events
+
+    def _check_version(self, expected_version: int | None) -> None:
+        """A write based on an old version is refused before anything else is looked at (409)."""
+        if expected_version is not None and expected_version != self.version:
+            raise StaleVersion(expected_version, self.version)
 
     def _require_unblocked(self) -> None:
         prompt = self.blocked()
@@ -404,6 +462,7 @@ class TableSession:
             raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})",
                                f"先に未回答の確認に答えてください({prompt.id}: {prompt.ja or prompt.text})")
 
+    @_locked
     def play(self, move: Move, *, by: str = "manual", expected_version: int) -> list[Event]:
         """A tapped move (a seat's, or a chance move naming the card drawn); IllegalMove if refused."""
         self._catch_up()
@@ -417,6 +476,7 @@ class TableSession:
         return self._commit("moves", {"moves": [move.to_json()], "source": by, "close": rulings},
                             by, expected_version)
 
+    @_locked
     def observe(self, observation: Mapping[str, Any], *, source: str = "camera") -> Outcome:
         """Reconcile a stable observation of the table: apply, ask to choose, or say what is wrong."""
         if not isinstance(observation, Mapping):
@@ -495,6 +555,7 @@ class TableSession:
                                    tried[:1], override=True))
         return Prompt("", "illegal", text, ja, rule, choices)
 
+    @_locked
     def answer(self, prompt_id: str, choice_id: str, *, by: str, expected_version: int) -> list[Event]:
         """Answer an open prompt with one of its choices (the chosen moves are applied)."""
         self._catch_up()
@@ -515,10 +576,12 @@ class TableSession:
                 "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
         return self._commit("answer", data, by, expected_version)
 
+    @_locked
     def undo(self, *, by: str = "host", expected_version: int) -> Move | None:
         """Take back the last move (all moves one observation applied together); host only.
         Right after ``end_game`` it takes back the end instead (the game goes on) and returns None."""
         self._catch_up()
+        self._check_version(expected_version)
         if self.ended_by_host:
             self._commit("undo", {}, by, expected_version)
             return None
@@ -528,16 +591,21 @@ class TableSession:
         self._commit("undo", {}, by, expected_version)
         return last
 
+    @_locked
     def correct(self, move: Move, *, by: str = "host", expected_version: int) -> list[Event]:
         """Replace the last move by ``move`` (a misread card): one logged correction."""
         self._catch_up()
+        self._check_version(expected_version)
         trial = self._st.copy()
         trial._undo()
         trial.game.check(move)
         return self._commit("correct", {"moves": [move.to_json()]}, by, expected_version)
 
+    @_locked
     def override(self, move: Move, *, reason: str, expected_version: int, by: str = "host") -> list[Event]:
         """A house ruling: apply ``move`` even if the rules refuse it; logged with the reason."""
+        self._catch_up()
+        self._check_version(expected_version)
         if not reason or not reason.strip():
             raise SessionError("an override needs a reason (it is kept in the log)",
                                "上書きには理由が必要です(記録に残ります)")
@@ -545,6 +613,7 @@ class TableSession:
         return self._commit("override", {"moves": [move.to_json()], "override": True, "reason": reason,
                                          "close": blocking}, by, expected_version)
 
+    @_locked
     def end_game(self, *, by: str = "host", expected_version: int) -> list[Event]:
         """End the current game early (it is late, someone leaves): scores as they stand; host only.
 
@@ -552,14 +621,17 @@ class TableSession:
         included). The game then counts as over for the series, the export and BG Stats; ``undo``
         right after takes the end back."""
         self._catch_up()
+        self._check_version(expected_version)
         if self.is_over():
             why = "the host ended it already" if self.ended_by_host else "it ended by the rules"
             raise SessionError(f"the game is already over ({why}): there is nothing to end")
         return self._commit("end_game", {}, by, expected_version)
 
+    @_locked
     def next_game(self, *, by: str = "host", expected_version: int | None = None) -> None:
         """Series: start the next game (the start player moves one seat on)."""
         self._catch_up()
+        self._check_version(expected_version)
         if not self.is_over():
             raise SessionError("the current game is not over yet", "今のゲームはまだ終わっていません")
         if (self.rounds is not None or self.target is not None) and self.series()["is_over"]:
@@ -583,6 +655,7 @@ class TableSession:
         return [(f["game"], f["moves"], f["ended"] is not None) for f in self._st.finished] + \
             [(self.game, self._st.moves, self.ended_by_host)]
 
+    @_locked
     def export(self) -> dict[str, Any]:
         """The session's games as JSON: settings, every move, scores, winners, series totals."""
         self._catch_up()
@@ -602,34 +675,22 @@ class TableSession:
                 "created": datetime.fromtimestamp(self.created, timezone.utc).isoformat(),
                 "version": self.version, "games": games, "series": self.series()}
 
+    @_locked
     def bgstats_payload(self, number: int | None = None) -> dict[str, Any]:
-        """The BG Stats "push play" JSON of a finished game (default: the last finished one)."""
+        """The BG Stats "push play" JSON of a finished game (default: the last finished one); the
+        play history's mapping (``companion.history.bgstats``), so the link and the file agree."""
+        from companion.history.bgstats import push_payload
+        from companion.history.record import plays_of
         self._catch_up()
-        finished = [(i, g, ended) for i, (g, _, ended) in enumerate(self._games()) if ended or g.is_over()]
-        if not finished:
+        plays = plays_of(self.store._db(), self.id, self._st)
+        if not plays:
             raise SessionError("no game of this session is finished yet")
         if number is None:
-            index, game, ended = finished[-1]
-        else:
-            match = [f for f in finished if f[0] + 1 == number]
-            if not match:
-                raise SessionError(f"game {number} is not a finished game of this session")
-            index, game, ended = match[0]
-        scores, winners = game.scores(), game.winners()
-        start = game.options.get("start_player", 0)
-        payload = {
-            "sourceName": "Table Companion",
-            "sourcePlayId": f"{self.id}-{index + 1}",
-            "playDate": datetime.fromtimestamp(self.created, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-            "game": {"name": game.title, "sourceGameId": f"table-companion:{game.id}",
-                     "highestWins": True, "noPoints": False},
-            "players": [{"name": name, "sourcePlayerId": f"{self.id}:{seat}", "score": str(scores[seat]),
-                         "winner": seat in winners, "startPlayer": seat == start, "seatOrder": seat + 1}
-                        for seat, name in enumerate(self.names)],
-        }
-        if ended:   # not played to the end: say so in the play's notes
-            payload["comments"] = "Ended early by the host: not played to the end; scores as they stood."
-        return payload
+            return push_payload(plays[-1])
+        match = [p for p in plays if p.number == number]
+        if not match:
+            raise SessionError(f"game {number} is not a finished game of this session")
+        return push_payload(match[0])
 
     def bgstats_link(self, number: int | None = None) -> str:
         """A ``bgstats://app.pushPlay?data=…`` link that records the game in the BG Stats app."""

@@ -12,7 +12,7 @@ from typing import Any
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from companion.session import SessionError, TableSession
-from companion.store import Store
+from companion.session.store import Store, clean_text
 
 
 def _store(args: argparse.Namespace) -> Store:
@@ -47,15 +47,17 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from companion.history.dates import human, iso
     rows = _store(args).sessions()
     if args.json:
-        _print(rows)
+        _print([dict(r, created=iso(r["created"])) for r in rows])   # ISO 8601, local offset
         return 0
     if not rows:
         print("no sessions yet: `companion session new GAME --players N`")
     for r in rows:
         status = "finished" if r["finished"] else "in play"
-        print(f"{r['id']}  {r['game']:<10} {', '.join(r['names']):<30} v{r['version']:<5} {status}")
+        names = ", ".join(clean_text(n) for n in r["names"])   # older rows may hold ESC or BEL
+        print(f"{r['id']}  {human(r['created'])}  {r['game']:<10} {names:<30} v{r['version']:<5} {status}")
     return 0
 
 
@@ -65,7 +67,7 @@ def _show(args: argparse.Namespace) -> int:
     if args.json:
         _print(state)
         return 0
-    names = session.names
+    names = [clean_text(n) for n in session.names]   # a terminal must not get ESC or BEL raw
     print(f"{state['title']} — session {session.id} (code {session.code}), version {state['version']}")
     turn = state["current_player"]
     over = "game over (ended early by the host)" if state["ended_by_host"] else "game over"
@@ -76,11 +78,11 @@ def _show(args: argparse.Namespace) -> int:
     if len(series["games"]) > 1 or series["rounds"] or series["target"]:
         print("series totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, series["totals"])))
     for p in state["prompts"]:
-        print(f"PROMPT {p['id']} ({p['kind']}): {p['text']}")
+        print(f"PROMPT {p['id']} ({p['kind']}): {clean_text(p['text'], 500)}")
         for c in p["choices"]:
-            print(f"    {c['id']}: {c['label']}")
+            print(f"    {c['id']}: {clean_text(c['label'], 500)}")
     for e in state["events"][-10:]:
-        print(f"  v{e['version']}: {e['text']}")
+        print(f"  v{e['version']}: {clean_text(e['text'], 500)}")
     return 0
 
 

@@ -1,0 +1,200 @@
+"""Plays: each finished game of a session, derived from its log and written when the game ends.
+
+The session log (``entries``) is the single source of truth. The transaction that commits the entry
+ending a game (its last move, or the host's end) also writes that game's play; an entry that reopens
+it (an undo) withdraws the play in the same transaction. So ``plays`` always agrees with the logs,
+a crash leaves both or neither, and a play outlives its session (no foreign key: deleting a session
+keeps its plays; an imported backup brings plays of sessions this database never had).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from companion.history.dates import iso_utc
+
+if TYPE_CHECKING:
+    from companion.session.store import Store
+
+TAPPED, CAMERA, BOTH = "taps", "camera", "camera+taps"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a play: who sat there, the score, whether they won or started."""
+
+    seat: int
+    name: str
+    score: int
+    winner: bool
+    start: bool
+    player: int | None = None
+    """``players.id`` (None for a seat nobody named, P1, P2, …)."""
+    person: str | None = field(default=None, compare=False)
+    """The known player's name as first written ("ann" at one table is Ann); None for a placeholder."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """One finished game: when, how long, what, who, the scores, and how it was kept."""
+
+    id: str
+    session: str | None
+    number: int
+    game: str
+    options: Mapping[str, Any]
+    started: str
+    """ISO 8601 UTC: the first move."""
+    duration: int
+    """Seconds from the first move to the end."""
+    ended_early: bool
+    camera_moves: int
+    tapped_moves: int
+    seats: tuple[Seat, ...] = field(default_factory=tuple)
+
+    @property
+    def kept_by(self) -> str:
+        """``camera``, ``taps`` or ``camera+taps``: who recorded the moves."""
+        if self.camera_moves and self.tapped_moves:
+            return BOTH
+        return CAMERA if self.camera_moves else TAPPED
+
+    @property
+    def names(self) -> list[str]:
+        """The names in seat order."""
+        return [s.name for s in self.seats]
+
+    @property
+    def winners(self) -> list[str]:
+        """The winners' names."""
+        return [s.name for s in self.seats if s.winner]
+
+
+def _camera_read(version: int, kinds: dict[int, str], data: dict[int, dict[str, Any]]) -> bool:
+    """True when the entry at ``version`` came from the camera: an observation, or the table's
+    answer to a prompt an observation raised (choosing between what the camera saw)."""
+    entry = data.get(version, {})
+    if "observation" in entry:
+        return True
+    prompt = str(entry.get("prompt", "")) if kinds.get(version) == "answer" else ""
+    if prompt.startswith("p") and prompt[1:].isdigit():
+        return "observation" in data.get(int(prompt[1:]), {})
+    return False
+
+
+def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
+    """The plays of a session state (``companion.session.table._State``) whose log is in ``db``."""
+    rows = db.execute("SELECT version, kind, data, created FROM entries WHERE session = ? ORDER BY version",
+                      (session_id,)).fetchall()
+    kinds = {v: k for v, k, _, _ in rows}
+    data = {v: json.loads(d) for v, _, d, _ in rows}
+    created = {v: c for v, _, _, c in rows}
+    opened = [1] + [v + 1 for v, k, _, _ in rows if k == "next_game"]   # each game's first possible entry
+    plays = []
+    for number, (game, moves, ended) in enumerate(state.finished_games(), 1):
+        versions = [m["version"] for m in moves]
+        end = ended["version"] if ended else max(versions)
+        start = min(versions) if versions else min(opened[number - 1], end)
+        camera = sum(_camera_read(v, kinds, data) for v in versions)
+        scores, winners = game.scores(), set(game.winners())
+        first = game.options.get("start_player", 0)
+        seats = tuple(Seat(i, name, int(scores[i]), i in winners, i == first)
+                      for i, name in enumerate(state.names))
+        plays.append(Play(f"{session_id}-{number}", session_id, number, state.game_id, dict(game.options),
+                          iso_utc(created[start]), max(0, round(created[end] - created[start])),
+                          ended is not None, camera, len(versions) - camera, seats))
+    return plays
+
+
+def player_id(db: sqlite3.Connection, name: str, created: str) -> int | None:
+    """The known player called ``name`` (added if new); None for a placeholder seat name."""
+    from companion.session.store import PLACEHOLDER_NAME
+    if PLACEHOLDER_NAME.fullmatch(name.strip()):
+        return None
+    db.execute("INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)", (name.strip(), created))
+    return db.execute("SELECT id FROM players WHERE name = ?", (name.strip(),)).fetchone()[0]
+
+
+def write_play(db: sqlite3.Connection, play: Play) -> None:
+    """Insert or replace one play and its seats (players are added as needed)."""
+    db.execute("DELETE FROM play_seats WHERE play = ?", (play.id,))
+    db.execute("INSERT OR REPLACE INTO plays (id, session, number, game, options, started, duration, "
+               "ended_early, camera_moves, tapped_moves) VALUES (?,?,?,?,?,?,?,?,?,?)",
+               (play.id, play.session, play.number, play.game, json.dumps(dict(play.options), sort_keys=True),
+                play.started, play.duration, int(play.ended_early), play.camera_moves, play.tapped_moves))
+    for s in play.seats:
+        pid = s.player if s.player is not None else player_id(db, s.name, play.started)
+        db.execute("INSERT INTO play_seats (play, seat, name, player, score, winner, start) "
+                   "VALUES (?,?,?,?,?,?,?)", (play.id, s.seat, s.name, pid, s.score, int(s.winner), int(s.start)))
+
+
+def delete_play(db: sqlite3.Connection, play_id: str) -> None:
+    """Remove one play and its seats."""
+    db.execute("DELETE FROM play_seats WHERE play = ?", (play_id,))
+    db.execute("DELETE FROM plays WHERE id = ?", (play_id,))
+
+
+def sync(db: sqlite3.Connection, session_id: str, plays: Sequence[Play]) -> None:
+    """Make the stored plays of ``session_id`` exactly ``plays`` (an unchanged play is left alone)."""
+    wanted = {p.id: p for p in plays}
+    for (play_id,) in db.execute("SELECT id FROM plays WHERE session = ?", (session_id,)).fetchall():
+        if play_id not in wanted:
+            delete_play(db, play_id)
+    for play in plays:
+        stored = read_plays(db, "WHERE p.id = ?", (play.id,))
+        if not stored or _comparable(stored[0]) != _comparable(play):
+            write_play(db, play)
+
+
+def _comparable(play: Play) -> tuple[Any, ...]:
+    seats = tuple((s.seat, s.name, s.score, s.winner, s.start) for s in play.seats)
+    return (play.id, play.session, play.number, play.game, json.dumps(dict(play.options), sort_keys=True),
+            play.started, play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats)
+
+
+def recorder(session_id: str, game_id: str, state: Any) -> Callable[[sqlite3.Connection], None]:
+    """What the session's commit runs in its transaction: bring this session's plays up to date."""
+    def record(db: sqlite3.Connection) -> None:
+        sync(db, session_id, plays_of(db, session_id, state))
+    return record
+
+
+def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = ()) -> list[Play]:
+    """Plays (with their seats) matching a WHERE clause on ``plays p``, oldest first."""
+    rows = db.execute("SELECT p.id, p.session, p.number, p.game, p.options, p.started, p.duration, "
+                      "p.ended_early, p.camera_moves, p.tapped_moves FROM plays p "
+                      f"{where} ORDER BY p.started, p.rowid", tuple(params)).fetchall()
+    if not rows:
+        return []
+    seats: dict[str, list[Seat]] = {}
+    marks = ",".join("?" * len(rows))
+    for play, seat, name, player, score, winner, start, person in db.execute(
+            "SELECT s.play, s.seat, s.name, s.player, s.score, s.winner, s.start, pl.name FROM play_seats s "
+            f"LEFT JOIN players pl ON pl.id = s.player WHERE s.play IN ({marks}) ORDER BY s.play, s.seat",
+            [r[0] for r in rows]).fetchall():
+        seats.setdefault(play, []).append(Seat(seat, name, score, bool(winner), bool(start), player, person))
+    return [Play(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], bool(r[7]), r[8], r[9],
+                 tuple(seats.get(r[0], []))) for r in rows]
+
+
+def backfill(store: "Store") -> int:
+    """Record the finished games of every stored session (a database from before the history);
+    returns how many plays were written. A session whose log cannot be replayed is left out."""
+    from companion.session.table import TableSession
+    db = store._db()
+    count = 0
+    from companion.session.store import remember_players
+    for (session_id, settings) in db.execute("SELECT id, settings FROM sessions ORDER BY created").fetchall():
+        with store._write() as txn:
+            remember_players(txn, json.loads(settings).get("names") or [])
+        try:
+            session = TableSession.open(store, session_id)
+        except Exception:   # a damaged log: its games cannot be known; the rest still are
+            continue
+        with store._write() as txn:
+            plays = plays_of(txn, session_id, session._st)
+            sync(txn, session_id, plays)
+        count += len(plays)
+    return count

@@ -1,0 +1,12 @@
+"""The table session: one physical table bound to one game, its history safe in SQLite.
+
+- ``table``: ``TableSession`` (observe, play, prompts, undo, override, series, export)
+- ``reconcile``: a camera's observation → the legal moves that explain it
+- ``store``: the append-only, versioned SQLite log
+- ``sim``: a simulated table seen through a camera (tests and benchmarks)
+- ``cli`` / ``bench``: ``companion session …`` and ``companion bench session``
+"""
+from companion.session.store import SessionError, StaleVersion, Store
+from companion.session.table import IllegalMove, Outcome, Prompt, TableSession
+
+__all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]

@@ -1,0 +1,336 @@
+"""The table session's event log in SQLite: every session's entries, versioned, append-only.
+
+One row per committed log entry, keyed by ``(session, version)``: two writers racing for version N
+cannot both succeed (the PRIMARY KEY refuses the second, which gets ``StaleVersion``). A write is
+one transaction that is committed (WAL, ``synchronous=FULL``) before the caller is told it worked,
+so a process killed at any moment leaves either the whole entry or nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import sqlite3
+import threading
+import time
+import unicodedata
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from companion.engine import GameError
+
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+"""Join-code characters: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, which people confuse."""
+CODE_LENGTH = 4
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id       TEXT PRIMARY KEY,
+    code     TEXT NOT NULL UNIQUE,
+    game     TEXT NOT NULL,
+    settings TEXT NOT NULL,          -- JSON: players, names, options, seats, rounds, target
+    created  REAL NOT NULL,
+    version  INTEGER NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS entries (
+    session  TEXT NOT NULL REFERENCES sessions(id),
+    version  INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    data     TEXT NOT NULL,          -- JSON
+    by       TEXT NOT NULL,
+    created  REAL NOT NULL,
+    PRIMARY KEY (session, version)
+);
+CREATE TABLE IF NOT EXISTS phones (
+    session  TEXT NOT NULL REFERENCES sessions(id),
+    phone    TEXT NOT NULL,          -- short public id the host sees
+    secret   TEXT NOT NULL,          -- sha256 of the phone's token (the token itself is not kept)
+    label    TEXT NOT NULL,
+    role     TEXT NOT NULL,          -- seat, table (scorekeeper) or watch
+    seat     INTEGER,                -- the seat it holds (role seat), else NULL
+    joined   REAL NOT NULL,
+    PRIMARY KEY (session, phone)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS phones_one_per_seat ON phones(session, seat) WHERE seat IS NOT NULL;
+""" + """
+-- The play history (companion/history, docs/history.md). A play is one finished game, written by
+-- the same transaction as the log entry that ended it (and withdrawn by the one that reopens it):
+-- the log stays the single source of truth, these rows are its durable summary. They carry no
+-- foreign key to sessions: a play outlives its session and may come from an imported backup.
+CREATE TABLE IF NOT EXISTS players (
+    id       INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL UNIQUE COLLATE NOCASE,   -- a person across tables: "ann" is Ann
+    created  TEXT NOT NULL                          -- ISO 8601 UTC, first seen
+);
+CREATE TABLE IF NOT EXISTS plays (
+    id           TEXT PRIMARY KEY,   -- "<session>-<game number>" for plays of this database
+    session      TEXT,               -- the session it came from (NULL: imported)
+    number       INTEGER NOT NULL,   -- the game's number in its session
+    game         TEXT NOT NULL,      -- game id: wheel, hills, spartacus, prussia, chains
+    options      TEXT NOT NULL,      -- JSON: the game's options, start player included
+    started      TEXT NOT NULL,      -- ISO 8601 UTC: the first move
+    duration     INTEGER NOT NULL,   -- seconds from the first move to the end
+    ended_early  INTEGER NOT NULL,   -- 1: the host ended it, scores as they stood
+    camera_moves INTEGER NOT NULL,   -- moves the camera read (observations, answered or not)
+    tapped_moves INTEGER NOT NULL    -- moves tapped on a phone, typed, or dealt by the app
+);
+CREATE INDEX IF NOT EXISTS plays_started ON plays (started);
+CREATE TABLE IF NOT EXISTS play_seats (
+    play     TEXT NOT NULL,
+    seat     INTEGER NOT NULL,       -- 0-based seat order
+    name     TEXT NOT NULL,          -- the name at this table
+    player   INTEGER,                -- players.id; NULL for a seat nobody named (P1, P2, …)
+    score    INTEGER NOT NULL,
+    winner   INTEGER NOT NULL,
+    start    INTEGER NOT NULL,       -- 1: this seat started
+    PRIMARY KEY (play, seat)
+);
+CREATE INDEX IF NOT EXISTS play_seats_player ON play_seats (player);
+"""
+HISTORY_SCHEMA_VERSION = 1
+"""``PRAGMA user_version`` once the play history was backfilled from the sessions already stored."""
+PHONE_ROLES = ("seat", "table", "watch")
+"""What a joined phone may be: one seat's phone, the table's scorekeeper (granted by the host), a watcher."""
+
+
+class SessionError(GameError):
+    """A session request that cannot be done: unknown session, bad request, wrong game."""
+
+
+class StaleVersion(SessionError):
+    """Someone else changed the session first; the request was refused and changed nothing."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"the session changed (you saw version {expected}, it is now {actual}): "
+                         "reload and try again")
+        self.expected = expected
+        self.actual = actual
+
+
+def clean_text(text: str, limit: int = 40) -> str:
+    """A name or label as it may be stored and printed: control and format characters (ESC, BEL,
+    bidi overrides) removed, whitespace runs made one space, at most ``limit`` characters."""
+    kept = "".join(" " if ch.isspace() else ch for ch in str(text)
+                   if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
+    return " ".join(kept.split())[:limit]
+
+
+def default_path() -> Path:
+    """``$COMPANION_DB``, else ``companion.db`` in the user's data directory (platformdirs)."""
+    env = os.environ.get("COMPANION_DB")
+    if env:
+        return Path(env)
+    import platformdirs
+    return Path(platformdirs.user_data_dir("table-companion", appauthor=False)) / "companion.db"
+
+
+class Store:
+    """A SQLite file holding every session's settings and log; safe across threads and processes."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        if str(self.path) == ":memory:":
+            raise SessionError("the store needs a file (several connections share it); use a temporary file")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._db().executescript(SCHEMA)   # CREATE ... IF NOT EXISTS: safe from many processes
+        if self._db().execute("PRAGMA user_version").fetchone()[0] < HISTORY_SCHEMA_VERSION:
+            # a database from before the play history: record the games its sessions finished
+            from companion.history.record import backfill
+            backfill(self)
+            self._db().execute(f"PRAGMA user_version = {HISTORY_SCHEMA_VERSION}")
+
+    # ----------------------------------------------------------------- connections
+    def _db(self) -> sqlite3.Connection:
+        """This thread's connection (SQLite connections must not be shared between threads)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA busy_timeout=30000")
+            self._local.db = db
+        return db
+
+    class _Txn:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, exc_type: Any, *_: Any) -> None:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+    def _write(self) -> "Store._Txn":
+        return Store._Txn(self._db())
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their threads end)."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # ----------------------------------------------------------------- sessions
+    def create_session(self, game: str, settings: dict[str, Any]) -> tuple[str, str]:
+        """Insert a new session; return its id and join code."""
+        session_id = uuid.uuid4().hex[:12]
+        for _ in range(100):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self._write() as db:
+                    db.execute("INSERT INTO sessions (id, code, game, settings, created) VALUES (?,?,?,?,?)",
+                               (session_id, code, game, json.dumps(settings), time.time()))
+                    remember_players(db, settings.get("names") or [])
+                return session_id, code
+            except sqlite3.IntegrityError:
+                continue   # the code is taken: draw another
+        raise SessionError("could not find a free join code; delete old sessions")
+
+    def session_row(self, session_id: str) -> dict[str, Any]:
+        """A session's settings row; unknown ids raise ``SessionError``."""
+        row = self._db().execute("SELECT id, code, game, settings, created, version, finished "
+                                 "FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise SessionError(f"no session {session_id!r} (see `companion session list`)")
+        return {"id": row[0], "code": row[1], "game": row[2], "settings": json.loads(row[3]),
+                "created": row[4], "version": row[5], "finished": bool(row[6])}
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Every session, newest first: id, code, game, players, names, created, finished, version."""
+        rows = self._db().execute("SELECT id, code, game, settings, created, version, finished "
+                                  "FROM sessions ORDER BY created DESC").fetchall()
+        out = []
+        for sid, code, game, settings, created, version, finished in rows:
+            s = json.loads(settings)
+            out.append({"id": sid, "code": code, "game": game, "players": s["players"],
+                        "names": s["names"], "created": created, "finished": bool(finished),
+                        "version": version})
+        return out
+
+    def find_by_code(self, code: str) -> str | None:
+        """The id of the session with join code ``code`` (case-insensitive), or None."""
+        row = self._db().execute("SELECT id FROM sessions WHERE code = ?",
+                                 (code.strip().upper(),)).fetchone()
+        return row[0] if row else None
+
+    # ----------------------------------------------------------------- the log
+    def version(self, session_id: str) -> int:
+        """The session's latest committed version (0 before the first entry)."""
+        row = self._db().execute("SELECT version FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise SessionError(f"no session {session_id!r}")
+        return row[0]
+
+    def entries(self, session_id: str, after: int = 0) -> Iterator[tuple[int, str, dict[str, Any], str]]:
+        """The session's entries with version > ``after``, in order: (version, kind, data, by)."""
+        rows = self._db().execute("SELECT version, kind, data, by FROM entries WHERE session = ? "
+                                  "AND version > ? ORDER BY version", (session_id, after)).fetchall()
+        for version, kind, data, by in rows:
+            yield version, kind, json.loads(data), by
+
+    def append(self, session_id: str, version: int, kind: str, data: dict[str, Any], by: str,
+               finished: bool, after: Callable[[sqlite3.Connection], None] | None = None) -> None:
+        """Commit entry ``version`` (must be the next one) or raise ``StaleVersion``, changing nothing;
+        ``after`` runs in the same transaction once the entry is in (the play history's record)."""
+        text = json.dumps(data, ensure_ascii=False)
+        try:
+            with self._write() as db:
+                current = db.execute("SELECT version FROM sessions WHERE id = ?", (session_id,)).fetchone()
+                if current is None:
+                    raise SessionError(f"no session {session_id!r}")
+                if current[0] != version - 1:
+                    raise StaleVersion(version - 1, current[0])
+                db.execute("INSERT INTO entries (session, version, kind, data, by, created) "
+                           "VALUES (?,?,?,?,?,?)", (session_id, version, kind, text, by, time.time()))
+                db.execute("UPDATE sessions SET version = ?, finished = ? WHERE id = ?",
+                           (version, int(finished), session_id))
+                if after is not None:
+                    after(db)
+        except sqlite3.IntegrityError:
+            # the UNIQUE key is the last line of defence should two writers slip past the check
+            raise StaleVersion(version - 1, self.version(session_id)) from None
+
+    # ----------------------------------------------------------------- phones and seats
+    def add_phone(self, session_id: str, label: str) -> tuple[str, str]:
+        """Register a joined phone (a watcher until it claims a seat); return its id and token."""
+        self.session_row(session_id)
+        for _ in range(20):
+            phone = secrets.token_hex(4)
+            token = f"{phone}.{secrets.token_urlsafe(18)}"
+            try:
+                with self._write() as db:
+                    db.execute("INSERT INTO phones (session, phone, secret, label, role, seat, joined) "
+                               "VALUES (?,?,?,?,?,?,?)", (session_id, phone, _digest(token), clean_text(label),
+                                                          "watch", None, time.time()))
+                return phone, token
+            except sqlite3.IntegrityError:
+                continue   # the id is taken at this table: draw another
+        raise SessionError("could not register the phone; try again")
+
+    def phone_for(self, session_id: str, token: str) -> dict[str, Any] | None:
+        """The phone a token belongs to at this session, or None (unknown, freed or forged)."""
+        phone = token.split(".", 1)[0]
+        row = self._db().execute("SELECT phone, secret, label, role, seat, joined FROM phones "
+                                 "WHERE session = ? AND phone = ?", (session_id, phone)).fetchone()
+        if row is None or not hmac.compare_digest(row[1], _digest(token)):
+            return None
+        return {"phone": row[0], "label": row[2], "role": row[3], "seat": row[4], "joined": row[5]}
+
+    def phones(self, session_id: str) -> list[dict[str, Any]]:
+        """The session's joined phones in joining order: phone, label, role, seat, joined."""
+        rows = self._db().execute("SELECT phone, label, role, seat, joined FROM phones WHERE session = ? "
+                                  "ORDER BY joined, phone", (session_id,)).fetchall()
+        return [{"phone": r[0], "label": r[1], "role": r[2], "seat": r[3], "joined": r[4]} for r in rows]
+
+    def set_phone(self, session_id: str, phone: str, role: str, seat: int | None,
+                  *, only_if_role: str | None = None) -> None:
+        """Give a phone a role (and a seat); a seat held by another phone raises ``SessionError``
+        and changes nothing (the unique index decides between two phones claiming at once)."""
+        if role not in PHONE_ROLES or (role == "seat") != (seat is not None):
+            raise SessionError(f"bad phone role {role!r} / seat {seat!r}")
+        try:
+            with self._write() as db:
+                row = db.execute("SELECT role FROM phones WHERE session = ? AND phone = ?",
+                                 (session_id, phone)).fetchone()
+                if row is None:
+                    raise SessionError(f"no phone {phone!r} at this table", f"この卓に端末{phone!r}はありません")
+                if only_if_role is not None and row[0] != only_if_role:
+                    raise SessionError("this phone holds a seat already: ask the host to free or move it",
+                                       "この端末はすでに席を持っています。ホストに解放か移動を頼んでください")
+                db.execute("UPDATE phones SET role = ?, seat = ? WHERE session = ? AND phone = ?",
+                           (role, seat, session_id, phone))
+        except sqlite3.IntegrityError:
+            raise SessionError(f"seat {seat + 1 if seat is not None else '?'} is taken by another phone",
+                               f"席{seat + 1 if seat is not None else '?'}は別の端末が使っています") from None
+
+    def remove_phone(self, session_id: str, phone: str) -> bool:
+        """Forget a phone (its token stops working); True if it was there."""
+        with self._write() as db:
+            cur = db.execute("DELETE FROM phones WHERE session = ? AND phone = ?", (session_id, phone))
+            return cur.rowcount > 0
+
+
+def _digest(token: str) -> str:
+    """What the store keeps of a phone token: its SHA-256 (a stolen database gives no tokens)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+PLACEHOLDER_NAME = re.compile(r"P\d+")
+"""The names a table gets when nobody typed one (P1, P2, …): seats, not people."""
+
+
+def remember_players(db: sqlite3.Connection, names: list[str]) -> None:
+    """Add the people behind ``names`` to the known players (placeholders like P1 are seats, not people)."""
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    for name in names:
+        if isinstance(name, str) and name.strip() and not PLACEHOLDER_NAME.fullmatch(name.strip()):
+            db.execute("INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)", (name.strip(), now))

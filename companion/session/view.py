@@ -1,0 +1,235 @@
+"""Who sees what at a table: every state, page, move log, event list, export and odds a viewer gets
+is built here, by ``view_for``/``export_for``/``may_see_odds`` (like boardgame.io's ``playerView``),
+so no route can forget to hide a hand.
+
+A viewer is one of:
+
+* ``Viewer.of_seat(n)``: the phone that holds seat *n*. It sees the public table, its own hand and
+  its own face-down cards, and only its own moves (chance moves only in a one-player game).
+* ``TABLE``: the scorekeeper phone the host granted (one shared phone for everyone). It moves for
+  whoever is to move, so it sees the mover's buttons (in a hidden-hand game: the mover's hand) and
+  the chance outcomes; otherwise only the public table.
+* ``HOST``: the host's page. Public table and chance outcomes; the mover's buttons only when they
+  name no hidden card. The host is usually a player too, so the page shows no hand. Only the host's
+  export (``export_for``) is unredacted: the host keeps the record and rules on disputes.
+* ``WATCH``: a joined phone without a seat: the public table only.
+
+Hidden cards are named per game in ``hidden_cards``; anywhere else a hidden card id would appear (a
+move in the log, an event, a prompt's choice) it is replaced by the back of that card.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion import catalogue
+from companion.engine import CHANCE, Game, Move
+
+ROLES = ("seat", "table", "host", "watch")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a role and, for a seat's phone, the seat."""
+
+    role: str
+    seat: int | None = None
+
+    @classmethod
+    def of_seat(cls, seat: int) -> "Viewer":
+        """The phone that holds ``seat``."""
+        return cls("seat", seat)
+
+    @property
+    def moves_for_everyone(self) -> bool:
+        """True for viewers who may enter any seat's move and the chance moves (host, scorekeeper)."""
+        return self.role in ("host", "table")
+
+
+HOST = Viewer("host")
+TABLE = Viewer("table")
+WATCH = Viewer("watch")
+
+
+def hidden_cards(game: Game, viewer: Viewer) -> set[str]:
+    """The card ids ``viewer`` may not learn now (in a hand not theirs, or face down)."""
+    own = viewer.seat if viewer.role == "seat" else None
+    others = [s for s in range(game.players) if s != own]
+    gid = game.id
+    if gid == "hills":
+        if game.options.get("open_play"):
+            return set()
+        # the other colour's cards nobody has seen face up: its hand and its face-down cards
+        return {c for s in others for c in game.public_unseen(s)}
+    if gid == "spartacus":
+        hidden = {c for s in others for c in game.hands[s]}
+        if not game.is_over():   # won tricks lie face down until the end
+            hidden |= {c for piles in game.piles for p in piles for c in p["cards"]}
+        return hidden
+    if gid == "prussia" and game.players == 2:
+        return {c for s in others for c in game.hands[s]}
+    return set()   # Wheel of History and Chains: everything on the table is public
+
+
+def _back(card_id: str) -> str:
+    try:
+        return catalogue.back_of(catalogue.card(card_id))
+    except (KeyError, ValueError):
+        return "?"
+
+
+def redact(value: Any, hidden: set[str]) -> Any:
+    """``value`` (JSON data) with every hidden card id replaced by its back."""
+    if not hidden:
+        return value
+    if isinstance(value, str):
+        return _back(value) if value in hidden else value
+    if isinstance(value, list):
+        return [redact(v, hidden) for v in value]
+    if isinstance(value, tuple):
+        return tuple(redact(v, hidden) for v in value)
+    if isinstance(value, dict):
+        return {k: redact(v, hidden) for k, v in value.items()}
+    return value
+
+
+def names_hidden(value: Any, hidden: set[str]) -> bool:
+    """True if JSON ``value`` names a hidden card anywhere."""
+    if not hidden:
+        return False
+    if isinstance(value, str):
+        return value in hidden
+    if isinstance(value, (list, tuple)):
+        return any(names_hidden(v, hidden) for v in value)
+    if isinstance(value, dict):
+        return any(names_hidden(v, hidden) for v in value.values())
+    return False
+
+
+HIDDEN_EVENT = ("A card went face down here (only its owner sees it).",
+                "ここでカードが裏向きになりました(持ち主だけが見られます)。")
+
+
+def _event(e: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+    if not names_hidden(e.get("data"), hidden):
+        return e
+    # the words name the card too: say only that something happened
+    return {"kind": e.get("kind"), "text": HIDDEN_EVENT[0], "ja": HIDDEN_EVENT[1],
+            "data": redact(e.get("data"), hidden), "version": e.get("version")}
+
+
+def _prompt(p: dict[str, Any], hidden: set[str], viewer: Viewer) -> dict[str, Any]:
+    if viewer.role == "host" or not names_hidden(p.get("choices"), hidden):
+        return p
+    choices = [dict(c, label="(hidden: the host answers)", ja="(非公開: ホストが答えます)",
+                    move=None, moves=[]) for c in p.get("choices", [])]
+    return dict(p, choices=choices, hidden=True)
+
+
+def public_view(game: Game, turn: int) -> dict[str, Any]:
+    """What everyone at the table sees: the layout, scores, whose turn, and the game's public facts."""
+    view: dict[str, Any] = {"layout": game.layout(), "scores": game.scores(), "current_player": turn}
+    gid = game.id
+    if gid in ("wheel", "chains"):   # every fact of these games is public
+        view.update(game.player_view(max(game.current_player(), 0)), current_player=turn)
+    elif gid == "hills":
+        full = game.player_view(0)
+        view.update({k: full[k] for k in ("hand_count", "start_player", "leading", "result") if k in full})
+        view["forbidden"] = ({str(h): why for h, why in game.forbidden_hills(turn).items()}
+                             if turn >= 0 else {})
+    elif gid == "spartacus":
+        full = game.player_view(0)
+        view.update({k: full[k] for k in ("trick", "passed", "leader", "won", "won_worth", "hand_sizes",
+                                          "out", "over", "breakdown", "winners") if k in full})
+    elif gid == "prussia":
+        view["result"] = game.table.result
+    return view
+
+
+def _seat_view(game: Game, seat: int, turn: int) -> dict[str, Any]:
+    view = dict(public_view(game, turn))
+    own = game.player_view(seat)
+    if game.id == "hills" and isinstance(own.get("unseen"), dict):
+        # the other colour's unseen cards are a set anyone can count, but listed beside this
+        # seat's view they would read as "the opponent holds these": keep only our own
+        side = own.get("colour")
+        own = dict(own, unseen={side: own["unseen"].get(side, [])})
+    own.pop("legal_moves", None)   # the seat's moves come from the state's legal_moves
+    view.update(own, current_player=turn)
+    return view
+
+
+def _moves_shown(game: Game, viewer: Viewer, legal: list[Move], hidden: set[str]) -> list[Move]:
+    if viewer.role == "seat":
+        return [m for m in legal if m.player == viewer.seat]
+    if viewer.role == "table":
+        return legal
+    if viewer.role == "host":   # the host plays too: no buttons that would show a hand
+        return [] if any(names_hidden(m.to_json(), hidden) for m in legal) else legal
+    return []
+
+
+def _chance_shown(game: Game, viewer: Viewer) -> bool:
+    return viewer.moves_for_everyone or (viewer.role == "seat" and game.players == 1)
+
+
+def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
+    """The session's state as ``viewer`` may see it (the JSON the web page and API get)."""
+    with session.lock:
+        st = session.state(None)
+        game = session.game
+        turn = st["current_player"]
+        hidden = hidden_cards(game, viewer)
+        legal = [] if st["is_over"] else session.legal_moves()
+        chance = session.chance_moves()[:60] if _chance_shown(game, viewer) else []
+        view = _seat_view(game, viewer.seat, turn) if viewer.role == "seat" else public_view(game, turn)
+    st.update(
+        viewer={"role": viewer.role, "seat": viewer.seat},
+        view=view,
+        legal_moves=[m.to_json() for m in _moves_shown(game, viewer, legal, hidden)],
+        chance_moves=[m.to_json() for m in chance],
+        moves=redact(st["moves"], hidden),
+        events=[_event(e, hidden) for e in st["events"]],
+        prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
+    )
+    return st
+
+
+def may_move(game: Game, viewer: Viewer, move: Move) -> str | None:
+    """Why ``viewer`` may not enter ``move`` (None if it may): a seat moves only for itself."""
+    if viewer.moves_for_everyone:
+        return None
+    if viewer.role != "seat":
+        return "watch"
+    if move.player == CHANCE:
+        return None if game.players == 1 else "chance"
+    return None if move.player == viewer.seat else "other"
+
+
+def export_for(session: Any, viewer: Viewer) -> dict[str, Any]:
+    """The session's export as ``viewer`` may see it: the host gets every card; anyone else gets
+    finished games whole and the game in play as its redacted view."""
+    with session.lock:
+        data = session.export()
+        if viewer.role == "host":
+            return data
+        hidden = hidden_cards(session.game, viewer)
+        current = view_for(session, viewer)
+    games = list(data["games"])
+    last = games[-1]
+    if not last["finished"]:
+        games[-1] = dict(last, moves=redact(last["moves"], hidden), state=current["view"],
+                         redacted=True)
+    return dict(data, games=games)
+
+
+def may_see_odds(session: Any, viewer: Viewer) -> str | None:
+    """Why ``viewer`` may not ask for odds now (None if it may): odds are computed from the whole
+    state, so they are offered only where nothing is hidden from the asker (solo Prussia)."""
+    if session.game_id != "prussia":
+        return f"Odds are offered for the Prussia game only; this table plays {session.game_id}."
+    if session.players != 1:
+        return "Odds are offered for the solo game only: with two players they would be computed from both hands."
+    if viewer.role == "watch":
+        return "Claim the seat first: odds are for the player."
+    return None

@@ -1,0 +1,94 @@
+"""The real table in ``vision.synthetic``: a posed camera, lens, blur, glare, a phone screen, light."""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import catalogue as cat
+from vision import synthetic
+from vision.layouts import Placement
+from vision.synthetic import Conditions
+
+TABLE = (1000.0, 620.0)
+CARD = Placement("S-R9", True, (500.0, 310.0), 0.0, 0)
+
+
+def _sharpness(image: np.ndarray) -> float:
+    return float(cv2.Laplacian(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var())
+
+
+@pytest.mark.parametrize("elevation,yaw", [(90.0, 0.0), (60.0, 0.0), (45.0, 135.0)])
+def test_a_posed_camera_sees_the_table_centre_at_its_scale(elevation, yaw):
+    cam = synthetic.Camera.looking_at(TABLE, 1.6, seed=2, conditions=Conditions(elevation=elevation, yaw=yaw,
+                                                                                 barrel=0.0))
+    centre = np.array([[500.0, 310.0]])
+    assert np.abs(cam.project(centre)[0] - (960, 540)).max() < 1.0        # it looks at the centre
+    y = math.radians(yaw)
+    across, towards = np.array([math.cos(y), -math.sin(y)]), np.array([math.sin(y), math.cos(y)])
+    best = cam.resolution(centre, across, towards, worst=False)[0]
+    worst = cam.resolution(centre, across, towards)[0]
+    e = math.radians(elevation)
+    assert (best + worst) / 2 == pytest.approx(1.6, rel=0.01)              # the mean of the two axes
+    assert worst / best == pytest.approx(math.sin(e), rel=0.02)            # foreshortened by sin(elevation)
+    # the table plane's homography is the 3-D camera's view of z = 0
+    pts = np.array([[0.0, 0.0, 0.0], [1000.0, 620.0, 0.0], [200.0, 500.0, 0.0]])
+    assert np.allclose(cam.project_3d(pts), cam.project(pts[:, :2]), atol=1e-6)
+
+
+def test_at_45_degrees_the_far_side_is_seen_coarser_than_the_near_side():
+    cam = synthetic.Camera.looking_at(TABLE, 2.0, seed=1, conditions=Conditions(elevation=45.0))
+    far = Placement("S-R9", True, (500.0, 120.0), 0.0, 0)       # yaw 0: the camera is on the +y side
+    near = Placement("S-B5", True, (500.0, 450.0), 90.0, 1)
+    res = synthetic.card_resolution(cam, [far, near])
+    assert res.shape == (2, 2)
+    assert res[0].max() < 1.35 < res[1].min()
+    assert synthetic.visible_truth(cam, [far, near], None, synthetic.VISIBLE_PX_PER_MM) == [1]
+    assert synthetic.visible_truth(cam, [far, near]) == [0, 1]           # without the resolution rule
+
+
+def test_motion_blur_smears_and_a_gradient_darkens_one_side():
+    plain = synthetic.Camera.looking_at(TABLE, 1.6, seed=3, conditions=Conditions(elevation=90.0))
+    shaky = synthetic.Camera.looking_at(TABLE, 1.6, seed=3, conditions=Conditions(elevation=90.0, motion_blur=7))
+    dim = synthetic.Camera.looking_at(TABLE, 1.6, seed=3, conditions=Conditions(elevation=90.0, gradient=0.6))
+    still, _ = synthetic.render(plain, [CARD], seed=1)
+    smeared, _ = synthetic.render(shaky, [CARD], seed=1)
+    assert _sharpness(smeared) < 0.5 * _sharpness(still)
+    lit, _ = synthetic.render(dim, [CARD], seed=1)
+    ratio = cv2.cvtColor(lit, cv2.COLOR_BGR2GRAY).astype(float) / np.maximum(cv2.cvtColor(still, cv2.COLOR_BGR2GRAY), 8)
+    small = cv2.resize(ratio, (16, 9), interpolation=cv2.INTER_AREA)
+    assert small.min() < 0.6 and small.max() > 1.05
+
+
+def test_glare_hides_markers_and_the_truth_knows_it():
+    cam = synthetic.Camera.looking_at(TABLE, 1.6, seed=4, conditions=Conditions(elevation=80.0, glare=8))
+    cards = [Placement(f"S-R{v}", True, (150.0 + 100 * v, 310.0), 0.0, v) for v in range(1, 8)]
+    shot = synthetic.render_frame(cam, cards, seed=2)
+    assert shot.glare is not None and shot.glare.any()
+    assert shot.image[shot.glare > 0].mean() > 240                       # saturated cores
+    hidden = synthetic.visible_truth(cam, cards, shot.hidden)
+    assert len(hidden) < len(synthetic.visible_truth(cam, cards))         # some card lost both markers
+
+
+def test_a_phone_over_the_table_shows_a_card_that_is_not_on_it():
+    cam = synthetic.Camera.looking_at(TABLE, 1.8, seed=5, conditions=Conditions(elevation=70.0, screen=True))
+    shot = synthetic.render_frame(cam, [CARD], seed=1)
+    screen = shot.screen
+    assert screen is not None and screen.card_id != CARD.card_id
+    assert cat.card(screen.card_id).game == "spartacus"
+    assert 60 <= screen.height_mm <= 250
+    # its marker is in the picture, readable (the detector must not take it for a card on the table)
+    assert cat.card(screen.card_id).marker in synthetic.aruco_ids(shot.image)
+    # off the table plane: the phone's outline is not its footprint on the table
+    w, h = synthetic.PHONE_MM
+    sides = np.linalg.norm(np.roll(screen.outline, -1, axis=0) - screen.outline, axis=1)
+    assert max(sides[0], sides[2]) / w > 1.02 * cam.px_per_mm * 0.9 or sides.max() / h > 1.05 * cam.px_per_mm
+
+
+def test_conditions_say_what_is_wrong():
+    with pytest.raises(ValueError, match="needs a pinhole camera"):
+        Conditions(screen=True)
+    with pytest.raises(ValueError, match="elevation"):
+        Conditions(elevation=10.0)
