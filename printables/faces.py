@@ -13,7 +13,7 @@ from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
 from printables.fonts import register_font, text_width
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
-from printables.style import STYLES, DeckStyle, draw_emblem, draw_pattern, pattern_ink, style_of
+from printables.style import STYLES, DeckStyle, draw_emblem, pattern_form, style_of
 
 INK = HexColor("#212121")
 GREY = HexColor("#8a8a8a")
@@ -222,7 +222,7 @@ def _frame(c: Canvas, colour: str, pattern: str, bleed: float, x0: float = 0.0, 
     c.clipPath(area, stroke=0, fill=0)
     c.setFillColor(HexColor(colour))
     c.rect(x0, y0, x1 - x0, y1 - y0, stroke=0, fill=1)
-    draw_pattern(c, pattern, x0, y0, x1, y1, pattern_ink(colour))
+    c.doForm(pattern_form(c, pattern, colour))   # drawn once a document, shown on every card
     c.restoreState()
 
 

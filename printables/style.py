@@ -30,13 +30,14 @@ class DeckStyle:
 
 
 STYLES: dict[str, DeckStyle] = {s.game: s for s in (
-    # frame luminance (0.299 R + 0.587 G + 0.114 B): prussia 39, spartacus 72, wheel 118,
-    # hills 170, chains 197 of 255; tokens 104 (not a deck, never mixed with one)
-    DeckStyle("wheel", "Wheel of History", "歴史の車輪", "#a86b2d", "#7a4a1a", "#ffffff", "stripes", "laurel"),
-    DeckStyle("hills", "Seven Hills of Rome", "ローマ七丘", "#9cbf63", "#4d7a1f", "#22330d", "waves", "hills"),
+    # frame luminance (0.299 R + 0.587 G + 0.114 B, of 255): prussia 32, spartacus 71, wheel 111,
+    # hills 181, chains 222; with their patterns, greyscale renders differ by ≥ 28 grey levels
+    # (tests/test_printables.py); tokens 104 are not a deck and never mixed with one
+    DeckStyle("wheel", "Wheel of History", "歴史の車輪", "#a2632a", "#7a4a1a", "#ffffff", "stripes", "laurel"),
+    DeckStyle("hills", "Seven Hills of Rome", "ローマ七丘", "#a6ca6e", "#4d7a1f", "#22330d", "waves", "hills"),
     DeckStyle("spartacus", "Spartacus", "スパルタクス", "#8b2c24", "#8b2c24", "#ffffff", "hatch", "broken chain"),
-    DeckStyle("prussia", "Prussia", "輪る七年戦争", "#15294d", "#15294d", "#ffffff", "checks", "crown"),
-    DeckStyle("chains", "Chains", "チェーンズ", "#b9c9d0", "#37505c", "#1c2b33", "links", "links"),
+    DeckStyle("prussia", "Prussia", "輪る七年戦争", "#112240", "#15294d", "#ffffff", "checks", "crown"),
+    DeckStyle("chains", "Chains", "チェーンズ", "#d6e1e6", "#37505c", "#1c2b33", "links", "links"),
     DeckStyle("table", "Table Companion", "テーブル・コンパニオン", "#5f6b73", "#3d474e", "#ffffff", "dots", "pawn"),
 )}
 PATTERNS = ("stripes", "waves", "hatch", "checks", "links", "dots")
@@ -65,6 +66,21 @@ def pattern_ink(frame: str) -> Color:
     c = HexColor(frame)
     luminance = 0.299 * c.red + 0.587 * c.green + 0.114 * c.blue
     return mix(frame, "#ffffff", 0.22) if luminance < 0.55 else mix(frame, "#000000", 0.16)
+
+
+PATTERN_REACH_MM = 7.0   # a pattern covers the card and this much around it (the largest bleed + 1)
+
+
+def pattern_form(c: Canvas, pattern: str, frame: str) -> str:
+    """The name of a PDF form (drawn once a document) of ``pattern`` over a card and its bleed, in
+    the pattern's tone for ``frame``; show it with ``c.doForm`` in card millimetres."""
+    name = f"tc-{pattern.replace(' ', '-')}-{frame.lstrip('#')}"
+    if not c.hasForm(name):
+        r = PATTERN_REACH_MM
+        c.beginForm(name, -r, -r, cat.CARD_WIDTH_MM + r, cat.CARD_HEIGHT_MM + r)
+        draw_pattern(c, pattern, -r, -r, cat.CARD_WIDTH_MM + r, cat.CARD_HEIGHT_MM + r, pattern_ink(frame))
+        c.endForm()
+    return name
 
 
 def draw_pattern(c: Canvas, pattern: str, x0: float, y0: float, x1: float, y1: float, ink: Color) -> None:
