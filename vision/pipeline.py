@@ -20,7 +20,9 @@ import numpy as np
 from companion import catalogue as cat
 from vision.calibrate import Calibration, CalibrationLayout, calibrate
 from vision.detect import Box, Detector, Sighting, card_pose_mm, map_points, poses_on_table
+from vision import quality
 from vision.markers import pool
+from vision.quality import FrameQuality, QualityMeter
 from vision.scene import SeenCard, TableScene
 from vision.track import MotionMeter, Track, Tracker
 
@@ -74,6 +76,13 @@ marker finder also searches the threshold window only small markers need (``visi
 QR_TRIES = 3
 """A card whose QR code is not read after this many tries is left to its markers (e.g. a cascade)."""
 
+QUALITY_EVERY = 8
+"""Still frames in which nothing changed are judged for blur and glare every this many frames."""
+
+GLARE_COVERS = 0.5
+"""A card not read whose place is washed out by glare over more than this share of it is taken as
+covered (kept, like a card under a hand): too little of it shows to tell whether it is still there."""
+
 
 def default_layout(game_id: str, players: int) -> CalibrationLayout:
     """The game's planned table (vision.layouts.table_size) with K-CAL1..4 in its corners."""
@@ -92,6 +101,10 @@ class Pipeline:
         self.layout = layout or default_layout(game_id, players)
         self.detector = Detector(decoder, detector)
         self.motion = MotionMeter()
+        self.quality = QualityMeter()
+        self.frame_quality: FrameQuality | None = None   # of the last frame assessed for reading
+        self.refused: str | None = None                   # why the last frame was not read, or None
+        self._since_quality = 0
         self.tracker = Tracker(drop_after=drop_after)
         self.persist = persist
         self.qr_per_frame = qr_per_frame
@@ -124,6 +137,8 @@ class Pipeline:
         # (a copy of a grey frame: tracks keep it to cut out how cards looked, see _Look)
         grey = frame.copy() if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         still = self.motion.still(grey)
+        self.quality.jumped(self.motion.previous, grey.shape[1])
+        self.refused = None
         if not still and self.calibration is not None:
             # the scene moves (a hand, a card being laid): nothing on it is read until it settles,
             # so the tracks stand as they are and the markers are not searched (the costly part)
@@ -132,7 +147,32 @@ class Pipeline:
         boxes = self._changed_boxes(grey.shape)
         if boxes == []:
             self._since_full += 1       # still, and nothing changed since the scene settled
+            # blur barely shows at the motion meter's size: a camera going out of focus, or shaking
+            # faster than the frame rate, leaves the small frame as it was; look now and then
+            # (every frame while the last look refused it, to notice at once when it is sharp)
+            self._since_quality += 1
+            if self._since_quality >= QUALITY_EVERY or (self.frame_quality and self.frame_quality.refused):
+                self._assess(grey)
+            if self.frame_quality is not None and self.frame_quality.refused:
+                self.refused = self.frame_quality.refused
+                return self._scene(frame, False)
             return self._scene(frame, still)
+        # a frame smeared by shake or out of focus is not read: markers would be missed (and cards
+        # taken for gone) or, worse, misread; the tracks stand as on a moving frame
+        self._assess(grey)
+        self.refused = self.frame_quality.refused
+        if self.refused is not None:
+            log.info("frame %d not read: %s (blur %.1f px, focus %.1f px)", self.frame_index, self.refused,
+                     self.frame_quality.blur_px, self.frame_quality.focus_px)
+            self._scanned = False
+            if self.calibration is None:
+                with self._lock:
+                    self._last = (frame, None)
+                return None
+            return self._scene(frame, False)
+        # a little smear (a shaky camera): what it reads is kept, but a card it misses is not taken
+        # off (its look would not compare), as on a moving frame
+        steady = still and self.frame_quality.blur_px <= quality.BLUR_WARN_PX
         # once per settled scene, the frame is scanned for QR codes no marker points at (a card
         # whose both markers are covered, or a foreign code: logged and ignored), on another core
         # while this one looks for markers
@@ -158,7 +198,7 @@ class Pipeline:
         _visible(seen, marks_mm)
         self._marks = [(c.card_id, c.corners, m) for c, m in zip(seen, marks_mm)]
         scope = None if boxes is None else (lambda t: _inside(cal.to_image(np.array([t.card.centre]))[0], boxes))
-        matched = self.tracker.update(seen, still, lambda t, gone: self._looks(grey, t, gone), scope)
+        matched = self.tracker.update(seen, steady, lambda t, gone: self._looks(grey, t, gone), scope)
         for mark, track in zip(self._marks, matched):
             self._last_marks[track.number] = mark
         for s, track in zip(sightings, matched):
@@ -170,7 +210,7 @@ class Pipeline:
             placed = self._arrived.get(track.number)
             if placed is None or math.dist(placed[0], track.card.centre) > MOVED_MM:
                 self._arrived[track.number] = (track.card.centre, self.frame_index)
-            if still:
+            if steady:
                 track.patch = _Look(grey, track.card, cal)
                 self._patched[track.number] = self.frame_index
         for track in self.tracker.tracks:
@@ -183,6 +223,12 @@ class Pipeline:
             self._last_marks = {n: v for n, v in self._last_marks.items() if n in live}
         self._settle(boxes)
         return self._scene(frame, still)
+
+    def _assess(self, grey: np.ndarray) -> FrameQuality:
+        """Judge this frame's sharpness, glare and exposure (``vision.quality``); kept for ``status``."""
+        self._since_quality = 0
+        self.frame_quality = self.quality.assess(grey, self.calibration, self.layout.bounds())
+        return self.frame_quality
 
     def _read(self, grey: np.ndarray, s: Sighting, cal: Calibration, pose: np.ndarray) -> SeenCard:
         """One sighting (``pose``: its ``to_table``) into table mm, its QR code read (within the
@@ -338,7 +384,16 @@ class Pipeline:
         m = int(RING_MM * PATCH_PX_PER_MM)
         now, then = now[m:-m, m:-m], then[m:-m, m:-m]
         open_part = self._uncovered(track, then.shape)
-        if open_part.all():
+        # glare washing out part of it (its marker, most often) hides it, it does not take it away:
+        # only what the glare leaves is compared, and a card mostly under glare is covered
+        washed = quality.glared(now, then)
+        if washed.any():
+            if (washed & open_part).sum() > GLARE_COVERS * open_part.sum():
+                return "covered"
+            seen = open_part & ~washed
+            limit = SAME_LOOK if open_part.all() else SAME_PART
+            same = seen.mean() >= UNCOVERED_SHARE and _correlation(now, then, seen) > limit
+        elif open_part.all():
             same = cv2.matchTemplate(now, then, cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK
         else:   # cards over it: its uncovered part (a cascade's strip) must look the same
             same = open_part.mean() >= UNCOVERED_SHARE and _correlation(now, then, open_part) > SAME_PART
@@ -418,6 +473,17 @@ class Pipeline:
                 out.add(t.number)
         return out
 
+    # --- what the table should fix ---------------------------------------------------------------
+    def status(self) -> tuple[quality.Warning, ...]:
+        """Table-level warnings for the host view now (codes with English and Japanese sentences,
+        ``vision.quality.MESSAGES``): a refused frame and why, shaking, focus, glare and its side,
+        exposure; from the last frame assessed for reading and the view's recent jumps."""
+        out = [w for w in (self.frame_quality.warnings() if self.frame_quality else ())
+               if w.code != "refused" or self.refused is not None]
+        if self.quality.shaking and not any(w.code == "shaking" for w in out):
+            out.insert(1 if out and out[0].code == "refused" else 0, quality.Warning("shaking"))
+        return tuple(out)
+
     # --- a stream of frames ----------------------------------------------------------------------
     def observe(self, scene: TableScene) -> dict:
         """The observation of a scene, shaped like the engine's ``layout()``."""
@@ -475,6 +541,7 @@ class Pipeline:
         _label(out, f"frame {scene.frame_index}  {status}  {len(scene.cards)} cards", (20, 40), (255, 255, 255))
         for i, text in enumerate(scene.conflicts):
             _label(out, "CONFLICT " + text, (20, 80 + 34 * i), (0, 0, 255))
+        _draw_status(out, self.frame_quality, self.status(), 80 + 34 * len(scene.conflicts))
         return out
 
     def annotated(self) -> np.ndarray | None:
@@ -526,6 +593,16 @@ class _Look:
 
 def _inside(point: np.ndarray, boxes: list[Box]) -> bool:
     return any(x0 <= point[0] < x1 and y0 <= point[1] < y1 for x0, y0, x1, y1 in boxes)
+
+
+def _draw_status(image: np.ndarray, frame_quality: FrameQuality | None, warnings: tuple[quality.Warning, ...],
+                 top: int) -> None:
+    """Glare spots outlined and the table's warnings listed (in English: OpenCV draws no kana)."""
+    for spot in frame_quality.glare if frame_quality else ():
+        x0, y0, x1, y1 = spot.box
+        cv2.rectangle(image, (x0, y0), (x1, y1), (0, 0, 255), 2)
+    for i, warning in enumerate(warnings):
+        _label(image, warning.text("en"), (20, top + 34 * i), (0, 165, 255))
 
 
 def _label(image: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int]) -> None:

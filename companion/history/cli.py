@@ -46,7 +46,7 @@ def _list(args: argparse.Namespace) -> int:
     for p in reversed(plays):   # newest first, as on the History page
         early = ", ended early" if p.ended_early else ""
         seats = ", ".join(f"{s.name} {s.score}{' ★' if s.winner else ''}" for s in p.seats)
-        print(f"{human(p.started)}  {_title(p.game):<18} {duration(p.duration):>9}  {seats}  "
+        print(f"{human(p.started)}  {_title(p.game):<20} {duration(p.duration):>9}  {seats}  "
               f"[{p.kept_by}{early}]")
     return 0
 
