@@ -235,3 +235,14 @@ def test_a_seat_nobody_named_reads_as_a_seat_not_p1(tmp_path):
     html = client.get("/history").get_data(as_text=True)
     assert "Seat 2" in html and "P2" not in html and "Ann" in html
     assert "席2" in client.get("/history?lang=ja").get_data(as_text=True)
+
+
+def test_a_play_says_which_options_it_changed_in_words(tmp_path):
+    client = make_app(tmp_path).test_client()
+    table = new_table(client, "spartacus", options={"joker": True})
+    finish(client, table)
+    html = client.get("/history").get_data(as_text=True)
+    from webui.i18n import option_words
+    assert f'<p class="play-options small muted">{option_words("spartacus", "joker", "en")[0]}</p>' in html
+    ja = client.get("/history?lang=ja").get_data(as_text=True)
+    assert option_words("spartacus", "joker", "ja")[0] in ja and "joker" not in ja.split('id="plays"')[1]

@@ -52,6 +52,7 @@ HISTORY_STRINGS: dict[str, tuple[str, str]] = {
     "kept_taps": ("taps", "タップ"),
     "kept_both": ("camera + taps", "カメラ+タップ"),
     "rematch": ("Rematch: same players", "同じメンバーで再戦"),
+    "rematch_short": ("Rematch", "再戦"),
     "rematch_join": ("Rematch: join the new table", "再戦:新しいテーブルに参加"),
     "rematch_host": ("Rematch: open the new table", "再戦:新しいテーブルを開く"),
     "export_history": ("Export and backup", "書き出しとバックアップ"),
@@ -175,7 +176,8 @@ def page() -> Any:
         sections=[_game_section(plays, g, language, colour) for g in games],
         time_played=dates.duration(sum(p.duration for p in plays), language),
         people=len({s.person for p in plays for s in p.seats if s.person}),
-        played_games=query.games_played(everything), counted=counted, seat_label=seat_label)
+        played_games=query.games_played(everything), counted=counted, seat_label=seat_label,
+        play_options=play_options)
 
 
 @bp.get("/history/export")
@@ -254,6 +256,23 @@ def rematch() -> Any:
             s.note({"rematch": {"id": new.id, "code": new.code}}, by="host")
         tables().changed(table_id)
     return _host_of(new.id)
+
+
+def play_options(play: Any, language: str) -> str:
+    """The options a play changed from the game's defaults, in words (``Jokers · Banners``)."""
+    from webui.i18n import choice_words, option_words
+    said = []
+    for opt in game_class(play.game).options_spec:
+        value = play.options.get(opt.name, opt.default)
+        if opt.name == "start_player" or value == opt.default:
+            continue
+        name, _ = option_words(play.game, opt.name, language)
+        if value is True:
+            said.append(name)
+        else:
+            off = "なし" if language == "ja" else "off"
+            said.append(f"{name}: {off if value is False else choice_words(play.game, opt.name, value, language)}")
+    return " · ".join(said)
 
 
 def seat_label(seat: Any, language: str) -> str:
