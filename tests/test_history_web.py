@@ -246,3 +246,22 @@ def test_a_play_says_which_options_it_changed_in_words(tmp_path):
     assert f'<p class="play-options small muted">{option_words("spartacus", "joker", "en")[0]}</p>' in html
     ja = client.get("/history?lang=ja").get_data(as_text=True)
     assert option_words("spartacus", "joker", "ja")[0] in ja and "joker" not in ja.split('id="plays"')[1]
+
+
+def test_another_site_cannot_start_a_rematch_from_the_hosts_browser(tmp_path):
+    client = make_app(tmp_path).test_client()
+    table = new_table(client, "hills")
+    finish(client, table)
+    r = client.post("/history/rematch", data={"play": f"{table['id']}-1"}, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403
+    r = client.post("/history/rematch", data={"play": f"{table['id']}-1"}, headers={"Origin": "http://localhost"})
+    assert r.status_code == 302                       # the page's own origin
+    with sqlite3.connect(tmp_path / "web.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 2
+
+
+def test_a_stranger_on_the_network_is_not_shown_the_known_players(tmp_path):
+    client = make_app(tmp_path).test_client()
+    new_table(client, "spartacus")
+    assert 'id="known-players"' not in client.get("/host", environ_base=REMOTE).get_data(as_text=True)
+    assert 'id="known-players"' in client.get("/host").get_data(as_text=True)

@@ -176,3 +176,30 @@ def test_https_certificate_is_made_once_and_serves(tmp_path):
             assert resp.status == 200 and b"<html" in resp.read()
         with pytest.raises(urllib.error.URLError):      # an unknown certificate is refused
             urllib.request.urlopen(server.url + "/host", timeout=10)
+
+
+def test_a_turned_phone_starts_the_camera_over_and_a_webcam_has_the_check_too(app, wheel_frames, tmp_path):
+    frames, _ = wheel_frames
+    tables, s, host = _table(app)
+    client = app.test_client()
+    assert _post(client, s.id, frames[0], host).status_code == 202
+    first = cameras(app).get(s.id)
+    turned = jpeg(cv2.rotate(cv2.imdecode(np.frombuffer(frames[0], np.uint8), cv2.IMREAD_COLOR),
+                             cv2.ROTATE_90_CLOCKWISE))
+    r = _post(client, s.id, turned, host)
+    assert r.status_code == 202 and r.get_json()["size"] == [1080, 1920]
+    second = cameras(app).get(s.id)
+    assert second is not first and first.frames.closed and first.done.wait(10)
+    assert _post(client, s.id, turned, host).status_code == 202 and cameras(app).get(s.id) is second
+    # a camera the server started (here a folder of frames) has the same set-up check
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, data in enumerate(frames):
+        (folder / f"f{i}.jpg").write_bytes(data)
+    webcam = tables.create("wheel", 3, names=["A", "B", "C"], options={})
+    feed = cameras(app).attach(webcam.id, CameraFeed(tables, webcam.id, images=str(folder))).start()
+    assert feed.done.wait(60) and feed.error is None
+    check = client.get(f"/api/tables/{webcam.id}/camera/check",
+                       headers={"X-Table-Token": tables.host_token(webcam.id)}).get_json()
+    assert check["source"] == "camera" and check["calibrated"] and check["next"]["key"] == "overhead"
+    assert _post(client, webcam.id, frames[0], tables.host_token(webcam.id)).status_code == 409

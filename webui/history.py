@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from urllib.parse import urlsplit
 from typing import Any
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
@@ -76,7 +77,7 @@ def _install(state: Any) -> None:
     env.filters["when"] = lambda value, language="en", clock=True: dates.human(value, language, clock=clock)
     env.filters["duration"] = lambda seconds, language="en": dates.duration(seconds, language)
     env.filters["clock"] = lambda value: dates.instant(value).strftime("%H:%M")
-    env.globals.update(known_players=lambda: query.known_players(tables().store), rematch_of=rematch_of)
+    env.globals.update(known_players=known_players, rematch_of=rematch_of)
 
 
 def allowed() -> bool:
@@ -87,6 +88,12 @@ def allowed() -> bool:
         if key.startswith("tch_") and tables().role(key[4:], token) == "host":
             return True
     return False
+
+
+def known_players() -> list[str]:
+    """The known players for the create form's picker: for the host only (the names are the
+    host's records, like the tables list that only this machine sees)."""
+    return query.known_players(tables().store) if allowed() else []
 
 
 def _refuse() -> tuple[str, int]:
@@ -225,6 +232,10 @@ def _host_of(table_id: str) -> Response:
 def rematch() -> Any:
     """A new table with the same game, players, seats and options, the start player one seat on:
     from a finished table (``table``: its host only) or from a play of the history (``play``)."""
+    origin = request.headers.get("Origin")
+    if origin and urlsplit(origin).netloc != request.host:
+        # a page of another site posting to this server (the host's machine is trusted as such)
+        return render_template("index.html", lang=lang(), code="", error="Refused: a request from another site."), 403
     table_id, play_id = request.form.get("table"), request.form.get("play")
     if table_id:
         require_role(table_id, "host", allow_cookie=True)
