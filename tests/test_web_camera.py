@@ -83,7 +83,7 @@ def test_phone_frames_go_through_the_pipeline_to_a_move(app, wheel_frames):
 def test_bad_frames_are_refused_and_change_nothing(app, wheel_frames):
     frames, _ = wheel_frames
     tables, s, host = _table(app)
-    player = tables.join_token(s.id)
+    player = tables.join(s.id, "phone")
     client = app.test_client()
     png = cv2.imencode(".png", np.zeros((40, 40, 3), np.uint8))[1].tobytes()
     # a JPEG header claiming 8000 × 6000 pixels (no decoder gets to allocate them)
@@ -118,7 +118,7 @@ def test_the_camera_page_is_the_hosts(app):
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = "192.168.1.7"   # a phone, not this computer
     assert client.get(f"/camera/{s.id}").status_code == 403
-    assert client.get(f"/camera/{s.id}?token={tables.join_token(s.id)}").status_code == 403
+    assert client.get(f"/camera/{s.id}?token={tables.join(s.id, 'phone')}").status_code == 403
     r = client.get(f"/camera/{s.id}?token={host}")
     assert r.status_code == 302 and "token=" not in r.headers["Location"]   # kept in a cookie
     page = client.get(f"/camera/{s.id}?lang=ja")
@@ -132,7 +132,7 @@ def test_the_camera_page_is_the_hosts(app):
     phone = app.test_client()
     phone.environ_base["REMOTE_ADDR"] = "192.168.1.8"
     assert phone.get(f"/api/tables/{s.id}/camera/qr.svg",
-                     headers={"X-Table-Token": tables.join_token(s.id)}).status_code == 403
+                     headers={"X-Table-Token": tables.join(s.id, "phone")}).status_code == 403
 
 
 def test_jpeg_size_reads_the_header_only():
