@@ -1,7 +1,8 @@
 """``companion advise``: odds of each result for each choice at a decision (solo 輪る七年戦争).
 
 ``companion advise prussia --state FILE [--samples N] [--seed S] [--nations FILE] [--json]`` reads a
-saved game (``Game.to_json()``), and for the decision now (which slot for the drawn card; which
+game the product wrote (``companion session export ID``, ``companion session show ID --json``, or a
+saved ``Game.to_json()``), and for the decision now (which slot for the drawn card; which
 relation card to discard on a joker) estimates by Monte Carlo the probability of a defeat, draw,
 victory and great victory after each choice, later decisions being played by a fixed policy
 (``--policy greedy``, the default: the choice leaving the best strength margin; or ``random``).
@@ -19,8 +20,47 @@ from companion.games.prussia_core import POLICIES, RESULTS, label
 DEFAULT_SAMPLES = 500
 
 
+STATE_HELP = ("the game to advise on: the output of `companion session export ID` or "
+              "`companion session show ID --json` saved to a file (the table's current game), or a "
+              "saved game (Game.to_json())")
+
+
+def saved_game(data: Any, path: str) -> dict[str, Any]:
+    """The one game in a file the product writes, in ``Game.to_json()``'s shape: a session export
+    (its last game), a session state (``session show --json``) or a saved game as it is."""
+    if not isinstance(data, dict):
+        raise GameError(f"{path} holds no saved game: expected a JSON object, {STATE_HELP}")
+    if data.get("game") not in (None, "prussia"):
+        raise GameError(f"{path} is a saved {data.get('game')!r} game, not 'prussia': `companion "
+                        f"advise prussia` needs a Prussia game")
+    if isinstance(data.get("games"), list):   # companion session export: the last game played
+        if not data["games"]:
+            raise GameError(f"{path}: the exported session has no game yet")
+        game = data["games"][-1]
+        options, state = game.get("options", data.get("options")), game.get("state")
+        moves = game.get("moves")
+    else:   # a saved game, or companion session show --json (moves carry their log version)
+        options, state, moves = data.get("options"), data.get("state"), data.get("moves")
+        number = (data.get("series") or {}).get("game_number", 1) if isinstance(data.get("series"), dict) else 1
+        if isinstance(options, dict) and isinstance(data.get("players"), int) and number > 1:
+            # a series moves the first seat on by one each game (as the session does)
+            first = (options.get("start_player", 0) + number - 1) % data["players"]
+            options = dict(options, start_player=first)
+    if not isinstance(moves, list):
+        raise GameError(f"{path} has no list of moves: {STATE_HELP}")
+    log_keys = ("version", "override")   # the session's notes on a move, not part of the move
+    moves = [{k: v for k, v in m.items() if k not in log_keys} if isinstance(m, dict) else m
+             for m in moves]
+    saved = {"game": "prussia", "players": data.get("players"), "options": options or {},
+             "moves": moves}
+    if state is not None:
+        saved["state"] = state
+    return saved
+
+
 def load_state(path: str, nations: str | None = None) -> Any:
-    """The saved Prussia game in ``path`` (optionally replayed with another nations file)."""
+    """The Prussia game in ``path`` (see ``saved_game`` for the files it reads), optionally
+    replayed with another nations file."""
     from companion.games.prussia import Game
     try:
         with open(path, encoding="utf-8") as f:
@@ -29,9 +69,11 @@ def load_state(path: str, nations: str | None = None) -> Any:
         raise GameError(f"cannot read the state file {path}: {err.strerror or err}") from None
     except json.JSONDecodeError as err:
         raise GameError(f"the state file {path} is not valid JSON (line {err.lineno}: {err.msg}); "
-                        f"save it with Game.to_json()") from None
-    if isinstance(data, dict) and nations is not None:
+                        f"give {STATE_HELP}") from None
+    data = saved_game(data, path)
+    if nations is not None:
         data = dict(data, options=dict(data.get("options") or {}, nations=nations))
+        data.pop("state", None)   # another table gives another state: replay the moves only
     try:
         return Game.from_json(data)
     except GameError as err:
@@ -91,9 +133,14 @@ def _advise(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``companion advise`` to the command line."""
-    p = subparsers.add_parser("advise", help="odds of each choice at a decision (solo Prussia game)")
+    p = subparsers.add_parser(
+        "advise", help="odds of each choice at a decision (solo Prussia game)",
+        description="Odds of each choice at the decision now of a solo Prussia game: where to place "
+                    "the drawn card, or which relation card a joker removes.",
+        epilog="Example: companion session export ID > game.json; "
+               "companion advise prussia --state game.json")
     p.add_argument("game", choices=["prussia"])
-    p.add_argument("--state", required=True, metavar="FILE", help="a saved game (Game.to_json())")
+    p.add_argument("--state", required=True, metavar="FILE", help=STATE_HELP)
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="random playouts per choice")
     p.add_argument("--seed", type=int, default=0, help="random seed of the playouts")
     p.add_argument("--nations", metavar="FILE", help="replay with this nations file")

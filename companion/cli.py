@@ -30,6 +30,7 @@ BENCHES = {
     "web": "webui.bench",
     "prussia": "companion.games.prussia_bench",
     "session": "companion.session.bench",
+    "history": "companion.history.bench",
 }
 """``companion bench NAME`` runs ``main(argv)`` of the named module."""
 
@@ -47,7 +48,8 @@ def _games(args: argparse.Namespace) -> int:
         if not g.get("implemented"):
             print(f"{g['id']:<10} (not implemented yet)")
             continue
-        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {g['min_players']}–{g['max_players']} players")
+        count = g["min_players"] if g["min_players"] == g["max_players"] else f"{g['min_players']}–{g['max_players']}"
+        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {count} players")
         for opt in g["options"]:
             choices = f" [{'|'.join(map(str, opt['choices']))}]" if "choices" in opt else ""
             default = "(none)" if opt["default"] is None else json.dumps(opt["default"])
@@ -129,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_simulate)
 
-    p = sub.add_parser("bench", help="measure speed and accuracy (vision, web, prussia, session)")
+    p = sub.add_parser("bench", help="measure speed and accuracy (vision, web, prussia, session, history)")
     p.add_argument("target", choices=sorted(BENCHES))
     p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the benchmark")
     p.set_defaults(func=_bench)

@@ -302,7 +302,8 @@ class Game(ABC):
     max_players: ClassVar[int]
     options_spec: ClassVar[tuple[Option, ...]] = ()
     rules_file: ClassVar[str] = ""
-    """The specification in ``shared/rules/`` this engine implements, for citations."""
+    """The name of the rule specification this engine implements, for citations (a player reads
+    the rules in ``docs/<game>.md``; ``webui.rules.rule_link`` turns a citation into a link there)."""
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:

@@ -48,6 +48,21 @@ def test_every_page_has_the_full_rules_in_english_and_japanese(game):
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
+def test_no_markup_is_left_over_in_the_rendered_rules(game):
+    # CommonMark (GitHub's too) leaves "**" as text when it closes after "。" or ":" and before a
+    # Japanese character: such emphasis must be written so that it renders
+    for lang in ("en", "ja"):
+        text = re.sub(r"<code>.*?</code>", "", rules_page(game, lang).html, flags=re.S)
+        assert not re.findall(r".{0,20}[*_`].{0,20}", text), (game, lang)
+        depth = 0   # and no bold swallowed the next one (a "**" that failed to close opens instead)
+        for tag in re.findall(r"</?strong>", text):
+            depth += 1 if tag == "<strong>" else -1
+            assert depth in (0, 1), (game, lang, "nested bold: an emphasis did not close")
+        source = re.sub(r"`[^`]*`", "", rules_markdown(game, lang))
+        assert source.count("**") == 2 * text.count("<strong>"), (game, lang)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
 def test_every_ruling_and_option_is_marked_in_both_languages(game):
     en, ja = rules_markdown(game, "en"), rules_markdown(game, "ja")
     for (ruling, option, _), (ruling_ja, option_ja, _) in [(MARK_WORDS["en"], MARK_WORDS["ja"])]:
@@ -75,11 +90,14 @@ def test_every_option_is_documented_with_its_default(game):
 
 
 def _user_facing_texts() -> dict[str, str]:
-    """Everything a user of a clone reads: README, docs, the web pages' templates, scripts and words,
-    and the command line's help."""
+    """Everything a user of a clone reads: README, docs, the web pages' templates and scripts, the code
+    that words messages and refusals, and the command line's help."""
     files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
              *sorted((ROOT / "webui" / "templates").rglob("*.html")),
-             *sorted((ROOT / "webui" / "static").glob("*.*")), ROOT / "webui" / "i18n.py"]
+             *sorted((ROOT / "webui" / "static").glob("*.*")),
+             # messages, help and refusals are written in the code: none may cite a file a clone lacks
+             *sorted((ROOT / "companion").rglob("*.py")), *sorted((ROOT / "webui").rglob("*.py")),
+             *sorted((ROOT / "printables").rglob("*.py")), *sorted((ROOT / "vision").rglob("*.py"))]
     texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in files if p.suffix != ".png"}
     parser = build_parser()
     texts["companion --help"] = parser.format_help()

@@ -84,10 +84,17 @@ def _tap_once(page, rng):
     if page.query_selector("#deal"):
         page.tap("#deal")
     else:
-        count = page.locator("button.mv").count()
+        # the picker: a card first where a move is chosen in two steps, then where it goes
+        buttons = page.locator("#moves button.pick:visible, #moves button.mv:visible")
+        count = buttons.count()
         if not count:
             return False
-        page.locator("button.mv").nth(rng.randrange(count)).tap()
+        button = buttons.nth(rng.randrange(count))
+        if "pick" in (button.get_attribute("class") or "").split():
+            button.tap()
+            places = page.locator("#moves .step2:visible button.mv")
+            button = places.nth(rng.randrange(places.count()))
+        button.tap()
     page.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
     return True
 
@@ -189,8 +196,9 @@ def test_japanese_dark_rules_and_the_host_screen(server, browser):
     phone.wait_for_selector("text=輪る七年戦争")
     # the table drew ♥8 from its own deck: tap that card instead of letting the app draw
     before = _version(phone)
-    phone.click("details.chance >> nth=1")
-    phone.tap("details.chance[open] button.mv:has([data-card='P-H8'])")
+    assert phone.query_selector("details.chance[open]")   # five suits: unfolded at once
+    phone.tap("details.chance[open] button.pick[aria-label='♥']")   # its suit, then the card
+    phone.tap("details.chance[open] .step2:visible button.mv:has([data-card='P-H8'])")
     phone.wait_for_function("v => +document.body.dataset.version > v", arg=before)
     assert phone.query_selector(".eraline [data-card='P-H8']")
     _play(phone, random.Random(1), 8)
@@ -223,7 +231,8 @@ def test_a_stale_tap_is_refused_with_a_message_and_the_view_catches_up(server, b
     _join(b, server, table["code"])
     _tap_once(a, random.Random(1))
     assert _version(b) == 0 and _version(a) == 1
-    b.locator("button.mv").first.tap()
+    b.locator("button.pick").first.tap()        # Seven Hills: a card, then a hill
+    b.locator(".step2:visible button.mv").first.tap()
     b.wait_for_selector("#toast.bad")
     assert "table changed" in b.inner_text("#toast")
     b.wait_for_function("() => +document.body.dataset.version === 1")

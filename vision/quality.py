@@ -367,6 +367,13 @@ def _side(at_px: tuple[float, float], size: tuple[float, float], calibration: An
     return "far" if v < 0.5 else "near"
 
 
+def _even_dft(n: int) -> int:
+    """The largest even size up to ``n`` that OpenCV's DFT takes without padding."""
+    while n > 2 and (n % 2 or cv2.getOptimalDFTSize(n) != n):
+        n -= 1
+    return n
+
+
 class QualityMeter:
     """``assess`` over a stream: also notices the whole view jumping (camera shaking) between frames."""
 
@@ -378,7 +385,11 @@ class QualityMeter:
     def jumped(self, small: np.ndarray, frame_width: int) -> bool:
         """Whether the whole view moved since the previous ``small`` frame (phase correlation: a hand
         moves part of it, the camera all of it)."""
-        current = np.float32(small)
+        # cropped to a size OpenCV's DFT takes as it is and even: on an odd (padded) size, such as
+        # the 135 rows of a 1080p frame's small copy, phaseCorrelate finds half a row of shift
+        # between two identical frames, which reads as a 4 px jump of a 1080p view
+        h, w = (_even_dft(n) for n in small.shape[:2])
+        current = np.float32(small[:h, :w])
         previous, self._previous = self._previous, current
         jump = False
         if previous is not None and previous.shape == current.shape:

@@ -1,7 +1,10 @@
 """Where frames come from: a webcam, a video file or a folder of images, all as one iterator of BGR
-frames (``frames(...)``), so the pipeline has a single code path for live play and replays."""
+frames (``frames(...)``), so the pipeline has a single code path for live play and replays; a phone
+streaming its camera to the server is one more source (``PushedFrames``)."""
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -17,7 +20,17 @@ class SourceError(ValueError):
 
 def camera_frames(index: int, width: int = 1920, height: int = 1080) -> Iterator[np.ndarray]:
     """Frames from webcam ``index`` (asks for ``width`` × ``height``), until it stops delivering."""
-    capture = cv2.VideoCapture(index)
+    # OpenCV prints its own "[ WARN ] can't open camera by index" lines for every backend it tries;
+    # our SourceError says what to do, so its warnings stay quiet while the camera is opened
+    quiet = getattr(getattr(cv2, "utils", None), "logging", None)
+    level = quiet.getLogLevel() if quiet else None
+    if quiet:
+        quiet.setLogLevel(quiet.LOG_LEVEL_ERROR)
+    try:
+        capture = cv2.VideoCapture(index)
+    finally:
+        if quiet:
+            quiet.setLogLevel(level)
     if capture.isOpened():
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -87,3 +100,63 @@ def _primed(it: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
 def _chain(first: np.ndarray, rest: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
     yield first
     yield from rest
+
+
+class PushedFrames:
+    """Frames pushed in from elsewhere (a phone streaming its camera to the server), read as an
+    iterator like the other sources. The reader always gets the newest frame: one pushed while the
+    pipeline was busy replaces the one waiting (a live view, not a replay), so a slow machine reads
+    fewer frames but never falls behind the table."""
+
+    def __init__(self, poll: float = 0.5) -> None:
+        """``poll``: seconds the reader waits for a frame before looking whether it was closed."""
+        self.poll = poll
+        self._ready = threading.Condition()
+        self._waiting: np.ndarray | None = None
+        self._closed = False
+        self.pushed = 0
+        self.dropped = 0
+        self.last_push: float | None = None
+        self._size: tuple[int, int] | None = None
+
+    def push(self, frame: np.ndarray) -> None:
+        """Hand one BGR frame to the reader (replacing a frame it has not taken yet)."""
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            raise SourceError(f"a pushed frame must be a BGR image (h × w × 3), not shape {frame.shape}")
+        with self._ready:
+            if self._closed:
+                raise SourceError("this frame source is closed")
+            self.dropped += self._waiting is not None
+            self._waiting = frame
+            self._size = (frame.shape[1], frame.shape[0])
+            self.pushed += 1
+            self.last_push = time.monotonic()
+            self._ready.notify()
+
+    def close(self) -> None:
+        """End the stream: the reader's loop stops after the frame it holds."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """(width, height) of the frames pushed last (None before the first)."""
+        return self._size
+
+    @property
+    def closed(self) -> bool:
+        """True once ``close()`` was called."""
+        return self._closed
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        return self
+
+    def __next__(self) -> np.ndarray:
+        with self._ready:
+            while self._waiting is None:
+                if self._closed:
+                    raise StopIteration
+                self._ready.wait(self.poll)
+            frame, self._waiting = self._waiting, None
+            return frame

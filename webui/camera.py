@@ -29,6 +29,10 @@ class FrameWorker:
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True, name=name)
         self._jpeg: bytes | None = None
+        self.raw: Any = None
+        """The latest frame as it came from the camera (BGR), for the set-up check."""
+        self.checked: tuple[Any, Any, bytes | None] | None = None
+        """(frame, its set-up check, its picture as JPEG): made once per frame (webui.camera_page)."""
 
     def _run(self) -> None:
         raise NotImplementedError
@@ -53,14 +57,25 @@ class CameraFeed(FrameWorker):
     """Reads frames in a background thread and feeds each stable observation change to a table."""
 
     def __init__(self, tables: Any, table_id: str, *, camera: int | None = None,
-                 video: str | None = None, images: str | None = None) -> None:
+                 video: str | None = None, images: str | None = None,
+                 source: Iterator[Any] | None = None) -> None:
+        """Watch a webcam, a video, an image folder, or any iterator of BGR frames (``source``:
+        e.g. ``vision.sources.PushedFrames``, a phone's camera)."""
         from vision.sources import frames
         super().__init__(tables, table_id, "camera")
-        self.frames: Iterator[Any] = frames(camera=camera, video=video, images=images)
+        self.frames: Iterator[Any] = source if source is not None else frames(
+            camera=camera, video=video, images=images)
         self.outcomes: list[str] = []
         self.error: str | None = None
         self.seen = 0
         self.done = threading.Event()
+
+    def stop(self) -> None:
+        """Stop after the current frame (a phone's stream is closed, which wakes its reader)."""
+        from vision.sources import PushedFrames
+        super().stop()
+        if isinstance(self.frames, PushedFrames):
+            self.frames.close()
 
     def _run(self) -> None:
         try:
@@ -68,6 +83,7 @@ class CameraFeed(FrameWorker):
                 self.seen += 1
                 if self.stop_event.is_set():
                     return
+                self.raw = frame
                 observation = self.pipeline.step(frame)
                 self._jpeg = self.pipeline.annotated_jpeg()
                 if observation is None:
@@ -81,3 +97,133 @@ class CameraFeed(FrameWorker):
             print(f"companion serve: the camera stopped: {self.error}")
         finally:
             self.done.set()
+
+
+FRAME_MAX_BYTES = 8 * 1024 * 1024
+"""Largest frame a phone may POST: a 4K JPEG at high quality is 2–4 MB, a 1080p one 0.3–0.8 MB."""
+
+FRAME_MAX_PIXELS = 3840 * 2160
+"""Largest frame a phone may send (4K); checked in the JPEG header, before anything is decoded."""
+
+PHONE_GONE_S = 10.0
+"""A phone camera that sent no frame for this long is shown as gone (screen off, page closed)."""
+
+
+class FrameRefused(ValueError):
+    """A pushed frame that is not taken: HTTP status and what to do about it."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header, without decoding it; None if it is no JPEG."""
+    if data[:3] != b"\xff\xd8\xff":
+        return None
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:                       # fill byte
+            i += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            i += 2
+            continue
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        # SOF0..SOF15 carry the size; C4 (Huffman tables), C8 and CC are not frame headers
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            if i + 9 > len(data):
+                return None
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        if marker == 0xDA or length < 2:         # image data before any frame header: broken
+            return None
+        i += 2 + length
+    return None
+
+
+def decode_frame(data: bytes) -> Any:
+    """A pushed JPEG as a BGR frame, or ``FrameRefused`` saying what was wrong with it."""
+    import cv2
+    import numpy as np
+    if len(data) > FRAME_MAX_BYTES:
+        raise FrameRefused(413, f"The frame is {len(data)} bytes; at most {FRAME_MAX_BYTES} are taken "
+                                f"(send 1920×1080 JPEG frames).")
+    size = jpeg_size(data)
+    if size is None:
+        raise FrameRefused(415, "The frame is not a JPEG image: send the camera frame as image/jpeg.")
+    if size[0] * size[1] > FRAME_MAX_PIXELS or min(size) < 16:
+        raise FrameRefused(413, f"A {size[0]}×{size[1]} frame is not taken: send between 16×16 and "
+                                f"3840×2160 pixels (1920×1080 is best).")
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if frame is None or (frame.shape[1], frame.shape[0]) != size:
+        raise FrameRefused(400, "The JPEG frame is damaged and cannot be decoded; send the next one.")
+    return frame
+
+
+class Cameras:
+    """Every table's frame worker in one server: a webcam, a video, the demo's or a phone's."""
+
+    def __init__(self) -> None:
+        self._workers: dict[str, FrameWorker] = {}
+        self._lock = threading.Lock()
+
+    def attach(self, table_id: str, worker: FrameWorker) -> FrameWorker:
+        """Register ``worker`` as ``table_id``'s camera; return it."""
+        with self._lock:
+            self._workers[table_id] = worker
+        return worker
+
+    def get(self, table_id: str) -> FrameWorker | None:
+        """The table's camera worker, or None."""
+        return self._workers.get(table_id)
+
+    def phone(self, tables: Any, table_id: str, size: tuple[int, int] | None = None) -> CameraFeed:
+        """The table's phone-camera feed for frames of ``size`` (w, h), started on first use, again
+        after it stopped, and anew when the frames change size (the phone was turned: calibration
+        and tracks start over; the session keeps the game); a ``FrameRefused`` (409) when another
+        camera already watches the table."""
+        from vision.sources import PushedFrames
+        with self._lock:
+            worker = self._workers.get(table_id)
+            if isinstance(worker, CameraFeed) and isinstance(worker.frames, PushedFrames):
+                if not worker.done.is_set() and size in (None, worker.frames.size):
+                    return worker
+                worker.stop()
+            elif worker is not None:
+                raise FrameRefused(409, "Another camera already watches this table (started with "
+                                        "the server): stop it before using a phone as the camera.")
+            feed = CameraFeed(tables, table_id, source=PushedFrames())
+            self._workers[table_id] = feed
+        return feed.start()
+
+    def frame(self, table_id: str) -> tuple[bytes, str] | None:
+        """The table's latest annotated frame as JPEG (a ``FRAME_SOURCE``), or None."""
+        worker = self._workers.get(table_id)
+        return worker.frame(table_id) if worker is not None else None
+
+    def close(self) -> None:
+        """Stop every worker (the server is stopping)."""
+        with self._lock:
+            workers = list(self._workers.values())
+        for worker in workers:
+            worker.stop()
+
+
+def cameras(app: Any) -> Cameras:
+    """The app's camera registry (made on first use)."""
+    with _REGISTRY_LOCK:
+        return app.extensions.setdefault("cameras", Cameras())
+
+
+_REGISTRY_LOCK = threading.Lock()
+
+
+def frame_of(app: Any, table_id: str) -> tuple[bytes, str] | None:
+    """The camera view of a table: its registered camera's frame, else the app's ``FRAME_SOURCE``."""
+    frame = cameras(app).frame(table_id)
+    if frame is None and app.config.get("FRAME_SOURCE"):
+        frame = app.config["FRAME_SOURCE"](table_id)
+    return frame

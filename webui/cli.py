@@ -32,7 +32,7 @@ def print_qr(url: str, out: Any = None) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from webui import create_app
-    from webui.camera import CameraFeed, vision_available
+    from webui.camera import CameraFeed, cameras, vision_available
     from webui.demo import DemoDriver, demo_table
     from webui.server import RunningServer
 
@@ -48,18 +48,28 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     host = "0.0.0.0" if args.lan else "127.0.0.1"
     public_host = lan_address() if args.lan else "127.0.0.1"
-    config: dict[str, Any] = {"PUBLIC_URL": f"http://{public_host}:{args.port}"}
+    scheme = "https" if args.https else "http"
+    tls = None
+    if args.https:
+        try:
+            from webui.tls import certificate
+            tls = certificate([public_host])
+        except (ImportError, OSError) as err:
+            print(f"companion serve: cannot make the HTTPS certificate ({err}); install the "
+                  f"'cryptography' package, or serve without --https.", file=sys.stderr)
+            return 2
+    config: dict[str, Any] = {"PUBLIC_URL": f"{scheme}://{public_host}:{args.port}"}
     if args.db:
         config["DB"] = args.db
     app = create_app(config)
     tables = app.extensions["tables"]
     try:
-        server = RunningServer(app, host, args.port)
+        server = RunningServer(app, host, args.port, tls=tls)
     except OSError as err:
         print(f"companion serve: cannot listen on port {args.port} ({err.strerror}); choose another "
               f"with --port.", file=sys.stderr)
         return 2
-    base = app.config["PUBLIC_URL"] = f"http://{public_host}:{server.port}"
+    base = app.config["PUBLIC_URL"] = f"{scheme}://{public_host}:{server.port}"
     driver: Any = None
     url = f"{base}/"
     if watching:
@@ -74,6 +84,7 @@ def _serve(args: argparse.Namespace) -> int:
             print(f"companion serve: {err}", file=sys.stderr)
             return 2
         app.config["FRAME_SOURCE"] = driver.frame
+        cameras(app).attach(s.id, driver)
         driver.start()
         url = f"{base}/join?code={s.code}"
         what = f"camera {args.camera}" if args.camera is not None else (args.video or args.images)
@@ -91,14 +102,22 @@ def _serve(args: argparse.Namespace) -> int:
                 print(f"(no synthetic camera view: {err})")
             else:
                 app.config["FRAME_SOURCE"] = camera.frame
+                cameras(app).attach(s.id, camera)
                 camera.start()
         print(f"Demo: a simulated {s.game.title} game is being played at table {s.code}.")
         print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
     print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
+    if not (watching or args.demo):   # no table yet: the host creates one on the host page
+        print(f"Host page (create a table, then show its join code): {base}/host")
     print(f"Phones join at: {url}")
     print_qr(url)
     if not args.lan:
         print("Only this computer can connect; start with --lan to let phones on your network join.")
+    if tls:
+        print_https_note(tls[0])
+    elif args.lan:
+        print("A phone can be the table's camera (the host page's \"Use a phone as the camera\") "
+              "only over HTTPS: start with --lan --https.")
     print("Press Ctrl+C to stop.")
     server.start()
     try:
@@ -113,6 +132,18 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def print_https_note(cert_path: Any) -> None:
+    """Explain the browser's one-time warning about the self-signed certificate."""
+    from webui.tls import fingerprint
+    print(f"HTTPS with this computer's own certificate ({cert_path}).")
+    print("Each phone warns once that the connection is not private (no public authority signed "
+          "it); accept it once:")
+    print("  Android Chrome: Advanced → Proceed to … (unsafe).   iPhone Safari: Show Details → "
+          "visit this website → Visit Website.")
+    print("  Firefox: Advanced… → Accept the Risk and Continue.")
+    print(f"  The warning shows the certificate; its SHA-256 fingerprint is {fingerprint(cert_path)}")
+
+
 def register(subparsers: Any) -> None:
     """Add ``companion serve``."""
     p = subparsers.add_parser("serve", help="the phone web UI: live scores, prompts, tapped moves")
@@ -120,6 +151,9 @@ def register(subparsers: Any) -> None:
                    "this computer only)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; "
                    "0 picks a free one)")
+    p.add_argument("--https", action="store_true", help="serve over HTTPS with a self-signed "
+                   "certificate kept in your data directory (a phone's camera page needs it off "
+                   "this computer; each browser warns once)")
     p.add_argument("--db", help="SQLite file for the table sessions (default: your user data "
                    "directory)")
     src = p.add_mutually_exclusive_group()

@@ -7,7 +7,7 @@ from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from webui import render
-from webui.i18n import LANGS, pick, t
+from webui.i18n import LANGS, choice_words, option_words, pick, player_count, t
 from webui.rules import rule_link
 from webui.tables import Tables
 
@@ -124,4 +124,7 @@ def install_helpers(app: Flask) -> None:
     app.jinja_env.globals.update(t=t, pick=pick, chip=render.chip, card_name=render.card_name,
                                  short=render.short, seat_name=render.seat_name,
                                  event_text=render.event_text, slot_label=render.slot_label, rule_link=rule_link,
-                                 circle_xy=render.circle_xy)
+                                 circle_xy=render.circle_xy, result_words=render.result_words,
+                                 shows_total=render.shows_total, option_words=option_words,
+                                 choice_words=choice_words, player_count=player_count,
+                                 move_picker=render.move_picker, override_picker=render.override_picker)

@@ -159,6 +159,7 @@ class DemoCamera(FrameWorker):
                 continue
             placed = self.layouts.place(s.game_id, layout, s.players, random.Random(1))
             image, _ = self.synthetic.render(self.camera, placed, self.frames)
+            self.raw = image
             self.pipeline.step(image)
             annotated = self.pipeline.annotated()
             if annotated is not None:

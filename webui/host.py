@@ -9,6 +9,7 @@ from flask import (Blueprint, Response, current_app, make_response, render_templ
 
 from companion.games import describe_all
 from webui.api import ApiError, create_table, join_url
+from webui.camera import cameras, frame_of
 from webui.common import fail, get_session, lang, require_role, tables
 from webui.phone import redirect_with_token, seat_of, view_context
 
@@ -62,7 +63,9 @@ def _option_value(text: str) -> Any:
 
 
 def _host_redirect(table_id: str) -> Response:
-    return redirect_with_token(url_for("host.table", table_id=table_id), f"tch_{table_id}",
+    # the language the host chose (the form posts ?lang=) carries on to the table it created
+    wanted = request.args.get("lang") if request.args.get("lang") in ("en", "ja") else None
+    return redirect_with_token(url_for("host.table", table_id=table_id, lang=wanted), f"tch_{table_id}",
                                tables().host_token(table_id))
 
 
@@ -79,7 +82,8 @@ def table(table_id: str) -> Any:
                                    error="This is the host's page: open it on the host's machine."), 403
         return _host_redirect(table_id)
     return render_template("host.html", token=tables().host_token(table_id), join=join_url(table_id),
-                           camera=bool(current_app.config.get("FRAME_SOURCE")),
+                           camera=bool(current_app.config.get("FRAME_SOURCE")) or bool(
+                               cameras(current_app).get(table_id)),
                            **view_context(s, seat_of(s), lang(), "host"))
 
 
@@ -107,8 +111,7 @@ def camera(table_id: str) -> Response:
     """The latest camera frame with detections drawn, if a camera (or the demo) provides one."""
     require_role(table_id, "player", allow_cookie=True)
     get_session(table_id)
-    source = current_app.config.get("FRAME_SOURCE")
-    frame = source(table_id) if source else None
+    frame = frame_of(current_app, table_id)
     if frame is None:
         fail(404, "No camera frame: this table is scored by hand (start the server with --camera, "
                   "--video or --demo).")

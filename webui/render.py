@@ -1,8 +1,11 @@
 """How cards and moves look on the phone: card chips, move buttons in groups (worded by the games)."""
 from __future__ import annotations
 
+import functools
+import json
 import math
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -95,12 +98,6 @@ def slot_label(slot: str, layout: dict[str, Any], lang: str) -> str:
 
 def _group_key(game: str, move: dict[str, Any], state: dict[str, Any], lang: str) -> str:
     kind = move.get("kind", "")
-    ja = lang == "ja"
-    if game == "hills" and kind == "place":  # pick the card, then the hill: 9 short rows, not 63 buttons
-        return card_name(move.get("card"), lang) if move.get("card") else ("伏せカード" if ja else "Face down")
-    if game == "prussia" and kind == "draw" and move.get("player", 0) < 0:
-        info = card_info(move.get("card"))
-        return catalogue.SUIT_SYMBOLS.get(info.suit, "JK") if info and info.suit else "JK"
     if game == "chains":
         if kind in ("deck_to_work", "deck_to_temporary"):
             return t("deck", lang)
@@ -132,8 +129,6 @@ def move_groups(engine: Game, moves: list[dict[str, Any]], state: dict[str, Any]
     """The legal moves as big buttons in sensible groups: ``[(title, [{label, move, card}])]``;
     a button says the move in the game's own short words (``Game.describe_move(short=True)``)."""
     game = engine.id
-    if game == "hills" and any(m.get("card") for m in moves):
-        moves = [m for m in moves if m.get("card") or m.get("kind") != "place"]
     if game == "chains":  # copies of one value are the same card to the table: one button per value
         seen: set[tuple[Any, ...]] = set()
         unique = []
@@ -156,10 +151,197 @@ def move_groups(engine: Game, moves: list[dict[str, Any]], state: dict[str, Any]
     return list(groups.items())
 
 
+PICK_LIMIT = 12
+"""More moves than this in a group are chosen in two steps: the card, then where it goes."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button of a move picker: it plays ``move`` at once, or opens the second step ``then``."""
+
+    key: str
+    label: str
+    card: str | None = None
+    move: dict[str, Any] | None = None
+    then: tuple["Choice", ...] = ()
+    words: str = ""
+    """The whole move in words (what the host's picker shows once a move is chosen)."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """A group of a picker: its title, its buttons, and whether they are chance outcomes."""
+
+    title: str
+    choices: tuple[Choice, ...]
+    chance: bool = False
+
+    @property
+    def two_step(self) -> bool:
+        """True when a first tap opens a second step."""
+        return any(c.then for c in self.choices)
+
+
+def _first_step(game: str, move: dict[str, Any], lang: str) -> tuple[str, str, str | None]:
+    """What a player names first: (key, words, card chip) — the card (a face-down card in Seven
+    Hills), or for a drawn playing card its suit."""
+    card = move.get("card")
+    if game == "prussia" and move.get("kind") == "draw" and move.get("player", 0) < 0:
+        info = card_info(card)
+        suit = info.suit if info and info.suit else "JK"
+        return suit, catalogue.SUIT_SYMBOLS.get(suit, "JK"), None
+    if isinstance(card, str):
+        return card, card_name(card, lang), card
+    if game == "hills" and move.get("kind") == "place":   # shown as the back of the seat's colour
+        return "face-down", t("face_down_card", lang), "B-HILL" + ("R" if move.get("player", 0) == 0 else "B")
+    return "", "", None
+
+
+@functools.lru_cache(maxsize=1)
+def _catalogue_order() -> dict[str, int]:
+    return {c.id: i for i, c in enumerate(catalogue.all_cards())}
+
+
+def _card_order(key: str) -> tuple[bool, int]:
+    """Cards in the catalogue's order (a colour's cards together, by value); a face-down card last."""
+    order = _catalogue_order()
+    return (key not in order, order.get(key, 0))
+
+
+def _picker_section(game: str, title: str, buttons: list[dict[str, Any]], lang: str,
+                    chance: bool) -> Section:
+    """One group of buttons, flat, or in two steps when it is long and names cards."""
+    firsts = [_first_step(game, b["move"], lang) for b in buttons]
+    firsts = [f if f[0] else (f"m{i}", "", None) for i, f in enumerate(firsts)]   # no card: one tap
+    keys = list(OrderedDict.fromkeys(k for k, _, _ in firsts))
+    if len(buttons) <= PICK_LIMIT or len(keys) == len(buttons):
+        return Section(title, tuple(Choice(f"m{i}", b["label"], b.get("card"), b["move"], words=b.get("words", ""))
+                                    for i, b in enumerate(buttons)), chance)
+    if game == "hills":
+        keys.sort(key=_card_order)
+    choices = []
+    for key in keys:
+        picked = [(b, f) for b, f in zip(buttons, firsts) if f[0] == key]
+        _, words, card = picked[0][1]
+        if not words:   # a move that names no card (a pass, a draw): its own button
+            b = picked[0][0]
+            choices.append(Choice(key, b["label"], None, b["move"], words=b.get("words", "")))
+            continue
+        then = tuple(Choice(f"{key}-{i}", b["label"], b.get("card") if chance else None, b["move"],
+                            words=b.get("words", "")) for i, (b, _) in enumerate(picked))
+        if len(then) == 1:   # one place only: the first tap is the move
+            choices.append(Choice(key, words, card, then[0].move, words=then[0].words))
+        else:
+            choices.append(Choice(key, words, card, then=then))
+    return Section(title, tuple(choices), chance)
+
+
+def move_picker(groups: list[dict[str, Any]], game: str, lang: str) -> list[Section]:
+    """The move buttons (``state_for``'s groups, built from the viewer's legal moves) as a picker:
+    a long group that names cards becomes two steps — the card, then where it goes (Seven Hills:
+    a card, then a hill; a drawn card: its suit, then the card)."""
+    sections = []
+    for group in groups:
+        buttons = group.get("moves") or []
+        if buttons:
+            chance = buttons[0]["move"].get("player", 0) < 0
+            sections.append(_picker_section(game, group.get("title", ""), buttons, lang, chance))
+    return sections
+
+
+def _any_card_of(game: str, like: str) -> list[str]:
+    """Every card of ``game`` of the same kind as ``like`` (a misread card may be any of them)."""
+    info = card_info(like)
+    kinds = {"playing", "joker"} if info and info.kind in ("playing", "joker") else {info.kind if info else None}
+    return [c.id for c in catalogue.cards_of(game) if c.kind in kinds and c.kind != "back"]
+
+
+def override_moves(engine: Game, templates: list[dict[str, Any]], players: int,
+                   layout: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every move of the shapes in ``templates`` (the moves legal now and the last move played)
+    for any seat and any card: what a house ruling or a correction may name."""
+    game = engine.id
+    seen: "OrderedDict[str, dict[str, Any]]" = OrderedDict()
+    values: dict[tuple[str, str], list[Any]] = {}
+    for m in templates:   # the values each parameter of each kind takes
+        for key, value in m.items():
+            if key not in ("player", "kind") and not isinstance(value, (list, dict)):
+                values.setdefault((m["kind"], key), [])
+                if value not in values[(m["kind"], key)]:
+                    values[(m["kind"], key)].append(value)
+    if game == "hills":
+        values[("place", "hill")] = list(range(1, 8))
+        values[("place", "card")] = [c.id for c in catalogue.cards_of("hills")
+                                     if c.kind in ("number", "banner")] + [None]
+    if game == "prussia" and any(k == ("place", "slot") for k in values):
+        values[("place", "slot")] = list(OrderedDict.fromkeys(
+            [*values[("place", "slot")], *(engine.slot_name(k) for k in engine.table.all_slots())]))
+    for m in templates:
+        if any(isinstance(v, (list, dict)) for v in m.values()):
+            continue   # a whole laid circle or a deal is no single card: not offered here
+        chance = m.get("player", 0) < 0
+        seats = [m["player"]] if chance else list(range(players))
+        params = [k for k in m if k not in ("player", "kind")]
+        options: list[dict[str, Any]] = [{}]
+        for key in params:
+            domain = values.get((m["kind"], key), [m[key]])
+            if key == "card" and isinstance(m[key], str) and game not in ("hills", "chains"):
+                # any card of that kind (Chains' 550 pairs cards stay the ones in play now)
+                domain = list(OrderedDict.fromkeys([*domain, *_any_card_of(game, m[key])]))
+            options = [dict(o, **{key: v}) for o in options for v in domain]
+        for seat in seats:
+            for o in options:
+                move = {"player": seat, "kind": m["kind"], **{k: v for k, v in o.items() if v is not None}}
+                if "card" in o and o["card"] is None:
+                    move["card"] = None
+                seen.setdefault(json.dumps(move, sort_keys=True), move)
+    return list(seen.values())
+
+
+def override_picker(engine: Game, st: dict[str, Any], names: list[str], lang: str) -> list[Section]:
+    """The host's picker for an override or a correction: per seat (and the table's chance moves),
+    every move of the right shape, chosen the way a player chooses a move."""
+    templates = list(st.get("legal_moves") or []) + list(st.get("chance_moves") or [])
+    if st.get("moves"):
+        last = {k: v for k, v in st["moves"][-1].items() if k not in ("version", "override")}
+        templates.append(last)
+    moves = override_moves(engine, templates, len(names), st.get("layout") or {})
+    by_seat: "OrderedDict[int, list[dict[str, Any]]]" = OrderedDict()
+    for m in moves:
+        by_seat.setdefault(m["player"], []).append(m)
+    sections = []
+    for seat, seat_moves in sorted(by_seat.items(), key=lambda kv: (kv[0] < 0, kv[0])):
+        buttons = []
+        for m in seat_moves:
+            move = Move.from_json(m)
+            short_words = engine.describe_move(move, short=True)
+            words = engine.describe_move(move, names)
+            buttons.append({"label": pick(short_words, short_words.ja, lang), "move": m,
+                            "card": m.get("card") if isinstance(m.get("card"), str) else None,
+                            "words": pick(words, words.ja, lang)})
+        title = t("chance_short", lang) if seat < 0 else names[seat]
+        sections.append(_picker_section(engine.id, title, buttons, lang, seat < 0))
+    return sections
+
+
 def circle_xy(index: int, count: int, radius: float = 42.0) -> tuple[float, float]:
     """Percent coordinates of place ``index`` of ``count`` on a clockwise circle from 12 o'clock."""
     angle = 2 * math.pi * index / count
     return 50 + radius * math.sin(angle), 50 - radius * math.cos(angle)
+
+
+def result_words(names: list[str], winners: list[int], lang: str) -> str:
+    """A finished game's result for the status line: "Ann wins.", "Shared win: …", or a draw."""
+    from companion.session.table import verdict
+    en, ja = verdict(names, winners or [])
+    return pick(en, ja, lang)
+
+
+def shows_total(series: dict[str, Any] | None) -> bool:
+    """True when the table plays a series (a number of games or a target), or has played more than
+    one game: only then has a series total anything to add to the game's score."""
+    series = series or {}
+    return bool(series.get("rounds") or series.get("target") or len(series.get("games") or []) > 1)
 
 
 def event_text(event: dict[str, Any], lang: str) -> str:
@@ -168,40 +350,16 @@ def event_text(event: dict[str, Any], lang: str) -> str:
 
 
 def score_chart(games: list[list[int]], names: list[str], width: int = 340, height: int = 160) -> Markup:
-    """Running totals over a series as an inline SVG line chart (no chart library)."""
-    if not games:
+    """Running totals over a series as an inline SVG line chart, names at the line ends, never on top
+    of each other (``webui.charts``); nothing for a single game: one game is no series."""
+    from webui.charts import line_chart
+    if len(games) < 2:
         return Markup("")
-    players = len(games[0])
-    totals = [[0] * players]
-    for scores in games:
-        totals.append([a + b for a, b in zip(totals[-1], scores)])
-    lo = min(min(r) for r in totals)
-    hi = max(max(r) for r in totals)
-    span = (hi - lo) or 1
-    pad = 24
-    steps = len(totals) - 1 or 1
-
-    def xy(i: int, v: int) -> str:
-        x = pad + (width - 2 * pad) * i / steps
-        y = height - pad - (height - 2 * pad) * (v - lo) / span
-        return f"{x:.1f},{y:.1f}"
-
-    colours = [c.hex for c in catalogue.COLOURS.values()]
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="score chart">',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" class="axis"/>']
-    zero = xy(0, 0).split(",")[1]
-    if lo < 0 < hi:
-        parts.append(f'<line x1="{pad}" y1="{zero}" x2="{width - pad}" y2="{zero}" class="zero"/>')
-    for p in range(players):
-        points = " ".join(xy(i, row[p]) for i, row in enumerate(totals))
-        colour = colours[p % len(colours)]
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" points="{points}"/>')
-        x, y = xy(len(totals) - 1, totals[-1][p]).split(",")
-        label = escape(names[p] if p < len(names) else f"P{p + 1}")
-        parts.append(f'<text x="{float(x) - 4}" y="{float(y) - 6}" text-anchor="end" fill="{colour}">'
-                     f'{label} {totals[-1][p]}</text>')
-    for i in range(len(totals)):
-        x = xy(i, lo).split(",")[0]
-        parts.append(f'<text x="{x}" y="{height - 6}" text-anchor="middle" class="tick">{i}</text>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
+    lines = []
+    for p in range(len(games[0])):
+        total, points = 0, [(0, 0)]
+        for i, scores in enumerate(games, 1):
+            total += scores[p]
+            points.append((i, total))
+        lines.append((names[p] if p < len(names) else f"P{p + 1}", points))
+    return line_chart(lines, label="score chart", height=height)

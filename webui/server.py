@@ -29,18 +29,23 @@ def free_port(host: str = "127.0.0.1") -> int:
 class RunningServer:
     """A server started in a background thread; ``stop()`` shuts it down."""
 
-    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0,
+                 tls: tuple[str, str] | None = None) -> None:
+        """Serve ``app`` on ``host``:``port`` (0: a free one); over HTTPS with ``tls`` (certificate
+        and key files, see ``webui.tls``)."""
         self.app = app
         self.server: BaseWSGIServer = make_server(host, port or free_port(host), app, threaded=True,
-                                                   request_handler=QuietHandler)
+                                                   request_handler=QuietHandler,
+                                                   ssl_context=tuple(map(str, tls)) if tls else None)
         self.server.daemon_threads = True
         self.host, self.port = host, self.server.server_port
+        self.scheme = "https" if tls else "http"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True, name="webui")
 
     @property
     def url(self) -> str:
         """The base URL, e.g. ``http://127.0.0.1:5123``."""
-        return f"http://{self.host}:{self.port}"
+        return f"{self.scheme}://{self.host}:{self.port}"
 
     def start(self) -> "RunningServer":
         """Start serving in the background; return self."""
@@ -49,6 +54,9 @@ class RunningServer:
 
     def stop(self) -> None:
         """Stop serving and let waiting event streams end."""
+        cameras = self.app.extensions.get("cameras")
+        if cameras is not None:     # phone cameras' pipelines stop before the sessions close
+            cameras.close()
         self.app.extensions["tables"].close()
         self.server.shutdown()
         self.server.server_close()

@@ -1,7 +1,7 @@
 """Chains (チェーンズ) — solitaire and multiplayer with one Pairs deck per player. 1–10 players.
 
-Specification: ``shared/rules/chains.md`` (the multiplayer expansion's original is
-``shared/seeds/chains.ja.txt``; the solitaire rules are reconstructed there). Seat ``n`` plays Pairs
+Rules: ``docs/chains.md`` (the solitaire rules there are rebuilt from the multiplayer
+expansion's text; see its rulings). Seat ``n`` plays Pairs
 deck ``n + 1``: physical cards ``C{deck:02d}-{value}-{copy}`` (``C03-7-2`` is deck 3's second 7).
 
 Each player builds descending chains 10-9-8-… in their **work area** and closes a chain with one of

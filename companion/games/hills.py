@@ -1,7 +1,7 @@
 """The Seven Hills of Rome (ローマ七丘, Reiner Knizia): rules engine for 2 players.
 
-Specification: ``shared/rules/seven-hills.md`` (every RULING there is the default; every
-*(option)* is an ``Option``). Seat 0 plays red (``H-R1`` … ``H-R9``, ``H-RBAN``), seat 1 blue.
+Rules: ``docs/hills.md`` (every ruling there is the default; every
+option is an ``Option``). Seat 0 plays red (``H-R1`` … ``H-R9``, ``H-RBAN``), seat 1 blue.
 
 Moves
 -----

@@ -1,4 +1,4 @@
-"""輪る七年戦争 — The Turning Seven Years' War (rules: shared/rules/prussia.md), solo and 2 players.
+"""輪る七年戦争 — The Turning Seven Years' War (rules: docs/prussia.md), solo and 2 players.
 
 Moves (``Move.kind``):
 

@@ -1,6 +1,6 @@
 """Spartacus (スパルタクス), Reiner Knizia 2002: a trick game where low beats high.
 
-Rules: ``shared/rules/spartacus.md``. Seat ``n`` plays colour ``catalogue.SPARTACUS_COLOURS[n]``
+Rules: ``docs/spartacus.md``. Seat ``n`` plays colour ``catalogue.SPARTACUS_COLOURS[n]``
 (red, blue, green, yellow, purple) and holds that colour's number cards 1–10 and banner, ids such as
 ``S-R8`` and ``S-RBAN``. There is no chance: the hands are dealt by colour.
 

@@ -1,6 +1,6 @@
 """Das Rad der Geschichte — Wheel of History (歴史の車輪), Reiner Knizia. 2–5 players.
 
-Specification: ``shared/rules/wheel-of-history.md``. The 25 cards (five tribes × values 1–5) lie in a
+Rules: ``docs/wheel.md`` (every ruling there is the default). The 25 cards (five tribes × values 1–5) lie in a
 circle of 25 *slots*; a taken card leaves a gap. The pawn stands at a slot: ``pawn == j`` means it
 stands in the gap at slot ``j``, or, before the first take, just after the card in slot ``j``; either
 way "the 1st card ahead" is the first card in slots ``j+1, j+2, …`` (clockwise).

@@ -46,7 +46,7 @@ def _list(args: argparse.Namespace) -> int:
     for p in reversed(plays):   # newest first, as on the History page
         early = ", ended early" if p.ended_early else ""
         seats = ", ".join(f"{s.name} {s.score}{' ★' if s.winner else ''}" for s in p.seats)
-        print(f"{human(p.started)}  {_title(p.game):<18} {duration(p.duration):>9}  {seats}  "
+        print(f"{human(p.started)}  {_title(p.game):<20} {duration(p.duration):>9}  {seats}  "
               f"[{p.kept_by}{early}]")
     return 0
 
@@ -103,9 +103,15 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rebuild(args: argparse.Namespace) -> int:
+    from companion.history.record import backfill
+    print(f"{backfill(_store(args))} plays derived from the sessions' logs")
+    return 0
+
+
 def register(subparsers: Any) -> None:
     """Add ``companion history …`` to the command line."""
-    p = subparsers.add_parser("history", help="the play log: list, stats, players, export, import")
+    p = subparsers.add_parser("history", help="the play log: list, stats, players, export, import, rebuild")
     sub = p.add_subparsers(dest="history_command", required=True, metavar="SUBCOMMAND")
 
     def add(name: str, func: Any, help_text: str, *, filters: bool = True) -> argparse.ArgumentParser:
@@ -135,3 +141,6 @@ def register(subparsers: Any) -> None:
 
     q = add("import", _import, "restore a JSON backup made by `history export`", filters=False)
     q.add_argument("file", metavar="FILE")
+
+    add("rebuild", _rebuild, "derive every session's plays from its log again (plays of imported or "
+        "deleted sessions stay)", filters=False)

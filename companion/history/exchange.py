@@ -57,11 +57,12 @@ def export_csv(plays: Sequence[Play]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
+    titles = {g: game_class(g).title for g in {p.game for p in plays}}
     for p in plays:
+        when, options = iso(p.started), json.dumps(dict(p.options), sort_keys=True)
         for s in p.seats:
-            writer.writerow([iso(p.started), p.game, game_class(p.game).title, p.id, round(p.duration / 60),
-                             s.seat + 1, s.name, s.score, int(s.winner), int(s.start), int(p.ended_early),
-                             p.kept_by, json.dumps(dict(p.options), sort_keys=True)])
+            writer.writerow([when, p.game, titles[p.game], p.id, round(p.duration / 60), s.seat + 1, s.name,
+                             s.score, int(s.winner), int(s.start), int(p.ended_early), p.kept_by, options])
     return out.getvalue()
 
 

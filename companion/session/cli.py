@@ -13,6 +13,7 @@ from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from companion.session import SessionError, TableSession
 from companion.session.store import Store, clean_text
+from companion.session.table import verdict
 
 
 def _store(args: argparse.Namespace) -> Store:
@@ -62,6 +63,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from companion.history.dates import human
     session = TableSession.open(_store(args), args.id)
     state = session.state()
     if args.json:
@@ -69,20 +71,28 @@ def _show(args: argparse.Namespace) -> int:
         return 0
     names = [clean_text(n) for n in session.names]   # a terminal must not get ESC or BEL raw
     print(f"{state['title']} — session {session.id} (code {session.code}), version {state['version']}")
-    turn = state["current_player"]
-    over = "game over (ended early by the host)" if state["ended_by_host"] else "game over"
-    who = over if state["is_over"] else ("the table (a card to turn over)" if turn < 0 else names[turn])
-    print(f"to move: {who}")
-    print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state["scores"])))
-    series = state["series"]
-    if len(series["games"]) > 1 or series["rounds"] or series["target"]:
-        print("series totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, series["totals"])))
+    print(f"created: {human(session.created)}")
+    print(f"players: {', '.join(names)}")
+    print("what happened, from the start:")
+    history = session.history()
+    for e in history:
+        print(f"  v{e['version']}: {clean_text(e['text'], 500)}")
+    if not history:
+        print("  (nothing yet)")
     for p in state["prompts"]:
         print(f"PROMPT {p['id']} ({p['kind']}): {clean_text(p['text'], 500)}")
         for c in p["choices"]:
             print(f"    {c['id']}: {clean_text(c['label'], 500)}")
-    for e in state["events"][-10:]:
-        print(f"  v{e['version']}: {clean_text(e['text'], 500)}")
+    print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state["scores"])))
+    series = state["series"]
+    if len(series["games"]) > 1 or series["rounds"] or series["target"]:
+        print("series totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, series["totals"])))
+    turn = state["current_player"]
+    if state["is_over"]:
+        how = "ended early by the host" if state["ended_by_host"] else "played to the end"
+        print(f"game over ({how}): {verdict(names, state['winners'])[0]}")
+    else:
+        print(f"to move: {'the table (a card to turn over)' if turn < 0 else names[turn]}")
     return 0
 
 

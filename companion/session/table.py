@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import re
 import threading
 import time
 import urllib.parse
@@ -77,6 +78,33 @@ class Outcome:
                 "prompt": self.prompt.to_json() if self.prompt else None, "version": self.version}
 
 
+SEAT_WORDS = re.compile(r"(?<![A-Za-z0-9-])(?:[Pp]layer |プレイヤー|P)([1-9][0-9]?)(?![A-Za-z0-9-])")
+"""How engines name a seat they were given no name for: "P2 (blue)", "player 2", "プレイヤー2"."""
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """``text`` with the engines' seat numbers ("P1", "player 2", "プレイヤー2") replaced by the
+    names the table gave (engines word events before they know who sits where)."""
+    def named(m: "re.Match[str]") -> str:
+        seat = int(m.group(1)) - 1
+        return str(names[seat]) if 0 <= seat < len(names) and names[seat] else m.group(0)
+    return SEAT_WORDS.sub(named, text) if text else text
+
+
+def verdict(names: Sequence[str], winners: Sequence[int]) -> tuple[str, str]:
+    """A finished game's result in words, English and Japanese: one winner, a shared win, a draw
+    (everyone tied), or a solo game lost."""
+    who = [str(names[w]) for w in winners if 0 <= w < len(names)]
+    if len(names) == 1:
+        return ((f"{who[0]} wins.", f"{who[0]}の勝利。") if who else
+                ("The game is lost.", "ゲームは敗北です。"))
+    if not who or len(who) == len(names):
+        return "Nobody is ahead: a draw.", "差がないので引き分け。"
+    if len(who) > 1:
+        return f"Shared win: {', '.join(who)}.", f"{'、'.join(who)}が勝利を分かち合います。"
+    return f"{who[0]} wins.", f"{who[0]}の勝利。"
+
+
 def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), override: bool = False) -> dict[str, Any]:
     return {"id": choice_id, "label": str(label), "ja": str(ja),
             "move": moves[0].to_json() if moves else None,
@@ -131,8 +159,13 @@ class _State:
             else:
                 events += self.game.apply(move)
             self.moves.append({"move": move, "override": override, "version": version})
-        self.events += [dict(e.to_json(), version=version) for e in events]
+        self.events += [self.named(dict(e.to_json(), version=version)) for e in events]
         return events
+
+    def named(self, event: dict[str, Any]) -> dict[str, Any]:
+        """An event's sentences with the players' names instead of seat numbers."""
+        return dict(event, text=name_seats(str(event.get("text", "")), self.names),
+                    ja=name_seats(str(event.get("ja", "")), self.names))
 
     def rebuild(self) -> None:
         """Replay the current game's moves from its start (after an undo)."""
@@ -143,10 +176,13 @@ class _State:
 
     def open_rulings(self, events: list[Event], version: int) -> None:
         """A prompt for each event that asks the table to do something by hand."""
+        if self.game.is_over():   # nothing is left to carry out at a finished game
+            return
         ad = adapter(self.game_id)
         for i, event in enumerate(e for e in events if ad.is_ruling(e)):
             pid = f"r{version}.{i}"
-            self.prompts[pid] = Prompt(pid, "ruling", event.text, event.ja, self.game.rules_file,
+            self.prompts[pid] = Prompt(pid, "ruling", name_seats(event.text, self.names),
+                                       name_seats(event.ja, self.names), self.game.rules_file,
                                        [_choice("done", "Done", "完了")], version)
 
     def close(self, ids: Sequence[str]) -> None:
@@ -173,6 +209,8 @@ class _State:
             events = self.apply(moves, version, override=data.get("override", False))
             if not data.get("rulings_seen"):
                 self.open_rulings(events, version)
+            if self.game.is_over():   # the game is over: no ruling is left for the table to do
+                self.close([k for k, p in self.prompts.items() if p.kind == "ruling"])
         elif kind == "prompt":
             prompt = Prompt.from_json(dict(data["prompt"], id=f"p{version}", version=version))
             self.prompts[prompt.id] = prompt
@@ -204,17 +242,9 @@ class _State:
         scores, winners = self.game.scores(), self.game.winners()
         table = ", ".join(f"{n} {s}" for n, s in zip(self.names, scores))
         table_ja = "、".join(f"{n} {s}点" for n, s in zip(self.names, scores))
-        who, who_ja = ", ".join(self.names[w] for w in winners), "、".join(self.names[w] for w in winners)
-        if self.players == 1:
-            verdict, verdict_ja = "", ""
-        elif len(winners) == self.players:
-            verdict, verdict_ja = " Nobody is ahead: a draw.", "差がないので引き分け。"
-        elif len(winners) > 1:
-            verdict, verdict_ja = f" Shared win: {who}.", f"{who_ja}が勝利を分かち合います。"
-        else:
-            verdict, verdict_ja = f" {who} wins.", f"{who_ja}の勝利。"
-        event = Event.of("ended_by_host", f"The host ended the game early. Scores as they stand: {table}.{verdict}",
-                         f"ホストがゲームを途中で終了しました。現時点の得点:{table_ja}。{verdict_ja}",
+        said, said_ja = verdict(self.names, winners) if self.players > 1 else ("", "")
+        event = Event.of("ended_by_host", f"The host ended the game early. Scores as they stand: {table}.{' ' + said if said else ''}",
+                         f"ホストがゲームを途中で終了しました。現時点の得点:{table_ja}。{said_ja}",
                          scores=scores, winners=winners)
         self.events.append(dict(event.to_json(), version=version))
         return event
@@ -352,6 +382,13 @@ class TableSession:
     def prompts(self) -> list[Prompt]:
         """The open prompts, oldest first."""
         return list(self._st.prompts.values())
+
+    @_locked
+    def history(self) -> list[dict[str, Any]]:
+        """Every event of the session from its start, all games of a series (``state`` shows the
+        last few)."""
+        self._catch_up()
+        return list(self._st.events)
 
     @_locked
     def last_turn(self) -> list[Move]:
@@ -628,6 +665,11 @@ class TableSession:
         return self._commit("end_game", {}, by, expected_version)
 
     @_locked
+    def note(self, data: dict[str, Any], *, by: str = "host") -> None:
+        """Add a note to the log (no game state changes; pages showing the table refresh): e.g. that
+        a rematch was set up at another table."""
+        self._commit("note", dict(data), by, None)
+
     def next_game(self, *, by: str = "host", expected_version: int | None = None) -> None:
         """Series: start the next game (the start player moves one seat on)."""
         self._catch_up()

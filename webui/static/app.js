@@ -75,7 +75,18 @@
       var v = parseInt(r.headers.get("X-Version") || "-1", 10);
       return r.text().then(function (html) {
         if (v > shown || v < 0) {   /* never redraw a version already shown: taps stay put */
-          document.getElementById("view").innerHTML = html;
+          var view = document.getElementById("view");
+          /* a fold-out the reader opened (the host's override) stays open, its reason typed */
+          var open = Array.prototype.map.call(view.querySelectorAll("details[open][class]"),
+            function (el) { return el.className; });
+          var reason = document.getElementById("override-reason");
+          var typed = reason ? reason.value : "";
+          view.innerHTML = html;
+          view.querySelectorAll("details[class]").forEach(function (el) {
+            if (open.indexOf(el.className) >= 0) el.open = true;
+          });
+          reason = document.getElementById("override-reason");
+          if (reason) reason.value = typed;
           shown = v;
           body.dataset.version = String(v);
           body.dispatchEvent(new CustomEvent("tc:updated", {detail: v}));
@@ -125,7 +136,8 @@
     document.getElementById("circle-count").textContent = String(circle.length);
     document.getElementById("circle-done").disabled = circle.length !== 25;
   }
-  body.addEventListener("tc:updated", function () { circle = []; });
+  var chosen = null;   /* the host's move picked for an override or a correction */
+  body.addEventListener("tc:updated", function () { circle = []; chosen = null; });
 
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest("button");
@@ -137,6 +149,33 @@
     } else if (b.id === "circle-done") {
       /* the pawn stands just before the first card tapped: in the last slot of the circle */
       post("move", {move: {player: -1, kind: "lay_circle", circle: circle.slice(), pawn: 24}});
+      return;
+    }
+    if (b.classList.contains("pick") || b.classList.contains("pick-back")) {
+      /* the two-step picker: a card opens its places in the cards' stead; "← Another card" goes back */
+      var box = b.closest(".picker");
+      var step = b.classList.contains("pick") ? b.dataset.step : null;
+      box.querySelector(".step1").hidden = step !== null;
+      box.querySelectorAll(".step2").forEach(function (p) { p.hidden = p.dataset.for !== step; });
+      return;
+    }
+    if (b.classList.contains("ov-seat")) {   /* the host's picker: whose move */
+      document.querySelectorAll(".ov-seat").forEach(function (t) {
+        t.classList.toggle("on", t === b);
+        t.setAttribute("aria-selected", t === b ? "true" : "false");
+      });
+      document.querySelectorAll(".ov-panel").forEach(function (p) { p.hidden = p.dataset.panel !== b.dataset.panel; });
+      return;
+    }
+    if (b.classList.contains("ov-move")) {   /* chosen for an override or a correction, not played */
+      chosen = JSON.parse(b.dataset.move);
+      document.querySelectorAll(".ov-move.on").forEach(function (o) { o.classList.remove("on"); });
+      b.classList.add("on");
+      var said = document.getElementById("override-chosen");
+      said.textContent = "✓ " + (b.dataset.words || b.textContent.trim());
+      said.classList.add("set");
+      document.getElementById("override").disabled = false;
+      document.getElementById("correct").disabled = false;
       return;
     }
     if (b.classList.contains("mv")) {
@@ -156,11 +195,9 @@
     } else if (b.id === "end-game") {   /* reached only through the confirm disclosure */
       post("end", {});
     } else if (b.id === "override" || b.id === "correct") {
-      var text = document.getElementById("override-move").value;
-      var move;
-      try { move = JSON.parse(text); } catch (e) { toast("JSON?", true); return; }
+      if (!chosen) return;   /* the buttons stay disabled until a move is picked */
       post(b.id, b.id === "override"
-        ? {move: move, reason: document.getElementById("override-reason").value} : {move: move});
+        ? {move: chosen, reason: document.getElementById("override-reason").value} : {move: chosen});
     } else if (b.id === "odds") {
       b.disabled = true;
       fetch("/api/tables/" + tableId + "/odds?lang=" + encodeURIComponent(d.lang || "en"), {credentials: "same-origin"}).then(function (r) {
@@ -176,8 +213,9 @@
         });
         box.innerHTML = "<table><thead><tr><th></th>" + j.columns.map(function (h) { return "<th>" + esc(h) + "</th>"; }).join("") +
           "</tr></thead>" +
-          "<tbody>" + rows.join("") + "</tbody></table><p class='small muted'>" + j.samples +
-          " samples, " + j.policy + "</p>";
+          "<tbody>" + rows.join("") + "</tbody></table><p class='small muted'>" +
+          esc(b.dataset.note.replace("{n}", j.samples)
+            .replace("{policy}", b.dataset[j.policy === "random" ? "policyRandom" : "policyGreedy"])) + "</p>";
       }).finally(function () { b.disabled = false; });
     }
   });

@@ -1,0 +1,100 @@
+"""``companion bench history``: how long the play history takes with a large log of plays.
+
+Writes N random plays (3–5 seats, a dozen people, the five games, two years of dates) into a fresh
+SQLite file, then times: recording one play as a game ends, reading every play, the statistics,
+each export format, importing the JSON backup into an empty file (checked row for row), and the
+host's History page rendered by the web app (charts included).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from companion.history import dates, exchange, query
+from companion.history.record import Play, Seat, write_play
+
+PEOPLE = ("Ann", "Ben", "Chie", "Dai", "Emi", "Fumi", "Gen", "Hana", "Iku", "Jun", "Kei", "Lea")
+GAMES = ("wheel", "hills", "spartacus", "prussia", "chains")
+
+
+def random_plays(count: int, seed: int = 1) -> list[Play]:
+    """``count`` plausible plays, reproducible from ``seed``."""
+    rng = random.Random(seed)
+    start = 1_735_689_600   # 2025-01-01
+    plays = []
+    for i in range(count):
+        people = rng.sample(PEOPLE, rng.randint(3, 5))
+        scores = [rng.randint(-10, 90) for _ in people]
+        first = rng.randrange(len(people))
+        seats = tuple(Seat(k, n, sc, sc == max(scores), k == first) for k, (n, sc) in enumerate(zip(people, scores)))
+        camera = rng.randint(0, 60)
+        plays.append(Play(f"bench{i // 3}-{i % 3 + 1}", f"bench{i // 3}", i % 3 + 1, rng.choice(GAMES),
+                          {"start_player": first}, dates.iso_utc(start + i * 63_000 + rng.randint(0, 3600)),
+                          rng.randint(600, 5400), rng.random() < 0.05, camera, rng.randint(0, 60 - camera), seats))
+    return plays
+
+
+def _timed(what: Callable[[], Any]) -> tuple[float, Any]:
+    t0 = time.perf_counter()
+    out = what()
+    return (time.perf_counter() - t0) * 1000, out
+
+
+def rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the history tables."""
+    with sqlite3.connect(path) as db:
+        return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in ("players", "plays", "play_seats")}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the time of each step for N plays (``--plays``; ``--quick``: 200)."""
+    from companion.session.store import Store
+    parser = argparse.ArgumentParser(prog="companion bench history")
+    parser.add_argument("--plays", type=int, default=2000)
+    parser.add_argument("--quick", action="store_true", help="200 plays")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    count = 200 if args.quick else args.plays
+    plays = random_plays(count)
+    out: dict[str, Any] = {"plays": count}
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Store(Path(tmp) / "a.db")
+        with source._write() as db:
+            for play in plays[:-1]:
+                write_play(db, play)
+
+        def record_last() -> None:
+            with source._write() as db:
+                write_play(db, plays[-1])
+        out["record one play (ms)"], _ = _timed(record_last)
+        out["read every play (ms)"], everything = _timed(lambda: query.plays(source))
+        out["statistics (ms)"], _ = _timed(lambda: (query.player_stats(everything), query.win_share(everything)))
+        texts = {}
+        for fmt in exchange.FORMATS:
+            out[f"export {fmt} (ms)"], texts[fmt] = _timed(
+                lambda fmt=fmt: exchange.export(source, query.plays(source), fmt, everything=True))
+            out[f"export {fmt} (kB)"] = round(len(texts[fmt].encode()) / 1024)
+        target = Store(Path(tmp) / "b.db")
+        out["import json (ms)"], _ = _timed(lambda: exchange.import_text(target, texts["json"]))
+        out["restored exactly"] = rows(Path(tmp) / "a.db") == rows(Path(tmp) / "b.db")
+        from webui import create_app
+        client = create_app({"DB": str(Path(tmp) / "a.db"), "TESTING": True}).test_client()
+        client.get("/history")   # templates compiled once
+        out["History page (ms)"], page = _timed(lambda: client.get("/history"))
+        out["History page (kB)"] = round(len(page.get_data()) / 1024)
+        out["History page, one player (ms)"], _ = _timed(lambda: client.get("/history?player=Ann"))
+    for key, value in out.items():
+        if isinstance(value, float):
+            out[key] = round(value, 1)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for key, value in out.items():
+            print(f"{key:<32} {value}")
+    return 0 if out["restored exactly"] else 1

@@ -1,0 +1,165 @@
+"""Issue 14 on the phone and host pages (Flask's test client, a real SQLite store): a finished
+game reads right, names everywhere, Japanese complete, scores explained, the host told where to go.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_web_api import _host, app, client  # noqa: F401  (the same app and client fixtures)
+from tests.web_helpers import new_table, state
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def view(client, table, lang="en", seat=None):
+    """The game view as the phone fetches it (after joining)."""
+    client.get(f"/join?code={table['code']}")
+    url = f"/t/{table['id']}/view?lang={lang}" + ("" if seat is None else f"&seat={seat}")
+    r = client.get(url)
+    assert r.status_code == 200
+    return r.get_data(as_text=True)
+
+
+def text(html: str) -> str:
+    """The words a reader sees (tags and attributes dropped)."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def play_through(client, table, seed=1, limit=600):
+    """Random legal moves by API until the game is over (no prompt answered)."""
+    import random
+    from tests.web_helpers import step
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state(client, table)["is_over"]:
+            return
+        r = step(client, table, rng)
+        assert r.status_code == 200, r.get_json()
+    raise AssertionError("not over")
+
+
+# ----------------------------------------------------------------- point 2: no prompt at the end
+def test_spartacus_played_to_the_end_shows_no_prompt(client):
+    table = new_table(client, "spartacus")
+    play_through(client, table, seed=3)
+    html = view(client, table)
+    assert 'class="prompt' not in html and "Needs a decision" not in html
+    assert state(client, table)["prompts"] == []
+
+
+# ----------------------------------------------------------------- point 3: a tie reads as a draw
+def test_a_tie_ended_early_says_draw_not_three_winners(client):
+    table = new_table(client, "spartacus")
+    r = client.post(f"/api/tables/{table['id']}/end", json={"version": 0}, headers=_host(table))
+    assert r.status_code == 200
+    words = text(view(client, table))
+    assert "a draw" in words and "Winner: Ann, Ben, Chie" not in words
+    assert "Winner:" not in words
+    assert "引き分け" in text(view(client, table, "ja"))
+
+
+# ----------------------------------------------------------------- point 4: names, never P1
+def test_history_and_final_scores_use_names(client):
+    table = new_table(client, "spartacus")
+    play_through(client, table, seed=5)
+    for lang in ("en", "ja"):
+        words = text(view(client, table, lang))
+        assert not re.search(r"(?<![A-Za-z0-9-])P[1-9](?![0-9])|[Pp]layer [1-9]|プレイヤー[1-9]", words), words
+        assert "Ann" in words
+
+
+# ----------------------------------------------------------------- point 6: Japanese complete
+def test_the_new_table_form_in_japanese_names_every_option_in_japanese(client):
+    html = client.get("/host?lang=ja").get_data(as_text=True)
+    words = text(html)
+    for raw in ("hidden_values", "same_value_ban", "card=None", "start_player", "single_card_fall",
+                "victory_strength", "ten_not_first", "card_only", "german_empire"):
+        assert raw not in words, raw
+    assert "軍旗" in words and "同じ数字の禁止" in words and "中央の国" in words
+    english = text(client.get("/host?lang=en").get_data(as_text=True))
+    assert "Same value banned" in english and "card=None" not in english and "hidden_values" not in english
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", english.replace("日本語", "")), "Japanese in English"
+
+
+def test_a_table_created_from_the_japanese_form_opens_in_japanese(client):
+    r = client.post("/host?lang=ja", data={"game": "hills", "players": "2", "names": "Ann, Ben"})
+    assert r.status_code == 302
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert '<html lang="ja">' in page and "ローマ七丘" in page
+
+
+def test_player_counts_in_words(client):
+    words = text(client.get("/host?lang=en").get_data(as_text=True))
+    assert "(2–2)" not in words and "Seven Hills of Rome (2 players)" in words
+    assert "Spartacus (3–5 players)" in words
+    assert "ローマ七丘 (2人)" in text(client.get("/host?lang=ja").get_data(as_text=True))
+
+
+def test_the_moves_heading_says_what_to_do_in_japanese(client):
+    table = new_table(client, "spartacus")
+    words = text(view(client, table, "ja"))
+    assert "Annの番: 指し手を選ぶ" in words and " 手 " not in words
+    client.get(f"/join?code={table['code']}")
+    mine = text(client.get(f"/t/{table['id']}/view?lang=ja&seat=0").get_data(as_text=True))
+    assert "あなたの番: 指し手を選ぶ" in mine
+
+
+def test_odds_note_is_in_the_page_language(client):
+    table = new_table(client, "prussia")
+    client.post(f"/api/tables/{table['id']}/move", json={"version": 0, "move": {"player": -1, "kind": "draw", "card": "P-H8"}},
+                headers={"X-Table-Token": table["token"]})
+    html = view(client, table, "ja")
+    assert 'data-note="各選択肢につき{n}回' in html and "その場で国力差" in html
+
+
+# ----------------------------------------------------------------- point 10: scores and totals
+def test_scores_and_series_total_are_explained(client):
+    table = new_table(client, "spartacus", rounds=3)
+    r = client.post(f"/api/tables/{table['id']}/end", json={"version": 0}, headers=_host(table))
+    r = client.post(f"/api/tables/{table['id']}/next", json={"version": 1}, headers=_host(table))
+    assert r.status_code == 200
+    words = text(view(client, table))
+    assert "This game" in words and "Series total" in words and "Scores Total" not in words
+    assert "Series total: the scores of the 1 finished games" in words
+    single = new_table(client, "spartacus")
+    assert "Series total" not in text(view(client, single))
+
+
+def _serve(*args: str, until: str, timeout: float = 60.0) -> tuple[str, str]:
+    """``companion serve ARGS`` in its own process: its output up to the line holding ``until``
+    (or its whole output if it exits first)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if until in line:
+                break
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=30)
+    return "".join(lines) + out, err
+
+
+def test_plain_serve_says_where_the_host_page_is(tmp_path):
+    out, err = _serve("--port", "0", "--db", str(tmp_path / "s.db"), until="Ctrl+C")
+    assert re.search(r"Host page .*http://127\.0\.0\.1:\d+/host\b", out), out + err
+
+
+def test_a_missing_camera_gives_our_message_without_opencv_warnings(tmp_path):
+    out, err = _serve("--camera", "57", "--game", "wheel", "--players", "3", "--port", "0",
+                      "--db", str(tmp_path / "c.db"), until="Ctrl+C")
+    assert "cannot open camera 57" in err and "[ WARN" not in err + out, err

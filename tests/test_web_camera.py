@@ -1,0 +1,205 @@
+"""A phone as the table's camera, through the server: pushed JPEG frames go through the same
+pipeline as a webcam and the session applies what they show; bad frames are refused and change
+nothing; HTTPS with the self-signed certificate."""
+from __future__ import annotations
+
+import ssl
+import time
+import urllib.request
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.engine import freeze
+from tests.camera_helpers import dealt_wheel, jpeg
+from tests.web_helpers import make_app
+from vision.sources import PushedFrames, SourceError
+from webui.camera import FRAME_MAX_BYTES, CameraFeed, FrameRefused, cameras, decode_frame, jpeg_size
+from webui.demo import wait_until
+
+
+@pytest.fixture(scope="module")
+def wheel_frames():
+    images, shown = dealt_wheel()
+    return [jpeg(i) for i in images], shown
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    yield app
+    cameras(app).close()
+
+
+def _table(app):
+    tables = app.extensions["tables"]
+    s = tables.create("wheel", 3, names=["Ann", "Ben", "Chie"], options={})
+    return tables, s, tables.host_token(s.id)
+
+
+def _post(client, table_id, data, token, kind="image/jpeg"):
+    return client.post(f"/api/tables/{table_id}/camera/frame", data=data,
+                       headers={"Content-Type": kind, "X-Table-Token": token})
+
+
+def test_phone_frames_go_through_the_pipeline_to_a_move(app, wheel_frames):
+    frames, shown = wheel_frames
+    tables, s, host = _table(app)
+    client = app.test_client()
+    assert client.get(f"/api/tables/{s.id}/camera/check", headers={"X-Table-Token": host}).status_code == 404
+    for i in range(12):
+        r = _post(client, s.id, frames[i % len(frames)], host)
+        assert r.status_code == 202, r.get_json()
+        assert r.get_json()["size"] == [1920, 1080]
+        if tables.get(s.id).version > 0:
+            break
+        time.sleep(0.6)     # a phone sends about three frames a second
+    feed = cameras(app).get(s.id)
+    assert wait_until(lambda: tables.get(s.id).version > 0, 30), (feed.outcomes, feed.error)
+    # the deal came from the camera (the feed is the only writer here): the session's table is
+    # the one the frames show
+    assert feed.error is None and feed.outcomes.count("applied") == 1
+    session = tables.get(s.id)
+    assert freeze(session.game.layout()) == freeze(shown)
+    # the host screen shows the phone's view, annotated, and the set-up check
+    r = client.get(f"/api/tables/{s.id}/camera", headers={"X-Table-Token": host})
+    assert r.status_code == 200 and r.data[:2] == b"\xff\xd8"
+    check = client.get(f"/api/tables/{s.id}/camera/check?lang=ja", headers={"X-Table-Token": host}).get_json()
+    assert check["source"] == "phone" and check["calibrated"] and not check["gone"]
+    # the phone stands at the near edge, 65° up: the far side is too small, the near side reads
+    assert check["frames"] >= 2 and 1.0 < check["lowest_px_per_mm"] < 1.4 < check["highest_px_per_mm"] < 2.1
+    assert check["next"]["key"] == "overhead" and "真下" in check["next"]["text"]     # in Japanese
+    image = client.get(check["image"], headers={"X-Table-Token": host})
+    assert image.status_code == 200 and image.mimetype == "image/jpeg"
+    assert cv2.imdecode(np.frombuffer(image.data, np.uint8), cv2.IMREAD_COLOR).shape[1] == 960
+
+
+def test_bad_frames_are_refused_and_change_nothing(app, wheel_frames):
+    frames, _ = wheel_frames
+    tables, s, host = _table(app)
+    player = tables.join_token(s.id)
+    client = app.test_client()
+    png = cv2.imencode(".png", np.zeros((40, 40, 3), np.uint8))[1].tobytes()
+    # a JPEG header claiming 8000 × 6000 pixels (no decoder gets to allocate them)
+    header = bytearray(frames[0][:4000])
+    at = next(i for i in range(2, len(header) - 9) if header[i] == 0xFF and header[i + 1] == 0xC0)
+    header[at + 5:at + 9] = (6000).to_bytes(2, "big") + (8000).to_bytes(2, "big")
+    cases = [
+        ("nope", frames[0], host, "image/jpeg", 404, "no table"),
+        (s.id, frames[0], "", "image/jpeg", 401, "Open the camera page"),
+        (s.id, frames[0], player, "image/jpeg", 403, "player's phone"),
+        (s.id, png, host, "image/png", 415, "image/jpeg"),
+        (s.id, png, host, "image/jpeg", 415, "not a JPEG"),
+        (s.id, b'{"version": 0}', host, "application/json", 415, "image/jpeg"),
+        (s.id, bytes(header), host, "image/jpeg", 413, "8000×6000"),
+        (s.id, frames[0][:200], host, "image/jpeg", 400, "damaged"),
+        (s.id, b"\xff\xd8\xff" + bytes(FRAME_MAX_BYTES), host, "image/jpeg", 413, "at most"),
+    ]
+    for table_id, data, token, kind, status, words in cases:
+        r = _post(client, table_id, data, token, kind)
+        assert r.status_code == status, (words, r.status_code, r.get_json())
+        assert words.lower() in r.get_json()["error"].lower(), r.get_json()
+    assert cameras(app).get(s.id) is None and tables.get(s.id).version == 0
+    # a table watched by a camera the server started takes no phone frames
+    other = tables.create("wheel", 3, names=["A", "B", "C"], options={})
+    cameras(app).attach(other.id, CameraFeed(tables, other.id, source=iter(())))
+    r = _post(client, other.id, frames[0], tables.host_token(other.id))
+    assert r.status_code == 409 and "Another camera" in r.get_json()["error"]
+
+
+def test_the_camera_page_is_the_hosts(app):
+    tables, s, host = _table(app)
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "192.168.1.7"   # a phone, not this computer
+    assert client.get(f"/camera/{s.id}").status_code == 403
+    assert client.get(f"/camera/{s.id}?token={tables.join_token(s.id)}").status_code == 403
+    r = client.get(f"/camera/{s.id}?token={host}")
+    assert r.status_code == 302 and "token=" not in r.headers["Location"]   # kept in a cookie
+    page = client.get(f"/camera/{s.id}?lang=ja")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "スマホカメラ" in text and f'data-frame="/api/tables/{s.id}/camera/frame"' in text
+    # the host page offers the phone-camera link; its QR carries the host token, for the host only
+    host_page = client.get(f"/host/{s.id}").get_data(as_text=True)
+    assert "Use a phone as the camera" in host_page and 'id="camcheck"' in host_page
+    assert client.get(f"/api/tables/{s.id}/camera/qr.svg").status_code == 200
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = "192.168.1.8"
+    assert phone.get(f"/api/tables/{s.id}/camera/qr.svg",
+                     headers={"X-Table-Token": tables.join_token(s.id)}).status_code == 403
+
+
+def test_jpeg_size_reads_the_header_only():
+    image = np.zeros((720, 1280, 3), np.uint8)
+    for flags in ([], [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]):
+        data = cv2.imencode(".jpg", image, flags)[1].tobytes()
+        assert jpeg_size(data) == (1280, 720)
+        assert decode_frame(data).shape == (720, 1280, 3)
+    assert jpeg_size(b"GIF89a....") is None and jpeg_size(b"\xff\xd8\xff") is None
+    with pytest.raises(FrameRefused) as err:
+        decode_frame(cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))[1].tobytes())
+    assert err.value.status == 413
+
+
+def test_pushed_frames_give_the_newest_and_end_when_closed():
+    source = PushedFrames(poll=0.05)
+    a, b = np.zeros((4, 4, 3), np.uint8), np.ones((4, 4, 3), np.uint8)
+    source.push(a)
+    source.push(b)      # the reader was busy: the newer frame replaces the waiting one
+    assert next(source) is b and source.dropped == 1 and source.pushed == 2
+    with pytest.raises(SourceError):
+        source.push(np.zeros((4, 4), np.uint8))
+    source.close()
+    assert list(source) == []
+    with pytest.raises(SourceError):
+        source.push(a)
+
+
+def test_https_certificate_is_made_once_and_serves(tmp_path):
+    from webui.server import RunningServer
+    from webui.tls import certificate, covered, fingerprint
+    cert, key = certificate(["192.168.1.20"], tmp_path)
+    first = fingerprint(cert)
+    assert certificate(["192.168.1.20"], tmp_path) == (cert, key) and fingerprint(cert) == first
+    assert (key.stat().st_mode & 0o777) == 0o600
+    # on another network the address is not in it: a new certificate covers it
+    certificate(["10.0.0.5"], tmp_path)
+    from cryptography import x509
+    names = covered(x509.load_pem_x509_certificate(cert.read_bytes()))
+    assert "10.0.0.5" in names and "127.0.0.1" in names and fingerprint(cert) != first
+    app = make_app(tmp_path)
+    with RunningServer(app, tls=(str(cert), str(key))) as server:
+        assert server.url.startswith("https://")
+        context = ssl.create_default_context(cafile=str(cert))   # trust exactly this certificate
+        with urllib.request.urlopen(server.url + "/host", context=context, timeout=10) as resp:
+            assert resp.status == 200 and b"<html" in resp.read()
+        with pytest.raises(urllib.error.URLError):      # an unknown certificate is refused
+            urllib.request.urlopen(server.url + "/host", timeout=10)
+
+
+def test_a_turned_phone_starts_the_camera_over_and_a_webcam_has_the_check_too(app, wheel_frames, tmp_path):
+    frames, _ = wheel_frames
+    tables, s, host = _table(app)
+    client = app.test_client()
+    assert _post(client, s.id, frames[0], host).status_code == 202
+    first = cameras(app).get(s.id)
+    turned = jpeg(cv2.rotate(cv2.imdecode(np.frombuffer(frames[0], np.uint8), cv2.IMREAD_COLOR),
+                             cv2.ROTATE_90_CLOCKWISE))
+    r = _post(client, s.id, turned, host)
+    assert r.status_code == 202 and r.get_json()["size"] == [1080, 1920]
+    second = cameras(app).get(s.id)
+    assert second is not first and first.frames.closed and first.done.wait(10)
+    assert _post(client, s.id, turned, host).status_code == 202 and cameras(app).get(s.id) is second
+    # a camera the server started (here a folder of frames) has the same set-up check
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, data in enumerate(frames):
+        (folder / f"f{i}.jpg").write_bytes(data)
+    webcam = tables.create("wheel", 3, names=["A", "B", "C"], options={})
+    feed = cameras(app).attach(webcam.id, CameraFeed(tables, webcam.id, images=str(folder))).start()
+    assert feed.done.wait(60) and feed.error is None
+    check = client.get(f"/api/tables/{webcam.id}/camera/check",
+                       headers={"X-Table-Token": tables.host_token(webcam.id)}).get_json()
+    assert check["source"] == "camera" and check["calibrated"] and check["next"]["key"] == "overhead"
+    assert _post(client, webcam.id, frames[0], tables.host_token(webcam.id)).status_code == 409

@@ -1,0 +1,169 @@
+"""A phone as the table's camera, and the camera set-up check.
+
+``/camera/<table>`` (host only) is the page a phone opens to become the overhead camera: it streams
+its rear camera as JPEG frames (``POST /api/tables/<table>/camera/frame``) into the same pipeline a
+webcam feeds (``webui.camera.CameraFeed`` on ``vision.sources.PushedFrames``), so the table's
+session gets the same observations. The set-up check (``vision.camera_check``) is served as JSON
+and as a picture (the live view with the watched area and the px/mm map) for the host page and the
+phone itself, for any camera a table has: webcam, video, the demo's or a phone.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import (Blueprint, Response, current_app, jsonify, make_response, render_template,
+                   request, url_for)
+
+from webui.camera import FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, cameras, decode_frame
+from webui.common import fail, get_session, lang, tables, token_for
+from webui.phone import redirect_with_token
+
+bp = Blueprint("camera", __name__)
+
+CHECK_WIDTH = 960
+"""Width of the set-up check's picture (a phone screen's worth)."""
+
+
+def _host_only(table_id: str) -> None:
+    """Refuse (401/403) unless the request carries the host's token for the table."""
+    role = tables().role(table_id, token_for(table_id, allow_cookie=True))
+    if role is None:
+        fail(401, "Open the camera page from the host screen's link: only the host's devices may "
+                  "be the table's camera.")
+    if role != "host":
+        fail(403, "A player's phone cannot be the table's camera: open the camera link from the "
+                  "host screen on the phone that will look down on the table.")
+
+
+def _local() -> bool:
+    return request.remote_addr in ("127.0.0.1", "::1", None)
+
+
+@bp.get("/camera/<table_id>")
+def page(table_id: str) -> Any:
+    """The phone-camera page: the rear camera's preview, streamed to the server, and the next step."""
+    s = get_session(table_id)
+    token = request.args.get("token")
+    here = url_for("camera.page", table_id=table_id)
+    if token and tables().role(table_id, token) == "host":
+        return redirect_with_token(here, f"tch_{table_id}", token)   # the token leaves the URL
+    if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
+        if _local():     # this computer is the host's, as for the host page
+            return redirect_with_token(here, f"tch_{table_id}", tables().host_token(table_id))
+        return render_template("index.html", lang=lang(), code="",
+                               error="This is the host's camera page: open it with the link on the "
+                                     "host screen."), 403
+    return render_template("camera.html", s=s, lang=lang(), token=tables().host_token(table_id),
+                           title=s.game.title, title_ja=getattr(s.game, "title_ja", ""))
+
+
+@bp.post("/api/tables/<table_id>/camera/frame")
+def frame(table_id: str) -> tuple[Response, int]:
+    """One JPEG frame of the table's phone camera (body: image/jpeg, host token). It is read by
+    the table's pipeline when the pipeline is free (newer frames replace waiting ones)."""
+    get_session(table_id)
+    _host_only(table_id)
+    if request.mimetype != "image/jpeg":
+        fail(415, "Send one camera frame as the body, with Content-Type: image/jpeg.")
+    if request.content_length is not None and request.content_length > FRAME_MAX_BYTES:
+        fail(413, f"The frame is {request.content_length} bytes; at most {FRAME_MAX_BYTES} are taken "
+                  f"(send 1920×1080 JPEG frames).")
+    request.max_content_length = FRAME_MAX_BYTES     # this route takes frames, not 64 kB of JSON
+    try:
+        image = decode_frame(request.get_data(cache=False))
+        feed = cameras(current_app).phone(tables(), table_id, (image.shape[1], image.shape[0]))
+    except FrameRefused as err:
+        fail(err.status, err.message)
+    try:
+        feed.frames.push(image)
+    except ValueError:      # (SourceError) a frame of a new size restarted the camera meanwhile
+        fail(409, "The camera restarted (the phone was turned): send the next frame.")
+    return jsonify({"frames": feed.frames.pushed, "read": feed.seen,
+                    "calibrated": feed.pipeline.calibration is not None,
+                    "size": [image.shape[1], image.shape[0]]}), 202
+
+
+def _check(table_id: str) -> tuple[Any, Any, Any]:
+    """(worker, check, raw frame) of the table's camera; 404 when the table has none."""
+    from vision import camera_check
+    worker = cameras(current_app).get(table_id)
+    if worker is None:
+        fail(404, "No camera watches this table: open the camera page on a phone (the host "
+                  "screen's link) or start the server with --camera.")
+    raw, cached = worker.raw, worker.checked
+    if cached is not None and cached[0] is raw:
+        return worker, cached[1], raw
+    pipeline = worker.pipeline
+    result = camera_check.check(raw, pipeline.calibration, pipeline.layout.bounds(),
+                                camera_check.quality_advice(pipeline.status()))
+    worker.checked = (raw, result, None)
+    return worker, result, raw
+
+
+def _source(worker: Any) -> dict[str, Any]:
+    """Where the table's frames come from and how they arrive."""
+    from vision.sources import PushedFrames
+    frames = getattr(worker, "frames", None)
+    if isinstance(frames, PushedFrames):
+        age = None if frames.last_push is None else time.monotonic() - frames.last_push
+        return {"source": "phone", "frames": frames.pushed, "read": worker.seen,
+                "dropped": frames.dropped, "gone": age is None or age > PHONE_GONE_S,
+                "last_frame_s": None if age is None else round(age, 1)}
+    return {"source": "camera" if hasattr(worker, "seen") else "demo", "gone": False}
+
+
+@bp.get("/api/tables/<table_id>/camera/check")
+def check_json(table_id: str) -> Response:
+    """The camera set-up check as JSON: the next step and warnings (in ``?lang=``), the figures."""
+    get_session(table_id)
+    _host_only(table_id)
+    worker, result, _ = _check(table_id)
+    resp = jsonify({**result.to_json(lang()), **_source(worker),
+                    "image": url_for("camera.check_image", table_id=table_id)})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/api/tables/<table_id>/camera/check.jpg")
+def check_image(table_id: str) -> Response:
+    """The set-up check's picture: the live view, the watched area and the px/mm map."""
+    import cv2
+    from vision import camera_check
+    get_session(table_id)
+    _host_only(table_id)
+    worker, result, raw = _check(table_id)
+    if raw is None:
+        fail(404, "No frame from the camera yet.")
+    cached = worker.checked
+    data = cached[2] if cached is not None and cached[0] is raw else None
+    if data is None:
+        pipeline = worker.pipeline
+        quality = pipeline.frame_quality
+        picture = camera_check.draw(raw, result, pipeline.calibration, pipeline.layout.bounds(),
+                                    CHECK_WIDTH, [g.box for g in quality.glare] if quality else ())
+        data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
+        worker.checked = (raw, result, data)
+    resp = make_response(data)
+    resp.mimetype = "image/jpeg"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def camera_url(table_id: str) -> str:
+    """The phone-camera page's address with the host token (what the host's phone opens)."""
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return (base.rstrip("/") + url_for("camera.page", table_id=table_id)
+            + f"?token={tables().host_token(table_id)}")
+
+
+@bp.get("/api/tables/<table_id>/camera/qr.svg")
+def qr(table_id: str) -> Response:
+    """The phone-camera link as a QR code, for the host's own phone (it carries the host token)."""
+    from webui.host import qr_svg
+    get_session(table_id)
+    _host_only(table_id)
+    resp = make_response(qr_svg(camera_url(table_id)))
+    resp.mimetype = "image/svg+xml"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp

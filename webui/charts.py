@@ -1,0 +1,148 @@
+"""Small SVG charts drawn on the server, readable on a 390 px phone: lines with their names at the
+end, bars in rows. Labels never overlap: end labels are spread apart (``spread``) in a column of
+their own, the chart grows taller when there are many, and bar charts put one label per row."""
+from __future__ import annotations
+
+import unicodedata
+from typing import Sequence
+
+from markupsafe import Markup, escape
+
+PALETTE = ("#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#ef6c00", "#00838f", "#d81b60",
+           "#5d4037", "#546e7a")
+"""The seat colours of the phone page (app.css ``--seat0`` …): the same person, the same colour."""
+FONT = 12.0
+"""Label font size in SVG units (the chart is drawn 360 wide and shown at the phone's width)."""
+GAP = FONT + 3
+"""Smallest distance between two label baselines."""
+WIDTH = 360
+
+
+def text_width(text: str, size: float = FONT) -> float:
+    """An estimate of a label's width: wide (CJK) characters a full em, others about 0.62 em."""
+    return sum(size if unicodedata.east_asian_width(ch) in "WF" else size * 0.62 for ch in text)
+
+
+def fit(text: str, width: float, size: float = FONT) -> str:
+    """``text`` shortened with an ellipsis to fit ``width``."""
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def spread(wanted: Sequence[float], gap: float, low: float, high: float) -> list[float]:
+    """Positions as near ``wanted`` as possible, in the same order, at least ``gap`` apart and within
+    [low, high] (the caller makes the range tall enough: ``(n - 1) * gap <= high - low``)."""
+    order = sorted(range(len(wanted)), key=lambda i: (wanted[i], i))
+    ys = [min(max(wanted[i], low), high) for i in order]
+    for k in range(1, len(ys)):              # push down what sits too close to the one above
+        ys[k] = max(ys[k], ys[k - 1] + gap)
+    if ys and ys[-1] > high:                 # then back up from the bottom edge
+        ys[-1] = high
+        for k in range(len(ys) - 2, -1, -1):
+            ys[k] = min(ys[k], ys[k + 1] - gap)
+    out = [0.0] * len(wanted)
+    for k, i in enumerate(order):
+        out[i] = ys[k]
+    return out
+
+
+def _nice_ticks(lo: float, hi: float, count: int = 4) -> list[float]:
+    if hi <= lo:
+        return [lo]
+    raw = (hi - lo) / count
+    magnitude = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 1
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    start = int(lo // step) * step
+    ticks, v = [], start
+    while v <= hi + 1e-9:
+        if v >= lo - 1e-9:
+            ticks.append(v)
+        v += step
+    return ticks
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
+
+
+def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, label: str,
+               x_first: float | None = None, height: int = 170, colours: Sequence[str] = ()) -> Markup:
+    """Lines of (x, y) points, each named at its last point (``Ann 42``); dots mark every point so
+    a line of one point still shows. ``label`` is the chart's accessible name; ``colours`` one per
+    line (default: the seat colours in order)."""
+    lines = [(name, list(points)) for name, points in lines if points]
+    if not lines:
+        return Markup("")
+    xs = [x for _, pts in lines for x, _ in pts]
+    ys = [y for _, pts in lines for _, y in pts]
+    x_lo, x_hi = (min(xs) if x_first is None else x_first), max(xs)
+    y_lo, y_hi = min(min(ys), 0), max(max(ys), 0)
+    ticks = _nice_ticks(y_lo, y_hi)
+    y_lo, y_hi = min(y_lo, ticks[0]), max(y_hi, ticks[-1])
+    texts = [f"{name} {_fmt(pts[-1][1])}" for name, pts in lines]
+    label_w = min(max(text_width(t) for t in texts) + 8, WIDTH * 0.4)
+    height = max(height, int(len(lines) * GAP + 40))
+    left, top, bottom = 30.0, 12.0, 22.0
+    right = WIDTH - label_w - 6
+    plot_h = height - top - bottom
+
+    def px(x: float) -> float:
+        return left + (right - left) * ((x - x_lo) / (x_hi - x_lo) if x_hi > x_lo else 0.5)
+
+    def py(y: float) -> float:
+        return top + plot_h * (1 - (y - y_lo) / ((y_hi - y_lo) or 1))
+
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}">']
+    for t in ticks:   # horizontal grid with the value on the left
+        y = py(t)
+        cls = "zero" if t == 0 and y_lo < 0 else "grid"
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" class="{cls}"/>')
+        parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" class="tick">{_fmt(t)}</text>')
+    step = max(1, int((x_hi - x_lo) // max(1, (right - left) // 34)) + 1) if x_hi > x_lo else 1
+    x = x_lo
+    while x <= x_hi:   # x ticks at least 34 units apart: numbers never touch
+        parts.append(f'<text x="{px(x):.1f}" y="{height - 6}" text-anchor="middle" class="tick">{_fmt(x)}</text>')
+        x += step
+    ends = spread([py(pts[-1][1]) + 4 for _, pts in lines], GAP, top + 4, height - bottom + 4)
+    for i, ((name, pts), text, end) in enumerate(zip(lines, texts, ends)):
+        colour = colours[i] if i < len(colours) else PALETTE[i % len(PALETTE)]
+        if len(pts) > 1:
+            points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in pts)
+            parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="{points}"/>')
+        for a, b in pts:
+            parts.append(f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="3" fill="{colour}"/>')
+        lx, ly = px(pts[-1][0]), py(pts[-1][1])
+        parts.append(f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{right + 4:.1f}" y2="{end - 4:.1f}" '
+                     f'stroke="{colour}" class="leader"/>')
+        parts.append(f'<text x="{right + 6:.1f}" y="{end:.1f}" fill="{colour}" class="end">'
+                     f'{escape(fit(text, label_w - 4))}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def bar_rows(rows: Sequence[tuple[str, float, str]], *, label: str, colours: Sequence[str] | None = None) -> Markup:
+    """One bar per row: (name, share 0–1, the words at the bar's end, e.g. ``3 wins · 43%``);
+    ``colours`` one per row (default: the seat colours in order; ``[]``: one neutral colour)."""
+    if not rows:
+        return Markup("")
+    name_w = min(max(text_width(r[0]) for r in rows) + 8, 120)
+    value_w = max(text_width(r[2]) for r in rows) + 8
+    row_h = 24
+    height = len(rows) * row_h + 6
+    bar_x, bar_end = name_w + 4, WIDTH - value_w
+    parts = [f'<svg class="chart bars" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}">']
+    for i, (name, share, words) in enumerate(rows):
+        y = 4 + i * row_h
+        if colours is None:
+            colour = PALETTE[i % len(PALETTE)]
+        else:
+            colour = colours[i] if i < len(colours) else "#8a3b12"
+        width = max(0.0, min(1.0, share)) * (bar_end - bar_x - 4)
+        parts.append(f'<text x="{name_w}" y="{y + 15}" text-anchor="end" class="name">{escape(fit(name, name_w - 6))}</text>')
+        parts.append(f'<rect x="{bar_x}" y="{y + 3}" width="{width:.1f}" height="16" rx="3" fill="{colour}"/>')
+        parts.append(f'<text x="{bar_x + width + 4:.1f}" y="{y + 15}" class="value">{escape(words)}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
