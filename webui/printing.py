@@ -7,12 +7,13 @@ players' phones have no need for it. PDFs are built once per choice into a folde
 """
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, render_template, request, send_file
 
@@ -190,47 +191,55 @@ def _refuse() -> Any:
     return render_template("index.html", lang=lang(), code="", error=t("print_host_only", lang())), 403
 
 
+def host_only(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Refuse (403, in words) anyone but the host."""
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return view(*args, **kwargs) if allowed() else _refuse()
+    return wrapped
+
+
+def _chosen() -> tuple[Choice, Path, Any]:
+    """The request's choice, its PDF and what is in it (Refused for a bad choice)."""
+    choice = choice_from(request.args, lang())
+    path, printed = pdf_of(choice)
+    return choice, path, printed
+
+
 @bp.get("/print")
+@host_only
 def page() -> Any:
     """The form; with a choice in the URL, the preview of its first sheet and the download link."""
-    if not allowed():
-        return _refuse()
     if "game" not in request.args:
         return _page(Choice())
-    language = lang()
     try:
-        choice = choice_from(request.args, language)
-        _, printed = pdf_of(choice)
+        choice, _, printed = _chosen()
     except Refused as err:
         return _page(Choice(), error=str(err), status=400)
     except FontMissing:
-        return _page(Choice(), error=t("print_no_font", language), status=500)
+        return _page(Choice(), error=t("print_no_font", lang()), status=500)
     return _page(choice, printed=printed)
 
 
 @bp.get("/print/pdf")
+@host_only
 def pdf() -> Any:
     """The chosen PDF, as a download."""
-    if not allowed():
-        return _refuse()
     try:
-        choice = choice_from(request.args, lang())
-        path, _ = pdf_of(choice)
+        choice, path, _ = _chosen()
     except Refused as err:
         return Response(str(err), status=400, mimetype="text/plain")
     return send_file(path, mimetype="application/pdf", as_attachment=True, download_name=choice.filename)
 
 
 @bp.get("/print/preview.png")
+@host_only
 def preview() -> Any:
     """Page ``page`` (1: the first sheet's front, 2: its back) of the chosen PDF as a PNG."""
     import cv2
     import pypdfium2 as pdfium
-    if not allowed():
-        return _refuse()
     try:
-        choice = choice_from(request.args, lang())
-        path, printed = pdf_of(choice)
+        _, path, printed = _chosen()
         number = int(request.args.get("page", "1"))
     except (Refused, ValueError) as err:
         return Response(str(err), status=400, mimetype="text/plain")
@@ -239,9 +248,8 @@ def preview() -> Any:
                         mimetype="text/plain")
     doc = pdfium.PdfDocument(path)
     try:
-        page_ = doc[number - 1]
-        scale = PREVIEW_PX / page_.get_size()[0]
-        image = page_.render(scale=scale).to_numpy()[:, :, :3]   # BGR, OpenCV's order
+        sheet = doc[number - 1]
+        image = sheet.render(scale=PREVIEW_PX / sheet.get_size()[0]).to_numpy()[:, :, :3]   # BGR
     finally:
         doc.close()
     ok, png = cv2.imencode(".png", image)
