@@ -3,9 +3,14 @@ pipeline as a webcam and the session applies what they show; bad frames are refu
 nothing; HTTPS with the self-signed certificate."""
 from __future__ import annotations
 
+import os
+import re
 import ssl
+import subprocess
+import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -203,3 +208,35 @@ def test_a_turned_phone_starts_the_camera_over_and_a_webcam_has_the_check_too(ap
                        headers={"X-Table-Token": tables.host_token(webcam.id)}).get_json()
     assert check["source"] == "camera" and check["calibrated"] and check["next"]["key"] == "overhead"
     assert _post(client, webcam.id, frames[0], tables.host_token(webcam.id)).status_code == 409
+
+
+def test_serve_takes_https():
+    from companion.cli import build_parser
+    args = build_parser().parse_args(["serve", "--lan", "--https", "--port", "0"])
+    assert args.https and args.lan
+    assert not build_parser().parse_args(["serve"]).https
+
+
+def test_serve_https_makes_its_certificate_in_the_data_directory_and_explains_the_warning(tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), PYTHONUNBUFFERED="1")
+    companion = Path(sys.executable).with_name("companion")
+    proc = subprocess.Popen([str(companion), "serve", "--https", "--port", "0", "--db",
+                             str(tmp_path / "t.db")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=env)
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "Press Ctrl+C" in line:
+                break
+        out = "".join(lines)
+        cert = tmp_path / "data" / "table-companion" / "tls" / "companion-cert.pem"
+        assert cert.is_file() and str(cert) in out, out
+        assert "Proceed to" in out and "Visit Website" in out and "SHA-256 fingerprint" in out
+        url = re.search(r"serving at (https://\S+)/", out).group(1)
+        context = ssl.create_default_context(cafile=str(cert))
+        with urllib.request.urlopen(url + "/host", context=context, timeout=10) as resp:
+            assert resp.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)
