@@ -106,8 +106,8 @@ def names_hidden(value: Any, hidden: set[str]) -> bool:
     return False
 
 
-HIDDEN_EVENT = ("A card went face down here (only its owner sees it).",
-                "ここでカードが裏向きになりました(持ち主だけが見られます)。")
+HIDDEN_EVENT = ("A card that is face down now or in a hand (not shown here).",
+                "今は裏向きか手札にあるカード(ここには表示しません)。")
 
 
 def _event(e: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
