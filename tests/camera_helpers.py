@@ -13,14 +13,20 @@ from companion.games import new_game
 from vision import layouts, synthetic
 
 
-def dealt_wheel(count: int = 3, seed: int = 1) -> tuple[list[np.ndarray], dict]:
+ANGLED = synthetic.Conditions(elevation=65)
+"""A phone on a stand at the table's near edge, 65° above the table: its far side reads too small."""
+
+
+def dealt_wheel(count: int = 3, seed: int = 1, px_per_mm: float = 1.6,
+                conditions: synthetic.Conditions = ANGLED) -> tuple[list[np.ndarray], dict]:
     """``count`` BGR frames (1920 × 1080) of a three-player Wheel of History table just after the
-    deal (25 cards in the circle), and the engine layout they show."""
+    deal (25 cards in the circle) seen through ``conditions`` at ``px_per_mm`` in the middle, and
+    the engine layout they show."""
     deal = simulate(new_game("wheel", 3, {}), seed).turns[0][0]
     after = new_game("wheel", 3, {})
     after.apply(deal)
     table = layouts.table_size("wheel", 3)
-    cam = synthetic.Camera.looking_at(table, min(1.5, synthetic.max_px_per_mm(table)), seed)
+    cam = synthetic.Camera.looking_at(table, px_per_mm, seed, conditions=conditions)
     placed = layouts.place("wheel", after.layout(), 3, random.Random(seed))
     return [synthetic.render(cam, placed, i)[0] for i in range(count)], after.layout()
 

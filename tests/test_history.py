@@ -272,5 +272,23 @@ def test_session_list_shows_dates_and_its_json_is_iso(tmp_path, capsys, tokyo):
     today = dates.human(time.time())
     assert today[:-3] in out        # the date and hour, as people read them
     assert main(["session", "list", "--db", db, "--json"]) == 0
-    created = json.loads(capsys.readouterr().out)[0]["created"]
-    assert isinstance(created, str) and created.endswith("+09:00")
+    [row] = json.loads(capsys.readouterr().out)
+    assert isinstance(row["created"], str) and row["created"].endswith("+09:00")
+    assert main(["session", "show", row["id"], "--db", db]) == 0
+    assert f"created: {today[:-3]}" in capsys.readouterr().out
+
+
+def test_a_failing_history_never_blocks_the_game_and_rebuild_brings_it_back(store, tmp_path, monkeypatch, capsys):
+    import companion.history.record as record
+    s = TableSession.create(store, "spartacus", 3, names=["Ann", "Ben", "Chie"])
+
+    def broken(*_):
+        raise RuntimeError("a bug in the history")
+    with monkeypatch.context() as m:
+        m.setattr(record, "plays_of", broken)
+        tap_through(s)                          # the game still ends: the log has every move
+    assert s.is_over() and query.plays(store) == []
+    assert main(["history", "rebuild", "--db", str(tmp_path / "h.db")]) == 0
+    assert "1 plays derived" in capsys.readouterr().out
+    [play] = query.plays(store)
+    assert play.id == f"{s.id}-1" and [x.score for x in play.seats] == s.game.scores()

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.test_web_browser import PHONE, SHOTS, _join, _phone, browser, server  # noqa: F401
-from tests.web_helpers import state, step
+from tests.web_helpers import scorekeeper, state, step
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def _finish(client, table, seed):
 def _make(server, game, names, seed):  # noqa: F811
     client = server.app.test_client()
     r = client.post("/api/tables", json={"game": game, "players": len(names), "names": names})
-    table = r.get_json()
+    table = scorekeeper(client, r.get_json())   # a scorekeeper phone taps every move
     _finish(client, table, seed)
     return table
 
@@ -57,8 +57,8 @@ def test_history_reads_like_a_play_log_in_both_languages(server, browser):  # no
                               (5, "wheel", ["Ann", "Ben", "Chie"])):
         _make(server, game, names, seed)
     ctx, page = _phone(browser)
-    for lang, words in (("en", ("History", "Share of wins", "Rematch: same players")),
-                        ("ja", ("記録", "勝利の割合", "同じメンバーで再戦"))):
+    for lang, words in (("en", ("History", "Share of wins", "Rematch")),
+                        ("ja", ("記録", "勝利の割合", "再戦"))):
         page.goto(f"{server.url}/history?lang={lang}")
         text = page.inner_text("main")
         assert all(w in text for w in words), (lang, text[:300])
@@ -125,5 +125,30 @@ def test_the_create_form_picks_known_players(server, browser):  # noqa: F811
     page.tap("#create")
     page.wait_for_url(re.compile(r"/host/[0-9a-f]+"))
     assert "Hana" in page.inner_text("section.scores") and "Gen" in page.inner_text("section.scores")
+    assert not page.errors
+    ctx.close()
+
+
+def test_the_end_of_a_series_charts_the_totals_with_names_apart(server, browser):  # noqa: F811
+    client = server.app.test_client()
+    table = client.post("/api/tables", json={"game": "spartacus", "players": 4, "rounds": 2,
+                                             "names": ["Ann", "Ben", "Chie", "Dai"]}).get_json()
+    table = scorekeeper(client, table)
+    _finish(client, table, 9)
+    r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table)["version"]},
+                    headers={"X-Table-Token": table["host_token"]})
+    assert r.status_code == 200, r.get_json()
+    _finish(client, table, 10)
+    ctx, page = _phone(browser, color_scheme="dark")
+    page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}")
+    page.wait_for_selector("section.summary svg.chart")
+    assert page.locator("section.summary svg.chart text.end").count() == 4
+    assert page.evaluate(OVERLAPS) == []
+    assert page.locator("#rematch").count() == 1                        # the series is over: play again
+    page.locator("section.summary svg.chart").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "series-end-dark.png"))
+    page.goto(f"{server.url}/history")
+    assert page.evaluate(OVERLAPS) == []
+    page.screenshot(path=str(SHOTS / "history-dark.png"))
     assert not page.errors
     ctx.close()

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.history import dates
-from tests.web_helpers import make_app, new_table, state, step
+from tests.web_helpers import make_app, new_table, scorekeeper, state, step
 from webui import charts
 from webui.render import score_chart
 
@@ -226,3 +226,42 @@ def test_a_long_history_lists_the_recent_plays_and_counts_them_all(tmp_path):
     assert client.get("/history?all=1").get_data(as_text=True).count('class="play"') == 130
     for svg in re.findall(r"<svg class=\"chart\".*?</svg>", html):
         assert svg.count("<circle") <= 8 * 30                      # the last 30 plays of a game, 8 players
+
+
+def test_a_seat_nobody_named_reads_as_a_seat_not_p1(tmp_path):
+    client = make_app(tmp_path).test_client()
+    r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": ["Ann"]})
+    finish(client, scorekeeper(client, r.get_json()))   # the scorekeeper phone taps every move
+    html = client.get("/history").get_data(as_text=True)
+    assert "Seat 2" in html and "P2" not in html and "Ann" in html
+    assert "席2" in client.get("/history?lang=ja").get_data(as_text=True)
+
+
+def test_a_play_says_which_options_it_changed_in_words(tmp_path):
+    client = make_app(tmp_path).test_client()
+    table = new_table(client, "spartacus", options={"joker": True})
+    finish(client, table)
+    html = client.get("/history").get_data(as_text=True)
+    from webui.i18n import option_words
+    assert f'<p class="play-options small muted">{option_words("spartacus", "joker", "en")[0]}</p>' in html
+    ja = client.get("/history?lang=ja").get_data(as_text=True)
+    assert option_words("spartacus", "joker", "ja")[0] in ja and "joker" not in ja.split('id="plays"')[1]
+
+
+def test_another_site_cannot_start_a_rematch_from_the_hosts_browser(tmp_path):
+    client = make_app(tmp_path).test_client()
+    table = new_table(client, "hills")
+    finish(client, table)
+    r = client.post("/history/rematch", data={"play": f"{table['id']}-1"}, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403
+    r = client.post("/history/rematch", data={"play": f"{table['id']}-1"}, headers={"Origin": "http://localhost"})
+    assert r.status_code == 302                       # the page's own origin
+    with sqlite3.connect(tmp_path / "web.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 2
+
+
+def test_a_stranger_on_the_network_is_not_shown_the_known_players(tmp_path):
+    client = make_app(tmp_path).test_client()
+    new_table(client, "spartacus")
+    assert 'id="known-players"' not in client.get("/host", environ_base=REMOTE).get_data(as_text=True)
+    assert 'id="known-players"' in client.get("/host").get_data(as_text=True)

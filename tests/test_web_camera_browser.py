@@ -79,7 +79,14 @@ def test_a_phone_streams_the_table_and_the_session_applies_it(tmp_path, browser,
                                timeout=10000)
         assert "px/mm" in host.inner_text("#camcheck-figures")
         host.locator("#camcheck").screenshot(path=str(SHOTS / "camera-check.png"))
+        # in Japanese: the page restarts its stream and says the same step in Japanese
+        phone.goto(f"{server.url}/camera/{s.id}?lang=ja")
+        phone.wait_for_function("document.getElementById('cam-next').textContent.indexOf('真下') >= 0",
+                                timeout=15000)
+        phone.wait_for_function("document.getElementById('cam-status').textContent.indexOf('送信中') >= 0",
+                                timeout=15000)
+        phone.screenshot(path=str(SHOTS / "phone-camera-ja.png"))
         phone.tap("#cam-stop")
-        assert "Stopped" in phone.inner_text("#cam-status")
+        assert "停止しました" in phone.inner_text("#cam-status")
         assert not errors, errors
         ctx.close()

@@ -617,7 +617,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--quick", action="store_true", help="fewer tables and moves (a few minutes)")
     parser.add_argument("--decoder", choices=("zxing", "pyzbar"), default="zxing", help="QR decoder")
-    parser.add_argument("--part", choices=("all", "scales", "games"), default="all")
+    parser.add_argument("--part", choices=("all", "scales", "games", "4k"), default="all",
+                        help="4k: the same tables at 1080p and 4K (vision.pyramid), not part of all")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
     parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")
@@ -634,6 +635,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                       DETECTORS if args.detector == "both" else (args.detector,))
         if not args.json:
             _print_scales(result["scales"])
+    if args.part == "4k":       # vision.pyramid's part: 4K frames against 1080p
+        from vision.pyramid import bench_4k, print_4k
+        result["4k"] = bench_4k(args.quick, args.decoder)
+        if not args.json:
+            print_4k(result["4k"])
     if args.part in ("all", "games"):
         result["games"] = []
         for game_id in args.games.split(","):

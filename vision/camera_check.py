@@ -236,18 +236,22 @@ def _next_step(cal: Calibration, bounds: tuple[float, float, float, float], m: S
     centre_scale = float(worse_axis_scale(cal.to_image, np.array([[(x0 + x1) / 2, (y0 + y1) / 2]]))[0])
     distance = camera_distance_mm(centre_scale, w)
     need = f"{READ_PX_PER_MM:g}"
+    low, high = m.lowest, m.highest
+    # a camera looking at the table at an angle, its far side too small, is moved first: raising
+    # it to fit the table, or lowering it, would not help the far side enough
+    if low < READ_PX_PER_MM <= high and high / low > UNEVEN:
+        red = m.centres_mm[m.in_view & ~m.readable]
+        return _sided("overhead", _side(cal.to_image(red), size), low=_down(low), need=need)
     if not m.in_view.all():
         grow = max(span[0] / (FIT * w), span[1] / (FIT * h))
-        if grow > 1:        # the table is bigger than the view: the camera must go up
+        if grow > 1:        # the table is bigger than the view: the camera must go up ...
+            if low / grow < READ_PX_PER_MM:     # ... and would then see it too small
+                return Advice.of("too_big", low=_down(low / grow), need=need)
             return Advice.of("raise", cm=_cm(distance * (grow - 1)))
         out = m.centres_mm[~m.in_view]
         return _sided("tilt", _side(cal.to_image(out), size))
-    low, high = m.lowest, m.highest
     if low >= READ_PX_PER_MM:
         return Advice.of("ready", low=_down(low))
-    red = m.centres_mm[~m.readable]
-    if high / low > UNEVEN and high >= READ_PX_PER_MM:
-        return _sided("overhead", _side(cal.to_image(red), size), low=_down(low), need=need)
     grow = READ_PX_PER_MM * 1.03 / low     # a little margin above the line
     fits = span[0] * grow <= FIT * w and span[1] * grow <= FIT * h
     # the table's centre must stay in view when it grows about the frame's centre
@@ -320,12 +324,12 @@ def _text(img: np.ndarray, text: str, at: tuple[int, int], scale: float = 0.75) 
 def _legend(img: np.ndarray) -> np.ndarray:
     """The picture with a strip below it: green ≥ the needed px/mm, red below (numbers only, so
     any language reads them)."""
-    strip = np.full((34, img.shape[1], 3), 32, np.uint8)
+    strip = np.full((46, img.shape[1], 3), 32, np.uint8)
     for i, (colour, label) in enumerate(((GREEN, f">= {READ_PX_PER_MM:g} px/mm: cards read"),
                                           (RED, f"< {READ_PX_PER_MM:g} px/mm"))):
-        x = 10 + i * 300
-        cv2.rectangle(strip, (x, 8), (x + 20, 26), colour, -1)
-        cv2.putText(strip, label, (x + 28, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1,
+        x = 10 + i * 440
+        cv2.rectangle(strip, (x, 9), (x + 28, 37), colour, -1)
+        cv2.putText(strip, label, (x + 38, 33), cv2.FONT_HERSHEY_SIMPLEX, 0.85, (255, 255, 255), 2,
                     cv2.LINE_AA)
     return np.vstack([img, strip])
 

@@ -31,6 +31,8 @@ class FrameWorker:
         self._jpeg: bytes | None = None
         self.raw: Any = None
         """The latest frame as it came from the camera (BGR), for the set-up check."""
+        self.checked: tuple[Any, Any, bytes | None] | None = None
+        """(frame, its set-up check, its picture as JPEG): made once per frame (webui.camera_page)."""
 
     def _run(self) -> None:
         raise NotImplementedError
@@ -178,15 +180,18 @@ class Cameras:
         """The table's camera worker, or None."""
         return self._workers.get(table_id)
 
-    def phone(self, tables: Any, table_id: str) -> CameraFeed:
-        """The table's phone-camera feed, started on first use (or again after it stopped); a
-        ``FrameRefused`` (409) when another camera already watches the table."""
+    def phone(self, tables: Any, table_id: str, size: tuple[int, int] | None = None) -> CameraFeed:
+        """The table's phone-camera feed for frames of ``size`` (w, h), started on first use, again
+        after it stopped, and anew when the frames change size (the phone was turned: calibration
+        and tracks start over; the session keeps the game); a ``FrameRefused`` (409) when another
+        camera already watches the table."""
         from vision.sources import PushedFrames
         with self._lock:
             worker = self._workers.get(table_id)
             if isinstance(worker, CameraFeed) and isinstance(worker.frames, PushedFrames):
-                if not worker.done.is_set():
+                if not worker.done.is_set() and size in (None, worker.frames.size):
                     return worker
+                worker.stop()
             elif worker is not None:
                 raise FrameRefused(409, "Another camera already watches this table (started with "
                                         "the server): stop it before using a phone as the camera.")

@@ -9,7 +9,6 @@ phone itself, for any camera a table has: webcam, video, the demo's or a phone.
 """
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
@@ -73,25 +72,16 @@ def frame(table_id: str) -> tuple[Response, int]:
     request.max_content_length = FRAME_MAX_BYTES     # this route takes frames, not 64 kB of JSON
     try:
         image = decode_frame(request.get_data(cache=False))
-        feed = cameras(current_app).phone(tables(), table_id)
+        feed = cameras(current_app).phone(tables(), table_id, (image.shape[1], image.shape[0]))
     except FrameRefused as err:
         fail(err.status, err.message)
-    feed.frames.push(image)
+    try:
+        feed.frames.push(image)
+    except ValueError:      # (SourceError) a frame of a new size restarted the camera meanwhile
+        fail(409, "The camera restarted (the phone was turned): send the next frame.")
     return jsonify({"frames": feed.frames.pushed, "read": feed.seen,
                     "calibrated": feed.pipeline.calibration is not None,
                     "size": [image.shape[1], image.shape[0]]}), 202
-
-
-class _CheckCache:
-    """The last set-up check of each table and the frame it was made from (made once per frame:
-    the host page and the phone both poll it)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.entries: dict[str, tuple[Any, Any, bytes | None]] = {}
-
-
-_CACHE = _CheckCache()
 
 
 def _check(table_id: str) -> tuple[Any, Any, Any]:
@@ -101,16 +91,13 @@ def _check(table_id: str) -> tuple[Any, Any, Any]:
     if worker is None:
         fail(404, "No camera watches this table: open the camera page on a phone (the host "
                   "screen's link) or start the server with --camera.")
-    raw = worker.raw
-    with _CACHE.lock:
-        cached = _CACHE.entries.get(table_id)
-        if cached is not None and cached[0] is raw:
-            return worker, cached[1], raw
+    raw, cached = worker.raw, worker.checked
+    if cached is not None and cached[0] is raw:
+        return worker, cached[1], raw
     pipeline = worker.pipeline
     result = camera_check.check(raw, pipeline.calibration, pipeline.layout.bounds(),
                                 camera_check.quality_advice(pipeline.status()))
-    with _CACHE.lock:
-        _CACHE.entries[table_id] = (raw, result, None)
+    worker.checked = (raw, result, None)
     return worker, result, raw
 
 
@@ -148,18 +135,15 @@ def check_image(table_id: str) -> Response:
     worker, result, raw = _check(table_id)
     if raw is None:
         fail(404, "No frame from the camera yet.")
-    with _CACHE.lock:
-        cached = _CACHE.entries.get(table_id)
-        data = cached[2] if cached is not None and cached[0] is raw else None
+    cached = worker.checked
+    data = cached[2] if cached is not None and cached[0] is raw else None
     if data is None:
         pipeline = worker.pipeline
         quality = pipeline.frame_quality
         picture = camera_check.draw(raw, result, pipeline.calibration, pipeline.layout.bounds(),
                                     CHECK_WIDTH, [g.box for g in quality.glare] if quality else ())
         data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
-        with _CACHE.lock:
-            if _CACHE.entries.get(table_id, (None,))[0] is raw:
-                _CACHE.entries[table_id] = (raw, result, data)
+        worker.checked = (raw, result, data)
     resp = make_response(data)
     resp.mimetype = "image/jpeg"
     resp.headers["Cache-Control"] = "no-store"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from urllib.parse import urlsplit
 from typing import Any
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
@@ -52,6 +53,7 @@ HISTORY_STRINGS: dict[str, tuple[str, str]] = {
     "kept_taps": ("taps", "タップ"),
     "kept_both": ("camera + taps", "カメラ+タップ"),
     "rematch": ("Rematch: same players", "同じメンバーで再戦"),
+    "rematch_short": ("Rematch", "再戦"),
     "rematch_join": ("Rematch: join the new table", "再戦:新しいテーブルに参加"),
     "rematch_host": ("Rematch: open the new table", "再戦:新しいテーブルを開く"),
     "export_history": ("Export and backup", "書き出しとバックアップ"),
@@ -75,7 +77,7 @@ def _install(state: Any) -> None:
     env.filters["when"] = lambda value, language="en", clock=True: dates.human(value, language, clock=clock)
     env.filters["duration"] = lambda seconds, language="en": dates.duration(seconds, language)
     env.filters["clock"] = lambda value: dates.instant(value).strftime("%H:%M")
-    env.globals.update(known_players=lambda: query.known_players(tables().store), rematch_of=rematch_of)
+    env.globals.update(known_players=known_players, rematch_of=rematch_of)
 
 
 def allowed() -> bool:
@@ -86,6 +88,12 @@ def allowed() -> bool:
         if key.startswith("tch_") and tables().role(key[4:], token) == "host":
             return True
     return False
+
+
+def known_players() -> list[str]:
+    """The known players for the create form's picker: for the host only (the names are the
+    host's records, like the tables list that only this machine sees)."""
+    return query.known_players(tables().store) if allowed() else []
 
 
 def _refuse() -> tuple[str, int]:
@@ -175,7 +183,8 @@ def page() -> Any:
         sections=[_game_section(plays, g, language, colour) for g in games],
         time_played=dates.duration(sum(p.duration for p in plays), language),
         people=len({s.person for p in plays for s in p.seats if s.person}),
-        played_games=query.games_played(everything), counted=counted)
+        played_games=query.games_played(everything), counted=counted, seat_label=seat_label,
+        play_options=play_options)
 
 
 @bp.get("/history/export")
@@ -223,6 +232,10 @@ def _host_of(table_id: str) -> Response:
 def rematch() -> Any:
     """A new table with the same game, players, seats and options, the start player one seat on:
     from a finished table (``table``: its host only) or from a play of the history (``play``)."""
+    origin = request.headers.get("Origin")
+    if origin and urlsplit(origin).netloc != request.host:
+        # a page of another site posting to this server (the host's machine is trusted as such)
+        return render_template("index.html", lang=lang(), code="", error="Refused: a request from another site."), 403
     table_id, play_id = request.form.get("table"), request.form.get("play")
     if table_id:
         require_role(table_id, "host", allow_cookie=True)
@@ -256,6 +269,25 @@ def rematch() -> Any:
     return _host_of(new.id)
 
 
-def seat_names(play: Any) -> list[dict[str, Any]]:
-    """A play's seats for the page: name, score, winner, whether the name is a placeholder."""
-    return [{"name": s.name, "score": s.score, "winner": s.winner, "anonymous": anonymous(s)} for s in play.seats]
+def play_options(play: Any, language: str) -> str:
+    """The options a play changed from the game's defaults, in words (``Jokers · Banners``)."""
+    from webui.i18n import choice_words, option_words
+    said = []
+    for opt in game_class(play.game).options_spec:
+        value = play.options.get(opt.name, opt.default)
+        if opt.name == "start_player" or value == opt.default:
+            continue
+        name, _ = option_words(play.game, opt.name, language)
+        if value is True:
+            said.append(name)
+        else:
+            off = "なし" if language == "ja" else "off"
+            said.append(f"{name}: {off if value is False else choice_words(play.game, opt.name, value, language)}")
+    return " · ".join(said)
+
+
+def seat_label(seat: Any, language: str) -> str:
+    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named."""
+    if not anonymous(seat):
+        return str(seat.name)
+    return f"席{seat.seat + 1}" if language == "ja" else f"Seat {seat.seat + 1}"

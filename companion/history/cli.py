@@ -103,9 +103,15 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rebuild(args: argparse.Namespace) -> int:
+    from companion.history.record import backfill
+    print(f"{backfill(_store(args))} plays derived from the sessions' logs")
+    return 0
+
+
 def register(subparsers: Any) -> None:
     """Add ``companion history …`` to the command line."""
-    p = subparsers.add_parser("history", help="the play log: list, stats, players, export, import")
+    p = subparsers.add_parser("history", help="the play log: list, stats, players, export, import, rebuild")
     sub = p.add_subparsers(dest="history_command", required=True, metavar="SUBCOMMAND")
 
     def add(name: str, func: Any, help_text: str, *, filters: bool = True) -> argparse.ArgumentParser:
@@ -135,3 +141,6 @@ def register(subparsers: Any) -> None:
 
     q = add("import", _import, "restore a JSON backup made by `history export`", filters=False)
     q.add_argument("file", metavar="FILE")
+
+    add("rebuild", _rebuild, "derive every session's plays from its log again (plays of imported or "
+        "deleted sessions stay)", filters=False)

@@ -9,6 +9,7 @@ keeps its plays; an imported backup brings plays of sessions this database never
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from companion.session.store import Store
 
 TAPPED, CAMERA, BOTH = "taps", "camera", "camera+taps"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,19 @@ def _comparable(play: Play) -> tuple[Any, ...]:
 
 
 def recorder(session_id: str, game_id: str, state: Any) -> Callable[[sqlite3.Connection], None]:
-    """What the session's commit runs in its transaction: bring this session's plays up to date."""
+    """What the session's commit runs in its transaction: bring this session's plays up to date.
+    A failure here is logged and never refuses the entry: the game outranks its summary, and
+    ``companion history rebuild`` derives the plays from the logs again."""
     def record(db: sqlite3.Connection) -> None:
-        sync(db, session_id, plays_of(db, session_id, state))
+        try:
+            db.execute("SAVEPOINT history")
+            sync(db, session_id, plays_of(db, session_id, state))
+            db.execute("RELEASE history")
+        except Exception:
+            db.execute("ROLLBACK TO history")
+            db.execute("RELEASE history")
+            log.exception("the play history of session %s was not updated (run `companion history rebuild`)",
+                          session_id)
     return record
 
 
@@ -180,21 +192,23 @@ def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = 
 
 
 def backfill(store: "Store") -> int:
-    """Record the finished games of every stored session (a database from before the history);
-    returns how many plays were written. A session whose log cannot be replayed is left out."""
+    """Record the finished games of every stored session (a database from before the history, or
+    ``companion history rebuild``); returns how many plays there are. A session whose log cannot be
+    replayed is left out."""
     from companion.session.table import TableSession
     db = store._db()
     count = 0
     from companion.session.store import remember_players
     for (session_id, settings) in db.execute("SELECT id, settings FROM sessions ORDER BY created").fetchall():
-        with store._write() as txn:
-            remember_players(txn, json.loads(settings).get("names") or [])
         try:
+            with store._write() as txn:
+                remember_players(txn, json.loads(settings).get("names") or [])
             session = TableSession.open(store, session_id)
-        except Exception:   # a damaged log: its games cannot be known; the rest still are
+            with store._write() as txn:
+                plays = plays_of(txn, session_id, session._st)
+                sync(txn, session_id, plays)
+        except Exception as err:   # a damaged log: its games cannot be known; the rest still are
+            log.warning("session %s left out of the play history: %s", session_id, err)
             continue
-        with store._write() as txn:
-            plays = plays_of(txn, session_id, session._st)
-            sync(txn, session_id, plays)
         count += len(plays)
     return count

@@ -63,6 +63,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from companion.history.dates import human
     session = TableSession.open(_store(args), args.id)
     state = session.state()
     if args.json:
@@ -70,6 +71,7 @@ def _show(args: argparse.Namespace) -> int:
         return 0
     names = [clean_text(n) for n in session.names]   # a terminal must not get ESC or BEL raw
     print(f"{state['title']} — session {session.id} (code {session.code}), version {state['version']}")
+    print(f"created: {human(session.created)}")
     print(f"players: {', '.join(names)}")
     print("what happened, from the start:")
     history = session.history()

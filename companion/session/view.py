@@ -119,9 +119,9 @@ def _event(e: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
 
 
 def _prompt(p: dict[str, Any], hidden: set[str], viewer: Viewer) -> dict[str, Any]:
-    if viewer.role == "host" or not names_hidden(p.get("choices"), hidden):
+    if viewer.moves_for_everyone or not names_hidden(p.get("choices"), hidden):
         return p
-    choices = [dict(c, label="(hidden: the host answers)", ja="(非公開: ホストが答えます)",
+    choices = [dict(c, label="(hidden: the host or scorekeeper answers)", ja="(非公開: ホストか記録係が答えます)",
                     move=None, moves=[]) for c in p.get("choices", [])]
     return dict(p, choices=choices, hidden=True)
 
@@ -142,7 +142,9 @@ def public_view(game: Game, turn: int) -> dict[str, Any]:
         view.update({k: full[k] for k in ("trick", "passed", "leader", "won", "won_worth", "hand_sizes",
                                           "out", "over", "breakdown", "winners") if k in full})
     elif gid == "prussia":
-        view["result"] = game.table.result
+        table = game.table
+        view.update(kings=table.kings, phase=game.phase, drawn=game.drawn, solo=game.players == 1,
+                    result=table.result)
     return view
 
 
