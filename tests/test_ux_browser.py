@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_web_browser import PHONE, _create, _phone, _version, browser, server  # noqa: F401
+from tests.test_web_browser import (PHONE, _create, _join, _phone, _post,  # noqa: F401
+                                    _version, browser, server)
 
 pytestmark = pytest.mark.browser
 
@@ -24,11 +25,15 @@ def _doc_shot(page, name: str) -> None:
     page.screenshot(path=str(DOCS_IMG / f"{name}.png"))
 
 
-def _state(server, table, seat=None):
-    url = f"{server.url}/api/tables/{table['id']}/state" + ("" if seat is None else f"?seat={seat}")
-    req = urllib.request.Request(url, headers={"X-Table-Token": table["token"]})
+def _state(server, token, table):
+    """The state as the phone holding ``token`` (or the host) sees it."""
+    req = urllib.request.Request(f"{server.url}/api/tables/{table['id']}/state", headers={"X-Table-Token": token})
     with urllib.request.urlopen(req) as resp:
         return json.load(resp)
+
+
+def _token(page) -> str:
+    return page.evaluate("document.body.dataset.token")
 
 
 def _all_on_screen_and_big(page, selector: str) -> list[dict]:
@@ -47,16 +52,14 @@ def _all_on_screen_and_big(page, selector: str) -> list[dict]:
 def test_seven_hills_a_card_then_a_hill_without_scrolling(server, browser, lang):
     table = _create(server, "hills", 2, ["Ann", "Ben"])
     ctx, page = _phone(browser)
-    page.goto(f"{server.url}/join?code={table['code']}")
-    page.wait_for_selector(".gameview")
+    _join(page, server, table["code"], seat=0)   # Ann's phone
     if lang == "ja":
         page.tap("#lang-toggle")
         page.wait_for_selector("text=ローマ七丘")
-    page.select_option("#seat-select", "0")
-    page.wait_for_selector(".status .turn:has-text('★')")   # Ann's own view (her turn), not the table's
+    page.wait_for_selector("#moves button.pick")
     # step 1: Ann's nine cards, no more (not 63 buttons), all on the first screen
     cards = _all_on_screen_and_big(page, "#moves button.pick")
-    hand = _state(server, table, 0)["view"]["hand"]
+    hand = _state(server, _token(page), table)["view"]["hand"]
     shown = page.eval_on_selector_all("#moves .step1 button.pick .chip", "els => els.map(e => e.dataset.card)")
     assert shown == hand and len(cards) == 9
     assert page.locator("#moves button.mv:visible").count() == 0
@@ -78,25 +81,20 @@ def test_seven_hills_a_card_then_a_hill_without_scrolling(server, browser, lang)
     before = _version(page)
     page.tap("#moves .step2:visible button.mv >> nth=2")    # hill 3
     page.wait_for_function("v => +document.body.dataset.version > v", arg=before)
-    hill3 = _state(server, table)["layout"]["hills"][2]
-    assert hill3["red"] == ["B-HILLR"]   # laid face down at hill 3
-    assert _state(server, table)["moves"][-1]["card"] == "H-R6"
+    st = _state(server, _token(page), table)
+    assert st["layout"]["hills"][2]["red"] == ["B-HILLR"]   # laid face down at hill 3
+    assert st["moves"][-1]["card"] == "H-R6"               # Ann's own phone may see her card
     assert not page.errors
     ctx.close()
-
-
-def _post(server, table, path, body, token):
-    req = urllib.request.Request(f"{server.url}/api/tables/{table['id']}/{path}", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json", "X-Table-Token": token})
-    with urllib.request.urlopen(req) as resp:
-        return json.load(resp)
 
 
 def test_the_host_corrects_and_overrides_with_the_picker(server, browser):
     table = _create(server, "hills", 2, ["Ann", "Ben"])
     # Ann's phone tapped red 6 on hill 3, but she laid red 5 there
-    _post(server, table, "move", {"version": 0, "move": {"player": 0, "kind": "place", "hill": 3, "card": "H-R6"}},
-          table["token"])
+    ann_ctx, ann = _phone(browser)
+    _join(ann, server, table["code"], seat=0)
+    _post(server, f"/api/tables/{table['id']}/move",
+          {"version": 0, "move": {"player": 0, "kind": "place", "hill": 3, "card": "H-R6"}}, _token(ann))
     ctx, host = _phone(browser)
     host.goto(f"{server.url}{table['host_url']}?token={table['host_token']}")
     host.wait_for_selector(".gameview")
@@ -109,7 +107,7 @@ def test_the_host_corrects_and_overrides_with_the_picker(server, browser):
     before = _version(host)
     host.tap("#correct")
     host.wait_for_function("v => +document.body.dataset.version > v", arg=before)
-    assert _state(server, table)["moves"][-1]["card"] == "H-R5"
+    assert _state(server, _token(ann), table)["moves"][-1]["card"] == "H-R5"   # Ann sees her own card
     # a house ruling: Ben lays blue 9 on hill 5, and the reason goes into the log
     host.tap(".ov-seat >> text=Ben")
     host.tap(".ov-panel:visible button.pick[aria-label*='9'] >> nth=-1")
@@ -122,8 +120,11 @@ def test_the_host_corrects_and_overrides_with_the_picker(server, browser):
     before = _version(host)
     host.tap("#override")
     host.wait_for_function("v => +document.body.dataset.version > v", arg=before)
-    st = _state(server, table)
-    assert {k: st["moves"][-1][k] for k in ("player", "kind", "hill", "card", "override")} == \
+    req = urllib.request.Request(f"{server.url}/api/tables/{table['id']}/export",
+                                 headers={"X-Table-Token": table["host_token"]})
+    with urllib.request.urlopen(req) as resp:   # the host's record names every card
+        last = json.load(resp)["games"][-1]["moves"][-1]
+    assert {k: last[k] for k in ("player", "kind", "hill", "card", "override")} == \
         {"player": 1, "kind": "place", "hill": 5, "card": "H-B9", "override": True}
     assert host.is_visible("#override-reason")   # the fold-out stays open after the update
     # a correction the rules refuse is said in words, nothing changes
@@ -136,6 +137,7 @@ def test_the_host_corrects_and_overrides_with_the_picker(server, browser):
     assert "JSON" not in host.inner_text("#toast") and _version(host) == version
     assert not host.errors
     ctx.close()
+    ann_ctx.close()
 
 
 def test_camera_mode_offers_the_cards_the_page_says_you_may_hold(server, browser):
@@ -147,27 +149,29 @@ def test_camera_mode_offers_the_cards_the_page_says_you_may_hold(server, browser
     req = urllib.request.Request(server.url + "/api/tables", data=body, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req) as resp:
         table = json.load(resp)
-    ctx, page = _phone(browser)
-    page.goto(f"{server.url}/join?code={table['code']}")
+    phones = [_phone(browser), _phone(browser)]
+    for seat, (_, phone) in enumerate(phones):
+        _join(phone, server, table["code"], seat=seat)
 
     def lay(seat: int, place: int) -> None:
         """The seat's phone lays its first card at the place-th hill offered."""
-        page.select_option("#seat-select", str(seat))
-        page.wait_for_selector(".status .turn:has-text('★')")   # the seat's own view: its turn
-        page.tap("#moves button.pick >> nth=0")
-        before = _version(page)
-        page.tap(f"#moves .step2:visible button.mv >> nth={place}")
-        page.wait_for_function("v => +document.body.dataset.version > v", arg=before)
+        phone = phones[seat][1]
+        phone.wait_for_selector(".status .turn:has-text('★')")   # its turn has reached it
+        phone.tap("#moves button.pick >> nth=0")
+        before = _version(phone)
+        phone.tap(f"#moves .step2:visible button.mv >> nth={place}")
+        phone.wait_for_function("v => +document.body.dataset.version > v", arg=before)
 
     for hill in (1, 2):   # Ann and Ben each lay a card face down on hills 1 and 2 … then Ann again
         lay(0, hill - 1)
         lay(1, hill)
-    page.select_option("#seat-select", "0")
+    page = phones[0][1]
     page.wait_for_selector(".status .turn:has-text('★')")
     offered = page.eval_on_selector_all("#moves .step1 button.pick .chip", "els => els.map(e => e.dataset.card)")
     held = page.eval_on_selector_all(".unseen-hand .chip", "els => els.map(e => e.dataset.card)")
     assert offered == held and len(held) == 9   # 7 in hand + 2 face down, said so in words
     assert "7 cards in your hand and 2 face down" in page.inner_text(".unseen-hand")
-    assert all(m.get("card") is None for m in _state(server, table)["moves"])
-    assert not page.errors
-    ctx.close()
+    assert all(m.get("card") is None for m in _state(server, table["host_token"], table)["moves"])
+    for ctx, phone in phones:
+        assert not phone.errors
+        ctx.close()
