@@ -93,7 +93,7 @@
           return r.json().catch(function () { return {}; }).then(function (j) {
             if (!running) return null;      /* stopped while this frame was on its way */
             if (!r.ok) {
-              fail(j.error || ("error " + r.status));
+              fail((document.documentElement.lang === "ja" && j.ja) || j.error || ("error " + r.status));
               if (r.status !== 400 && r.status < 500) stop();   /* refused for good: say so, stop */
               return sleep(2000);
             }
