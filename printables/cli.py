@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from printables.fonts import FontMissing
-from printables.sheets import PAPERS, PLAYERS, TARGETS, Printed, PrintError, build, default_path
+from printables.sheets import (DEFAULT_BLEED_MM, PAPERS, PLAYERS, TARGETS, Printed, PrintError, build,
+                               check, default_path)
 
 ALL_ORDER = TARGETS
 
@@ -18,8 +19,10 @@ def register(subparsers) -> None:
     """Add the ``print`` command to the ``companion`` command line."""
     p = subparsers.add_parser(
         "print", help="write print-ready PDFs of the decks, tokens, stickers and calibration sheet",
-        description="Write print-ready PDFs: 3 × 3 poker-size cards a page, cut marks, backs for "
-                    "long-edge duplex. Print at 100 % (actual size).")
+        description="Write print-ready PDFs: as many poker-size cards a page as fit with their bleed "
+                    "(A4: 8, Letter: 6 at the default 3 mm; 9 with no bleed), cut marks, backs for "
+                    "long-edge duplex; or with --single one card a page for print services. Print at "
+                    "100 % (actual size).")
     p.add_argument("game", metavar="GAME", choices=(*TARGETS, "all"),
                    help=f"{', '.join(TARGETS)}, or all")
     p.add_argument("--players", type=int, metavar="N",
@@ -27,8 +30,12 @@ def register(subparsers) -> None:
                         "tokens: seat tokens 1–10 (default 10); stickers: Pairs decks to label 0–10 "
                         "(default 1); all: spartacus, chains and stickers (default 5)")
     p.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
-    p.add_argument("--bleed", type=float, default=0.0, metavar="MM",
-                   help="print each card's background MM beyond its cut line (default 0)")
+    p.add_argument("--bleed", type=float, default=DEFAULT_BLEED_MM, metavar="MM",
+                   help=f"run each card's art MM beyond its cut line, on faces and backs "
+                        f"(0–6, default {DEFAULT_BLEED_MM:g}, what print shops ask for)")
+    p.add_argument("--single", action="store_true",
+                   help="one card a page (card + bleed, TrimBox and BleedBox), face then back: for "
+                        "print services; out/GAME-single.pdf")
     p.add_argument("--out", metavar="FILE",
                    help="the PDF to write (default out/GAME.pdf); for all, a folder (default out)")
     p.add_argument("--send", action="store_true", help="send the PDF to the printer with lp (CUPS)")
@@ -40,10 +47,12 @@ def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
     """(target, players, path) of every PDF to write; raises PrintError on bad options."""
     if args.printer and not args.send:
         raise PrintError("--printer needs --send (to print now), or leave it out")
+    if args.single and args.send:
+        raise PrintError("--single is for print services; to print at home leave it out (with --send)")
     if args.game != "all":
-        path = Path(args.out) if args.out else default_path(args.game)
+        path = Path(args.out) if args.out else default_path(args.game, args.single)
         if args.out and path.is_dir():
-            path = path / f"{args.game}.pdf"
+            path = path / default_path(args.game, args.single).name
         return [(args.game, args.players, path)]
     folder = Path(args.out) if args.out else Path("out")
     if folder.suffix.lower() == ".pdf":
@@ -53,7 +62,8 @@ def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
         raise PrintError(f"print all prints for 1–10 players: --players {n} is out of range")
     counts = {"spartacus": min(max(n, PLAYERS["spartacus"][0]), PLAYERS["spartacus"][1]),
               "chains": n, "stickers": n}
-    return [(t, counts.get(t), folder / f"{t}.pdf") for t in ALL_ORDER]
+    targets = [t for t in ALL_ORDER if not (args.single and t == "stickers")]   # labels are sheets
+    return [(t, counts.get(t), folder / default_path(t, args.single).name) for t in targets]
 
 
 def _send(printed: Printed, paper: str, printer: str | None) -> bool:
@@ -78,12 +88,13 @@ def run(args: argparse.Namespace) -> int:
         jobs = _jobs(args)
         # check every option of every job before writing anything
         for target, players, path in jobs:
-            _check(target, players, args, path)
+            check(target, players=players, paper=args.paper, bleed=args.bleed, out=path, single=args.single)
         written: list[Printed] = []
         start = time.perf_counter()
         for i, (target, players, path) in enumerate(jobs, 1):
             t0 = time.perf_counter()
-            printed = build(target, players=players, paper=args.paper, bleed=args.bleed, out=path)
+            printed = build(target, players=players, paper=args.paper, bleed=args.bleed, out=path,
+                            single=args.single)
             written.append(printed)
             took = time.perf_counter() - t0
             prefix = f"[{i}/{len(jobs)}] " if len(jobs) > 1 else ""
@@ -104,13 +115,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion print: {err}", file=sys.stderr)
         return 2
     return 0
-
-
-def _check(target: str, players: int | None, args: argparse.Namespace, path: Path) -> None:
-    """Raise PrintError for options ``build`` would refuse, before any file is written."""
-    from printables.sheets import SheetLayout, players_for
-    players_for(target, players)
-    if target != "stickers":
-        SheetLayout(args.paper, float(args.bleed))
-    if path.suffix.lower() != ".pdf":
-        raise PrintError(f"--out {path}: give a file name ending in .pdf")

@@ -13,15 +13,20 @@ from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
 from printables.fonts import register_font, text_width
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
+from printables.style import STYLES, DeckStyle, draw_emblem, pattern_form, style_of
 
 INK = HexColor("#212121")
 GREY = HexColor("#8a8a8a")
 SUIT_RED = HexColor(cat.COLOURS["R"].hex)
 HILL_TEXT = HexColor("#b26a00")   # the hills' yellow is too pale for text; a darker amber reads
-BACK_COLOURS = {"B-WHEEL": "#4e342e", "B-NATION": "#1a237e", "B-PLAY": "#263238", "B-TOKEN": "#455a64"}
 INDEX_X = cat.MARKER_INSET_MM + cat.MARKER_MM + 2.5   # the index text starts right of the marker
-SIDE_LEFT_X, SIDE_RIGHT_X = 3.4, CW - 3.4             # centre lines of the strips beside the QR
-SIDE_MID_Y, SIDE_LEN = (cat.QR_TOP_MM + cat.QR_MM / 2), cat.QR_MM + 4
+FRAME_MM = 2.4        # the deck's frame around the white panel
+PAD_MM = cat.MARKER_INSET_MM - 2.2   # white index corners: 2.2 mm of quiet zone around a marker
+CORNER_MM = cat.MARKER_MM + 2 * 2.2
+CASCADE = cat.CASCADE_GUIDE_MM       # the side bars start here: overlap the next card up to here
+BAR_MM = (CW - cat.QR_MM) / 2 - cat.QR_QUIET_MM - 0.9   # the frame's bars beside the QR's quiet zone
+SIDE_MID_Y, SIDE_LEN = CH / 2, CH - 2 * CASCADE - 3
+EMBLEM_X, EMBLEM_MM = CW - cat.MARKER_INSET_MM - 4.6, 8.6   # the game's emblem, right of the index
 ERAS = {
     1: ("c. 1700: Great Northern War", "1700年頃 大北方戦争・スペイン継承戦争"),
     2: ("c. 1750: Frederick the Great", "1750年頃 フリードリヒ大王・七年戦争"),
@@ -48,15 +53,82 @@ def text(c: Canvas, s: str, x: float, y: float, size: float, *, anchor: str = "l
     c.restoreState()
 
 
-def vertical_text(c: Canvas, s: str, x: float, y_mid: float, size: float, colour: Color = INK) -> None:
-    """Japanese written top to bottom (tategaki), centred on (x, y_mid); the long-vowel mark turns."""
-    y = y_mid - len(s) * size / 2
-    for ch in s:
-        if ch in "ー-—":
-            text(c, ch, x - size * 0.38, y + size * 0.5, size, colour=colour, rotate=90, anchor="centre")
+SMALL_KANA = set("ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
+VERTICAL_FORMS = {"(": "︵", ")": "︶", "（": "︵", "）": "︶", "「": "﹁", "」": "﹂", ":": "︰", "：": "︰"}
+TURNED = set("ー-—〜～")   # drawn a quarter turn: in vertical text these run along the line
+
+
+def tategaki_cells(s: str) -> list[tuple[str, str]]:
+    """Split Japanese text into the cells of vertical writing: ``(kind, text)`` with kind
+    ``upright``, ``small`` (small kana, set to the upper right), ``turned`` (long vowel mark),
+    ``tcy`` (up to three digits set across one cell, 縦中横), ``latin`` (a run of Latin letters
+    turned sideways) or ``space``."""
+    cells: list[tuple[str, str]] = []
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch.isascii() and ch.isdigit():
+            j = i
+            while j < len(s) and s[j].isascii() and (s[j].isdigit() or (s[j] == "/" and j + 1 < len(s)
+                                                                      and s[j + 1].isdigit())):
+                j += 1
+            run = s[i:j]
+            cells.extend(("tcy", run[k:k + 3]) for k in range(0, len(run), 3))
+            i = j
+            continue
+        if ch.isascii() and ch.isalpha():
+            j = i
+            while j < len(s) and s[j].isascii() and (s[j].isalpha() or s[j] in ".'"):
+                j += 1
+            cells.append(("latin", s[i:j]))
+            i = j
+            continue
+        if ch == " ":
+            cells.append(("space", ch))
+        elif ch in SMALL_KANA:
+            cells.append(("small", ch))
+        elif ch in TURNED:
+            cells.append(("turned", ch))
         else:
-            text(c, ch, x, y + size * 0.88, size, colour=colour, anchor="centre")
-        y += size
+            cells.append(("upright", VERTICAL_FORMS.get(ch, ch)))
+        i += 1
+    return cells
+
+
+def _cell_height(kind: str, s: str, size: float) -> float:
+    if kind == "latin":
+        return text_width(s, size) + size * 0.15
+    return size * (0.45 if kind == "space" else 1.0)
+
+
+def tategaki_length(s: str, size: float) -> float:
+    """How long ``s`` runs down the page when written vertically at ``size``."""
+    return sum(_cell_height(kind, part, size) for kind, part in tategaki_cells(s))
+
+
+def vertical_text(c: Canvas, s: str, x: float, y_mid: float, size: float, colour: Color = INK,
+                  max_len: float | None = None) -> None:
+    """Japanese written top to bottom (縦書き), centred on (x, y_mid): every glyph upright, small
+    kana set to the upper right, the long vowel mark turned, digits across (縦中横), Latin turned
+    sideways; the size shrinks so the text fits ``max_len``."""
+    length = tategaki_length(s, size)
+    if max_len is not None and length > max_len:
+        size, length = size * max_len / length, max_len
+    y = y_mid - length / 2
+    for kind, part in tategaki_cells(s):
+        h = _cell_height(kind, part, size)
+        if kind == "turned":
+            text(c, part, x - size * 0.38, y + size * 0.5, size, colour=colour, rotate=90, anchor="centre")
+        elif kind == "small":
+            text(c, part, x + size * 0.12, y + size * 0.76, size, colour=colour, anchor="centre")
+        elif kind == "tcy":
+            text(c, part, x, y + size * 0.84, size * (0.92 if len(part) > 1 else 1.0), colour=colour,
+                 anchor="centre", max_width=size * 0.95)
+        elif kind == "latin":
+            text(c, part, x - size * 0.34, y + size * 0.08, size, colour=colour, rotate=90)
+        elif kind == "upright":
+            text(c, part, x, y + size * 0.88, size, colour=colour, anchor="centre")
+        y += h
 
 
 def _fill(c: Canvas, colour: Color) -> None:
@@ -96,62 +168,103 @@ def _underline_6_9(c: Canvas, value: str, x: float, size: float, ink: Color) -> 
 
 
 def _index(c: Canvas, card: cat.Card) -> None:
-    """The top strip beside the marker: what a player reads in a cascade."""
+    """The top strip beside the marker: what a player fanning a hand or reading a cascade sees."""
     ink = colour_of(card)
-    x, right = INDEX_X, CW - cat.MARKER_INSET_MM
-    sym_x = right - 6.5
+    style = style_of(card.id)
+    x, right = INDEX_X, EMBLEM_X - EMBLEM_MM / 2 - 1.0
+    sym_x = right - 4.5
     if card.kind in ("number", "pairs", "seat", "hill"):
         value = str(card.deck if card.kind == "seat" else card.value)
-        text(c, value, x, 16.6, 17, colour=ink, max_width=sym_x - 6 - x)
-        _underline_6_9(c, value, x, 17, ink)
+        size = 17 if len(value) == 1 else 15
+        text(c, value, x, 16.6, size, colour=ink, max_width=sym_x - 5 - x)
+        _underline_6_9(c, value, x, size, ink)
         shape = "hill" if card.kind == "hill" else cat.COLOURS[card.colour].symbol
         _fill(c, ink)
-        draw_symbol(c, shape, sym_x, 8.5, 9.5)
+        draw_symbol(c, shape, sym_x, 8.3, 8.2)
         label = {"hill": "hill 丘", "seat": "seat 席", "pairs": f"deck {card.deck} デッキ"}.get(card.kind)
         if label is None:
             col = cat.COLOURS[card.colour]
             label = f"{col.name} {col.ja}"
-        text(c, label, sym_x, 17.2, 2.7, anchor="centre", max_width=13)
+        text(c, label, sym_x, 17.2, 2.6, anchor="centre", max_width=10.5, colour=ink)
     elif card.kind == "banner":
         _fill(c, ink)
-        draw_symbol(c, "flag", x + 6, 10.5, 13)
-        text(c, "banner", x + 14, 9.5, 4.2, colour=ink, max_width=right - x - 14)
+        draw_symbol(c, "flag", x + 5, 10.5, 12)
+        text(c, "banner", x + 12, 9.5, 4.0, colour=ink, max_width=right - x - 12)
         worth = "0" if card.game == "hills" else "×2"
-        text(c, f"軍旗 {worth}", x + 14, 16.5, 4.6, colour=ink, max_width=right - x - 14)
+        text(c, f"軍旗 {worth}", x + 12, 16.5, 4.6, colour=ink, max_width=right - x - 12)
     elif card.kind == "playing":
-        text(c, card.rank, x, 16.6, 16, colour=ink, max_width=20)
+        text(c, card.rank, x, 16.6, 16, colour=ink, max_width=19)
         _underline_6_9(c, card.rank, x, 16, ink)
-        text(c, cat.SUIT_SYMBOLS[card.suit], sym_x, 15.5, 13, anchor="centre", colour=ink)
+        text(c, cat.SUIT_SYMBOLS[card.suit], sym_x, 15.8, 12.5, anchor="centre", colour=ink)
     elif card.kind == "joker":
         _fill(c, ink)
         draw_symbol(c, "star", x + 5.5, 9.5, 11)
-        text(c, "JOKER", x + 12.5, 10, 5.6, max_width=right - x - 12.5)
-        text(c, "ジョーカー", x + 12.5, 16.5, 4.2, max_width=right - x - 12.5)
+        text(c, "JOKER", x + 12.5, 10, 5.2, max_width=right - x - 12.5)
+        text(c, "ジョーカー", x + 12.5, 16.5, 4.0, max_width=right - x - 12.5)
     elif card.kind == "era":
         face = cat.ERA_FACES[card.value - 1]
-        text(c, face, x, 16.4, 15, max_width=18)
-        text(c, "時代", right, 10, 5.5, anchor="right")
-        text(c, f"era {face}", right, 16.5, 3.6, anchor="right")
+        text(c, face, x, 16.4, 15, max_width=15)
+        text(c, "時代", right, 10, 5.2, anchor="right")
+        text(c, f"era {face}", right, 16.5, 3.4, anchor="right")
     else:
         raise ValueError(f"no face design for {card.kind} cards ({card.id})")
+    draw_emblem(c, style.emblem, EMBLEM_X, 10.2, EMBLEM_MM, HexColor(style.ink))
 
 
-def _sides(c: Canvas, left: str, right: str) -> None:
-    """Small names along the strips beside the QR code: English reads up, Japanese down."""
-    text(c, left, SIDE_LEFT_X + 1, SIDE_MID_Y, 2.6, anchor="centre", colour=GREY, rotate=-90,
+def _frame(c: Canvas, colour: str, pattern: str, bleed: float, x0: float = 0.0, y0: float = 0.0,
+           x1: float = CW, y1: float = CH) -> None:
+    """The frame's colour and pattern over (x0, y0)–(x1, y1), run ``bleed`` beyond the card's edges."""
+    x0, y0 = (x0 - bleed if x0 <= 0 else x0), (y0 - bleed if y0 <= 0 else y0)
+    x1, y1 = (x1 + bleed if x1 >= CW else x1), (y1 + bleed if y1 >= CH else y1)
+    c.saveState()
+    area = c.beginPath()
+    area.rect(x0, y0, x1 - x0, y1 - y0)
+    c.clipPath(area, stroke=0, fill=0)
+    c.setFillColor(HexColor(colour))
+    c.rect(x0, y0, x1 - x0, y1 - y0, stroke=0, fill=1)
+    c.doForm(pattern_form(c, pattern, colour))   # drawn once a document, shown on every card
+    c.restoreState()
+
+
+def _white_corners(c: Canvas) -> None:
+    """White index corners: the markers keep their quiet zone (as on the backs, 2.2 mm of white
+    around each, 0.8 mm from the cut), and all four corners match. Their lower edge is the cascade
+    guide: the side bars start there."""
+    c.setFillColor(white)
+    for x in (PAD_MM, CW - PAD_MM - CORNER_MM):
+        c.roundRect(x, PAD_MM, CORNER_MM, CASCADE - PAD_MM, 1.6, stroke=0, fill=1)
+        c.roundRect(x, CH - CASCADE, CORNER_MM, CASCADE - PAD_MM, 1.6, stroke=0, fill=1)
+
+
+def _card_frame(c: Canvas, card: cat.Card, bleed: float) -> DeckStyle:
+    """The deck's frame around a white panel, with wide bars beside the QR code's quiet zone."""
+    style = style_of(card.id)
+    _frame(c, style.frame, style.pattern, bleed)
+    c.setFillColor(white)
+    c.roundRect(FRAME_MM, FRAME_MM, CW - 2 * FRAME_MM, CH - 2 * FRAME_MM, 2.2, stroke=0, fill=1)
+    _white_corners(c)
+    for x0, x1 in ((0.0, BAR_MM), (CW - BAR_MM, CW)):
+        _frame(c, style.frame, style.pattern, bleed, x0, CASCADE, x1, CH - CASCADE)
+    # the cascade guide: a small notch where each bar starts, 20 mm from either end
+    c.setFillColor(white)
+    for y, sign in ((CASCADE, 1), (CH - CASCADE, -1)):
+        for x, dx in ((0.0, 1), (CW, -1)):
+            p = c.beginPath()
+            p.moveTo(x - dx * bleed, y)
+            p.lineTo(x + dx * 1.6, y)
+            p.lineTo(x - dx * bleed, y + sign * (1.6 + bleed))
+            p.close()
+            c.drawPath(p, stroke=0, fill=1)
+    return style
+
+
+def _bars(c: Canvas, style: DeckStyle, english: str, japanese: str) -> None:
+    """The bars beside the QR code: English reads up the left bar, Japanese runs upright down the
+    right bar (縦書き)."""
+    ink = HexColor(style.on_frame)
+    text(c, english, BAR_MM / 2 + 1.0, SIDE_MID_Y, 2.9, anchor="centre", colour=ink, rotate=-90,
          max_width=SIDE_LEN)
-    text(c, right, SIDE_RIGHT_X - 1, SIDE_MID_Y, 2.6, anchor="centre", colour=GREY, rotate=90,
-         max_width=SIDE_LEN)
-
-
-def _guide(c: Canvas) -> None:
-    """Ticks 20 mm below the top edge: overlap the next card in a cascade up to here."""
-    c.setStrokeColor(GREY)
-    c.setLineWidth(0.35)
-    y = cat.CASCADE_GUIDE_MM
-    qr_left = cat.qr_rect("W-R1").x - cat.QR_QUIET_MM
-    c.line(0, y, qr_left - 1.5, y)
-    c.line(CW - qr_left + 1.5, y, CW, y)
+    vertical_text(c, japanese, CW - BAR_MM / 2, SIDE_MID_Y, 3.2, colour=ink, max_len=SIDE_LEN)
 
 
 def _qr(c: Canvas, card: cat.Card) -> None:
@@ -160,7 +273,7 @@ def _qr(c: Canvas, card: cat.Card) -> None:
 
 
 def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int) -> None:
-    c.setStrokeColor(GREY)
+    c.setStrokeColor(HexColor(STYLES["prussia"].ink))
     c.setLineWidth(0.3)
     c.roundRect(x, y, 11, 15, 1.2, stroke=1, fill=0)
     text(c, era, x + 5.5, y + 4, 2.8, anchor="centre", colour=GREY)
@@ -187,28 +300,34 @@ def _nation(c: Canvas, card: cat.Card) -> None:
     low_mid = (cat.MARKER_INSET_MM + 11 + CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13) / 2
     text(c, where[0], low_mid, 78.5, 4.2, anchor="centre")
     text(c, where[1], low_mid, 83.5, 2.6, anchor="centre", colour=GREY, max_width=16)
-    vertical_text(c, nation["ja"], SIDE_LEFT_X, SIDE_MID_Y, 4.2)
-    text(c, f"{nation['name']} · {nation['de']}", SIDE_RIGHT_X - 1, SIDE_MID_Y, 2.8, anchor="centre",
-         rotate=90, max_width=SIDE_LEN)
+    ink = HexColor(STYLES["prussia"].on_frame)
+    vertical_text(c, nation["ja"], BAR_MM / 2, SIDE_MID_Y, 4.0, colour=ink, max_len=SIDE_LEN)
+    text(c, f"{nation['name']} · {nation['de']}", CW - BAR_MM / 2 - 1.0, SIDE_MID_Y, 2.9, anchor="centre",
+         rotate=90, colour=ink, max_width=SIDE_LEN)
 
 
-def draw_face(c: Canvas, card_id: str) -> None:
-    """Draw a card's face: index strips, markers in both index corners, the QR code, the guide."""
+def _names(card: cat.Card, style: DeckStyle) -> tuple[str, str]:
+    """What the bars say: the game's title and the card's name, in English and in Japanese."""
+    if card.kind == "era":
+        english, japanese = ERAS[card.value]
+        return f"{style.title} · {english}", japanese
+    return f"{style.title} · {card.name}", f"{style.title_ja} {card.ja.replace(': ', '・')}"
+
+
+def draw_face(c: Canvas, card_id: str, bleed: float = 0.0) -> None:
+    """Draw a card's face: the deck's frame, index strips and emblem, the markers in both index
+    corners and the QR code; the frame runs ``bleed`` mm beyond the cut."""
     card = cat.card(card_id)
     if card_id == "W-PAWN":
         draw_pawn(c)
         return
+    style = _card_frame(c, card, bleed)
     if card.kind == "nation":
         _nation(c, card)
     else:
         _index(c, card)
         _rotated(c, lambda: _index(c, card))
-        if card.kind == "era":
-            left, right = ERAS[card.value]
-        else:
-            left, right = card.name, card.ja
-        _sides(c, left, right)
-    _guide(c)
+        _bars(c, style, *_names(card, style))
     _markers(c, card_id, card.marker)
     _qr(c, card)
 
@@ -216,47 +335,39 @@ def draw_face(c: Canvas, card_id: str) -> None:
 def draw_pawn(c: Canvas) -> None:
     """The Wheel of History pawn: a square token with one centred marker and a thin cut line."""
     size = cat.PAWN_TOKEN_MM
-    c.setStrokeColor(GREY)
-    c.setLineWidth(0.2)
-    c.rect(0, 0, size, size, stroke=1, fill=0)
+    c.setStrokeColor(HexColor(STYLES["wheel"].frame))
+    c.setLineWidth(0.5)
+    c.rect(0.25, 0.25, size - 0.5, size - 0.5, stroke=1, fill=0)
     _markers(c, "W-PAWN", cat.card("W-PAWN").marker)
     text(c, "pawn · ポーン", size / 2, 5.4, 2.8, anchor="centre")
-    text(c, "Wheel of History", size / 2, size - 2.6, 2.2, anchor="centre", colour=GREY)
-
-
-def _mix(hex_colour: str, amount: float) -> Color:
-    """``hex_colour`` mixed with white (amount 0 = the colour, 1 = white)."""
-    base = HexColor(hex_colour)
-    return Color(*(v + (1 - v) * amount for v in (base.red, base.green, base.blue)))
+    text(c, "Wheel of History · 歴史の車輪", size / 2, size - 2.6, 2.2, anchor="centre", colour=GREY,
+         max_width=size - 3)
 
 
 def draw_back(c: Canvas, back_id: str, bleed: float = 0.0) -> None:
-    """Draw a deck's back: the deck's colour and name, and the deck marker in both corners."""
+    """Draw a deck's back: the deck's colour and pattern, its emblem, title and (for a player's deck)
+    colour symbol, and the deck marker in both corners."""
     back = cat.card(back_id)
     if back.kind != "back":
-        draw_face(c, back_id)   # era cards are double-sided: the back is the other era's face
+        draw_face(c, back_id, bleed)   # era cards are double-sided: the back is the other era's face
         return
-    hex_colour = cat.COLOURS[back.colour].hex if back.colour else BACK_COLOURS[back_id]
-    c.saveState()
-    frame = c.beginPath()
-    frame.rect(-bleed, -bleed, CW + 2 * bleed, CH + 2 * bleed)
-    c.clipPath(frame, stroke=0, fill=0)
-    c.setFillColor(HexColor(hex_colour))
-    c.rect(-bleed, -bleed, CW + 2 * bleed, CH + 2 * bleed, stroke=0, fill=1)
-    c.setStrokeColor(_mix(hex_colour, 0.22))
-    c.setLineWidth(1.1)
-    for k in range(-30, 30):   # diagonal stripes, a texture that hides nothing and shows no id
-        c.line(k * 4.0 - 10, -10, k * 4.0 + CH + 10, CH + 10)
-    c.restoreState()
+    style = style_of(back_id)
+    colour = cat.COLOURS[back.colour].hex if back.colour else style.frame
+    _frame(c, colour, style.pattern, bleed)
     c.setFillColor(white)
     for rect in cat.marker_rects(back_id):
         c.roundRect(rect.x - 2.2, rect.y - 2.2, rect.w + 4.4, rect.h + 4.4, 1.2, stroke=0, fill=1)
-    c.roundRect(7, 31, CW - 14, 26, 2.5, stroke=0, fill=1)
+    draw_emblem(c, style.emblem, CW / 2, 29, 19, white, paper=HexColor(colour))
+    c.setFillColor(white)
+    c.roundRect(6, 41, CW - 12, 22, 2.5, stroke=0, fill=1)
+    ink = HexColor(style.ink)
+    text(c, style.title_ja, CW / 2, 48.6, 5.2, anchor="centre", colour=ink, max_width=CW - 16)
+    text(c, style.title, CW / 2, 54.2, 3.4, anchor="centre", colour=ink, max_width=CW - 16)
     name, ja = cat.BACKS[back_id][1], cat.BACKS[back_id][2]
-    text(c, ja, CW / 2, 41, 4.4, anchor="centre", max_width=CW - 18)
-    text(c, name, CW / 2, 47.5, 3.4, anchor="centre", max_width=CW - 18)
-    text(c, "Table Companion", CW / 2, 53.5, 2.4, anchor="centre", colour=GREY)
+    if ": " in name:     # which deck of the game: a colour, nations, playing cards, a player's deck
+        text(c, f"{ja.split(': ', 1)[1]} · {name.split(': ', 1)[1]}", CW / 2, 60, 3.0, anchor="centre",
+             colour=INK, max_width=CW - 16)
     if back.colour:   # the deck's symbol, so decks are sorted without colour vision
         _fill(c, white)
-        draw_symbol(c, cat.COLOURS[back.colour].symbol, CW / 2, 69, 8)
+        draw_symbol(c, cat.COLOURS[back.colour].symbol, CW / 2 - 8, 75, 8)
     _markers(c, back_id, back.marker)

@@ -1,12 +1,14 @@
-"""Print-ready PDFs: which cards each target prints, 3 × 3 card sheets with cut marks and duplex
-backs, the calibration sheet, and sticker sheets for cards a user already owns."""
+"""Print-ready PDFs: which cards each target prints, sheets of as many cards as the paper holds
+(with their bleed, inside the printer's margin) with cut marks and duplex backs, one card a page
+for print services (TrimBox and BleedBox), the calibration sheet, and sticker sheets for cards a
+user already owns."""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
-from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -18,8 +20,9 @@ from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Paper sizes in millimetres (portrait)."""
-MIN_MARGIN_MM = 6.0     # most printers cannot print closer to the edge; cut marks live here
-COLS = ROWS = 3
+PRINTER_MARGIN_MM = 5.0   # most printers cannot print closer to the paper's edge
+DEFAULT_BLEED_MM = 3.0    # 1/8 inch: what print shops and print-and-play files use
+MAX_BLEED_MM = 6.0
 TARGETS = ("wheel", "hills", "spartacus", "prussia", "chains", "tokens", "stickers")
 TITLES = {"wheel": "Wheel of History · 歴史の車輪", "hills": "Seven Hills of Rome · ローマ七丘",
           "spartacus": "Spartacus · スパルタクス", "prussia": "Prussia · 輪る七年戦争",
@@ -100,50 +103,91 @@ def slots(target: str, players: int | None = None) -> list[Slot]:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where one card sits on a page: the top-left corner of its cut outline (millimetres from the
+    page's top-left) and its turn: 0 upright, 90 with its top to the right, -90 to the left."""
+
+    x: float
+    y: float
+    turn: int = 0
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """The card's outline on the page (width, height): a turned card lies on its side."""
+        return (CH, CW) if self.turn else (CW, CH)
+
+
+@dataclass(frozen=True)
 class SheetLayout:
-    """Where the nine cards of a sheet go on the page (millimetres from the page's top-left)."""
+    """Where the cards of a sheet go on the page: as many as fit inside the printer's margin, each
+    with its own bleed (so neighbours stand 2 × bleed apart), upright or all turned on their side,
+    whichever holds more."""
 
     paper: str
-    bleed: float = 0.0
+    bleed: float = DEFAULT_BLEED_MM
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS:
             raise PrintError(f"unknown paper {self.paper!r}: choose a4 or letter")
-        if not 0 <= self.bleed <= 10:
-            raise PrintError(f"--bleed {self.bleed} mm is not a bleed: give 0 to a few millimetres")
-        if min(self.margins) < MIN_MARGIN_MM - 1e-9:
-            w, h = self.page
-            most = min((w - 2 * MIN_MARGIN_MM - COLS * CW) / (2 * COLS),
-                       (h - 2 * MIN_MARGIN_MM - ROWS * CH) / (2 * ROWS))
-            raise PrintError(f"--bleed {self.bleed:g} mm leaves less than {MIN_MARGIN_MM:g} mm of margin "
-                             f"for 3 × 3 cards on {self.paper}: use at most {max(most, 0):.1f} mm")
+        if not 0 <= self.bleed <= MAX_BLEED_MM:
+            raise PrintError(f"--bleed {self.bleed:g} mm is out of range: give 0–{MAX_BLEED_MM:g} mm "
+                             f"(print shops ask for {DEFAULT_BLEED_MM:g} mm, the default)")
 
     @property
     def page(self) -> tuple[float, float]:
         """Page (width, height) in millimetres."""
         return PAPERS[self.paper]
 
+    @cached_property
+    def grid(self) -> tuple[int, int, bool]:
+        """(columns, rows, turned): the most cards that fit; upright when a tie."""
+        w, h = (v - 2 * PRINTER_MARGIN_MM for v in self.page)
+        best = []
+        for turned in (False, True):
+            cw, ch = (CH, CW) if turned else (CW, CH)
+            cols, rows = int(w // (cw + 2 * self.bleed)), int(h // (ch + 2 * self.bleed))
+            best.append((cols * rows, not turned, cols, rows, turned))
+        _, _, cols, rows, turned = max(best)
+        return cols, rows, turned
+
+    @property
+    def per_sheet(self) -> int:
+        """Cards on one sheet."""
+        cols, rows, _ = self.grid
+        return cols * rows
+
     @property
     def cell(self) -> tuple[float, float]:
-        """A card with its bleed on every side."""
-        return (CW + 2 * self.bleed, CH + 2 * self.bleed)
+        """A card's outline on the page with its bleed on every side."""
+        turned = self.grid[2]
+        w, h = (CH, CW) if turned else (CW, CH)
+        return (w + 2 * self.bleed, h + 2 * self.bleed)
 
     @property
     def margins(self) -> tuple[float, float]:
         """Blank paper left/right and top/bottom of the grid (bleed included in the grid)."""
         (w, h), (cw, ch) = self.page, self.cell
-        return ((w - COLS * cw) / 2, (h - ROWS * ch) / 2)
+        cols, rows, _ = self.grid
+        return ((w - cols * cw) / 2, (h - rows * ch) / 2)
 
-    def front(self, index: int) -> tuple[float, float]:
-        """Top-left corner of the card (cut line, not bleed) in slot ``index`` on a front page."""
+    def front(self, index: int) -> Place:
+        """Where the card in slot ``index`` goes on a front page."""
         (mx, my), (cw, ch) = self.margins, self.cell
-        col, row = index % COLS, index // COLS
-        return (mx + col * cw + self.bleed, my + row * ch + self.bleed)
+        cols, _, turned = self.grid
+        col, row = index % cols, index // cols
+        return Place(mx + col * cw + self.bleed, my + row * ch + self.bleed, 90 if turned else 0)
 
-    def back(self, index: int) -> tuple[float, float]:
-        """Top-left corner of the back behind slot ``index``: long-edge duplex mirrors left-right."""
-        x, y = self.front(index)
-        return (self.page[0] - x - CW, y)
+    def back(self, index: int) -> Place:
+        """Where the back of slot ``index`` goes: long-edge duplex mirrors left-right (a turned
+        card's back is turned the other way, so its top lies behind its front's top)."""
+        front = self.front(index)
+        return Place(self.page[0] - front.x - front.size[0], front.y, -front.turn)
+
+    def describe(self) -> str:
+        """For people: how the sheet is laid out."""
+        cols, rows, turned = self.grid
+        side = ", on their side" if turned else ""
+        return f"{cols} × {rows} a sheet{side}, {self.bleed:g} mm bleed"
 
 
 def _at(c: Canvas, page_h: float, x: float, y: float) -> None:
@@ -152,25 +196,41 @@ def _at(c: Canvas, page_h: float, x: float, y: float) -> None:
     c.scale(mm, -mm)
 
 
-def _cut_marks(c: Canvas, layout: SheetLayout, corners: list[tuple[float, float]]) -> None:
-    """Short lines in the margins on the extension of every cut; they never touch a card."""
+def _turn(c: Canvas, place: Place) -> None:
+    """After ``_at(place)``: turn the canvas so the card draws in its own millimetres."""
+    if place.turn == 90:        # the card's top edge along the right of its outline
+        c.translate(CH, 0)
+        c.rotate(90)
+    elif place.turn == -90:     # … along the left
+        c.translate(0, CW)
+        c.rotate(-90)
+
+
+NOTE_X = PRINTER_MARGIN_MM + 2.0   # the page's note runs down the left margin, inside what prints
+
+
+def _cut_marks(c: Canvas, layout: SheetLayout, places: list[Place]) -> None:
+    """Short lines in the margins on the extension of every cut; they never touch a card's bleed
+    and stay inside the printer's margin."""
     w, h = layout.page
     mx, my = layout.margins
-    xs = sorted({round(x, 4) for x, _ in corners} | {round(x + CW, 4) for x, _ in corners})
-    ys = sorted({round(y, 4) for _, y in corners} | {round(y + CH, 4) for _, y in corners})
+    xs = sorted({round(p.x, 4) for p in places} | {round(p.x + p.size[0], 4) for p in places})
+    ys = sorted({round(p.y, 4) for p in places} | {round(p.y + p.size[1], 4) for p in places})
     c.saveState()
     _at(c, h, 0, 0)
     c.setStrokeColor(INK)
     c.setLineWidth(0.2)
     gap = 1.0
-    for x in xs:
-        length = min(CUT_MARK_MM, my - gap - 1.5)
-        c.line(x, my - gap, x, my - gap - length)
-        c.line(x, h - my + gap, x, h - my + gap + length)
-    for y in ys:   # shorter at the sides: the page's note runs down the left margin
-        length = min(CUT_MARK_MM - 2, mx - gap - 1.5)
-        c.line(mx - gap, y, mx - gap - length, y)
-        c.line(w - mx + gap, y, w - mx + gap + length, y)
+    length = min(CUT_MARK_MM, my - gap - PRINTER_MARGIN_MM)
+    if length > 0.5:
+        for x in xs:
+            c.line(x, my - gap, x, my - gap - length)
+            c.line(x, h - my + gap, x, h - my + gap + length)
+    length = min(CUT_MARK_MM - 2, mx - gap - NOTE_X - 0.8)
+    if length > 0.5:
+        for y in ys:   # shorter at the sides: the page's note runs down the left margin
+            c.line(mx - gap, y, mx - gap - length, y)
+            c.line(w - mx + gap, y, w - mx + gap + length, y)
     c.restoreState()
 
 
@@ -178,8 +238,7 @@ def _margin_note(c: Canvas, layout: SheetLayout, note: str) -> None:
     w, h = layout.page
     c.saveState()
     _at(c, h, 0, 0)
-    x = max(layout.margins[0] - 4.6, 2.5)
-    text(c, note, x, h / 2, 2.2, anchor="centre", colour=GREY, rotate=-90, max_width=h - 40)
+    text(c, note, NOTE_X, h / 2, 2.2, anchor="centre", colour=GREY, rotate=-90, max_width=h - 40)
     c.restoreState()
 
 
@@ -195,39 +254,61 @@ def _canvas(path: Path, page: tuple[float, float], title: str, duplex: bool) -> 
     return c
 
 
+def _draw_card(c: Canvas, card_id: str, side: str, bleed: float) -> None:
+    """One card in its own millimetres: the pawn token centred, a face, or a back."""
+    if card_id == "W-PAWN":
+        c.translate((CW - cat.PAWN_TOKEN_MM) / 2, (CH - cat.PAWN_TOKEN_MM) / 2)
+        draw_pawn(c)
+    elif side == "front":
+        draw_face(c, card_id, bleed)
+    else:
+        draw_back(c, card_id, bleed)
+
+
 def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: str) -> int:
-    """Draw the cards nine to a sheet, each front page followed by its back page; pages drawn."""
+    """Draw the cards a sheet at a time, each front page followed by its back page; pages drawn."""
     w, h = layout.page
-    sheets = [cards[i:i + COLS * ROWS] for i in range(0, len(cards), COLS * ROWS)]
+    n = layout.per_sheet
+    sheets = [cards[i:i + n] for i in range(0, len(cards), n)]
     for number, sheet in enumerate(sheets, 1):
         for side in ("front", "back"):
-            place = layout.front if side == "front" else layout.back
-            corners = [place(i) for i in range(len(sheet))]
-            for slot, (x, y) in zip(sheet, corners):
+            where = layout.front if side == "front" else layout.back
+            places = [where(i) for i in range(len(sheet))]
+            for slot, place in zip(sheet, places):
                 card_id = slot.front if side == "front" else slot.back
                 if card_id is None:
                     continue
                 c.saveState()
-                _at(c, h, x, y)
-                if card_id == "W-PAWN":
-                    c.translate((CW - cat.PAWN_TOKEN_MM) / 2, (CH - cat.PAWN_TOKEN_MM) / 2)
-                    draw_pawn(c)
-                elif side == "front" or cat.card(card_id).kind != "back":
-                    if layout.bleed == 0:   # a hairline at the cut: the card's edge for people
-                        c.setStrokeColor(HexColor("#d0d0d0"))
-                        c.setLineWidth(0.1)
-                        c.rect(0, 0, CW, CH, stroke=1, fill=0)
-                    draw_face(c, card_id)
-                else:
-                    draw_back(c, card_id, layout.bleed)
+                _at(c, h, place.x, place.y)
+                _turn(c, place)
+                _draw_card(c, card_id, side, layout.bleed)
                 c.restoreState()
-            _cut_marks(c, layout, corners)
+            _cut_marks(c, layout, places)
             how = ("print at 100 % (actual size), double-sided, flip on long edge"
                    if side == "front" else "backs: this page prints behind the fronts before it")
             _margin_note(c, layout, f"Table Companion · {title} · sheet {number} of {len(sheets)} · "
-                                    f"{side}s · {how}")
+                                    f"{side}s · {layout.describe()} · {how}")
             c.showPage()
     return 2 * len(sheets)
+
+
+def draw_single_cards(c: Canvas, cards: list[Slot], bleed: float) -> int:
+    """One card a page, face then back, each page the card plus its bleed with the TrimBox on the
+    cut line and the BleedBox on the page's edge (what print services ask for); pages drawn. A
+    card with no back (the pawn token) is followed by a blank page, so faces stay on odd pages."""
+    w, h = CW + 2 * bleed, CH + 2 * bleed
+    c.setPageSize((w * mm, h * mm))
+    c.setTrimBox((bleed * mm, bleed * mm, (bleed + CW) * mm, (bleed + CH) * mm))
+    c.setBleedBox((0, 0, w * mm, h * mm))
+    for slot in cards:
+        for side, card_id in (("front", slot.front), ("back", slot.back)):
+            if card_id is not None:
+                c.saveState()
+                _at(c, h, bleed, bleed)
+                _draw_card(c, card_id, side, bleed)
+                c.restoreState()
+            c.showPage()
+    return 2 * len(cards)
 
 
 def calibration_origin(paper: str) -> tuple[float, float]:
@@ -394,22 +475,35 @@ def draw_sticker_sheets(c: Canvas, paper: str, cards: list[str]) -> int:
     return pages
 
 
-def default_path(target: str) -> Path:
+def default_path(target: str, single: bool = False) -> Path:
     """Where a target's PDF goes when no --out is given."""
-    return Path("out") / f"{target}.pdf"
+    return Path("out") / (f"{target}-single.pdf" if single else f"{target}.pdf")
 
 
-def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = 0.0,
-          out: str | os.PathLike | None = None) -> Printed:
-    """Write one target's PDF and say what is in it; options are checked before anything is written."""
+def check(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
+          out: str | os.PathLike | None = None, single: bool = False) -> tuple[int | None, Path]:
+    """Check a target's options before anything is written: (player count, path) or PrintError."""
     if target not in TARGETS:
         raise PrintError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)} or all")
     if paper not in PAPERS:
         raise PrintError(f"unknown paper {paper!r}: choose a4 or letter")
+    if single and target == "stickers":
+        raise PrintError("--single prints cards one a page for print services; stickers are label "
+                         "sheets: print them without --single")
     n = players_for(target, players)
-    path = Path(out) if out is not None else default_path(target)
+    path = Path(out) if out is not None else default_path(target, single)
     if path.suffix.lower() != ".pdf":
         raise PrintError(f"--out {path}: give a file name ending in .pdf")
+    if target != "stickers":
+        SheetLayout(paper, float(bleed))
+    return n, path
+
+
+def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
+          out: str | os.PathLike | None = None, single: bool = False) -> Printed:
+    """Write one target's PDF and say what is in it; options are checked before anything is written.
+    ``single``: one card a page with TrimBox and BleedBox, for print services (no paper size)."""
+    n, path = check(target, players=players, paper=paper, bleed=bleed, out=out, single=single)
     if target == "stickers":
         cards = sticker_cards(n)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -420,12 +514,18 @@ def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: 
     layout = SheetLayout(paper, float(bleed))
     cards = slots(target, n)
     path.parent.mkdir(parents=True, exist_ok=True)
+    if single:
+        c = _canvas(path, (CW + 2 * layout.bleed, CH + 2 * layout.bleed), TITLES[target], duplex=True)
+        pages = draw_single_cards(c, cards, layout.bleed)
+        c.save()
+        return Printed(path, target, len(cards), pages,
+                       f"cards one a page, face then back, {layout.bleed:g} mm bleed, TrimBox and BleedBox")
     c = _canvas(path, layout.page, TITLES[target], duplex=True)
     pages = draw_card_sheets(c, layout, cards, TITLES[target])
-    extra = ""
+    extra = f"cards ({layout.describe()})"
     if target == "tokens":
         draw_calibration(c, paper)
         pages += 1
-        extra = "seat and pawn tokens + the calibration sheet"
+        extra = f"seat and pawn tokens ({layout.describe()}) + the calibration sheet"
     c.save()
     return Printed(path, target, len(cards), pages, extra)

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.test_web_browser import PHONE, SHOTS, _join, _phone, browser, server  # noqa: F401
-from tests.web_helpers import state, step
+from tests.web_helpers import scorekeeper, state, step
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def _finish(client, table, seed):
 def _make(server, game, names, seed):  # noqa: F811
     client = server.app.test_client()
     r = client.post("/api/tables", json={"game": game, "players": len(names), "names": names})
-    table = r.get_json()
+    table = scorekeeper(client, r.get_json())   # a scorekeeper phone taps every move
     _finish(client, table, seed)
     return table
 
@@ -133,6 +133,7 @@ def test_the_end_of_a_series_charts_the_totals_with_names_apart(server, browser)
     client = server.app.test_client()
     table = client.post("/api/tables", json={"game": "spartacus", "players": 4, "rounds": 2,
                                              "names": ["Ann", "Ben", "Chie", "Dai"]}).get_json()
+    table = scorekeeper(client, table)
     _finish(client, table, 9)
     r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table)["version"]},
                     headers={"X-Table-Token": table["host_token"]})

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.history import dates
-from tests.web_helpers import make_app, new_table, state, step
+from tests.web_helpers import make_app, new_table, scorekeeper, state, step
 from webui import charts
 from webui.render import score_chart
 
@@ -231,7 +231,7 @@ def test_a_long_history_lists_the_recent_plays_and_counts_them_all(tmp_path):
 def test_a_seat_nobody_named_reads_as_a_seat_not_p1(tmp_path):
     client = make_app(tmp_path).test_client()
     r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": ["Ann"]})
-    finish(client, r.get_json())
+    finish(client, scorekeeper(client, r.get_json()))   # the scorekeeper phone taps every move
     html = client.get("/history").get_data(as_text=True)
     assert "Seat 2" in html and "P2" not in html and "Ann" in html
     assert "席2" in client.get("/history?lang=ja").get_data(as_text=True)
@@ -258,3 +258,18 @@ def test_another_site_cannot_start_a_rematch_from_the_hosts_browser(tmp_path):
     assert r.status_code == 302                       # the page's own origin
     with sqlite3.connect(tmp_path / "web.db") as db:
         assert db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 2
+
+
+def test_a_stranger_on_the_network_is_not_shown_the_known_players(tmp_path):
+    client = make_app(tmp_path).test_client()
+    new_table(client, "spartacus")
+    assert 'id="known-players"' not in client.get("/host", environ_base=REMOTE).get_data(as_text=True)
+    assert 'id="known-players"' in client.get("/host").get_data(as_text=True)
+
+
+def test_refusals_read_in_the_hosts_language(tmp_path):
+    client = make_app(tmp_path).test_client()
+    r = client.get("/history?lang=ja", environ_base=REMOTE, headers={"Accept": "text/html"})
+    assert r.status_code == 403 and "記録はホスト専用です" in r.get_data(as_text=True)
+    r = client.get("/history?from=24/11/2026", headers={"Accept": "text/html"})
+    assert r.status_code == 400 and "2026-11-24" in r.get_data(as_text=True)

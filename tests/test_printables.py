@@ -35,11 +35,20 @@ class Mark:
 
     card: str
     corners: np.ndarray
-    upright: bool
 
     @property
     def centre(self) -> np.ndarray:
         return self.corners.mean(axis=0)
+
+    @property
+    def axis(self) -> np.ndarray:
+        """Unit vector along the marker's top edge (corner 0 → 1): the card's x axis, or its reverse."""
+        v = self.corners[1] - self.corners[0]
+        return v / np.linalg.norm(v)
+
+    @property
+    def upright(self) -> bool:
+        return bool(self.axis[0] > 0.9)
 
 
 @dataclass
@@ -47,12 +56,41 @@ class Page:
     width_mm: float
     height_mm: float
     marks: list[Mark]
-    qr: dict[str, list[str]]    # card id of an upright marker → QR payloads read in its card/label
+    qr: dict[str, list[str]]    # card id → QR payloads read in its card (or label)
+    image: np.ndarray | None = None
+    px_per_mm: np.ndarray | None = None
 
 
-def scan(path: Path, label=None) -> list[Page]:
-    """Render every page and read every marker, then every QR code in the card (or label) that
-    each upright marker starts."""
+MARKER_OFFSET = np.array(cat.marker_rects("W-R1")[1].centre) - np.array(cat.marker_rects("W-R1")[0].centre)
+
+
+def pairs(marks: list[Mark]) -> list[tuple[Mark, Mark]]:
+    """The two index markers of every two-marker card on a page, upright or turned: the partner of a
+    marker lies ``MARKER_OFFSET`` away along the card's axes (found from the marker's own turn)."""
+    found, used = [], set()
+    for i, m in enumerate(marks):
+        if i in used:
+            continue
+        u = m.axis
+        v = np.array([-u[1], u[0]])          # the card's y axis (y down, no mirror)
+        want = m.centre + MARKER_OFFSET[0] * u + MARKER_OFFSET[1] * v
+        for j, d in enumerate(marks):
+            if j != i and j not in used and d.card == m.card and np.linalg.norm(d.centre - want) < 1.0:
+                found.append((m, d))
+                used |= {i, j}
+                break
+    return found
+
+
+def _crop(img: np.ndarray, px_per_mm: np.ndarray, centre: np.ndarray, w: float, h: float) -> np.ndarray:
+    x0, y0 = (centre - np.array([w, h]) / 2 - 1.0) * px_per_mm
+    x1, y1 = (centre + np.array([w, h]) / 2 + 1.0) * px_per_mm
+    return img[max(int(y0), 0):int(y1), max(int(x0), 0):int(x1)]
+
+
+def scan(path: Path, label=None, keep_images: bool = False) -> list[Page]:
+    """Render every page and read every marker, then every QR code in each card (found from its
+    two markers, upright or turned) or in the label each upright marker starts."""
     detector = _detector()
     pages = []
     doc = pdfium.PdfDocument(path)
@@ -67,24 +105,23 @@ def scan(path: Path, label=None) -> list[Page]:
             for quad, marker in zip(corners, [] if ids is None else ids.ravel()):
                 card = cat.by_marker(int(marker))
                 assert card is not None, f"{path.name}: marker {marker} is not in the catalogue"
-                quad = quad.reshape(4, 2)
-                upright = int(np.argmin(quad.sum(axis=1))) == 0   # corner 0 at the top-left
-                marks.append(Mark(card.id, (quad + 0.5) / px_per_mm, upright))   # pixel centres → edges
+                marks.append(Mark(card.id, (quad.reshape(4, 2) + 0.5) / px_per_mm))   # pixel centres → edges
             qr = {}
-            for m in marks:
-                if not m.upright or m.card.startswith("K-CAL"):
-                    continue
-                if label is not None:
-                    w, h = label.w, label.h
-                else:
-                    w, h = cat.card_size_mm(m.card)
-                first = cat.marker_rects(m.card)[0]
-                inset = np.array([first.x, first.y])
-                x0, y0 = (m.corners[0] - inset - 1.0) * px_per_mm
-                x1, y1 = x0 + (w + 2) * px_per_mm[0], y0 + (h + 2) * px_per_mm[1]
-                crop = img[max(int(y0), 0):int(y1), max(int(x0), 0):int(x1)]
-                qr[m.card] = [r.data.decode() for r in decode(crop, symbols=[ZBarSymbol.QRCODE])]
-            pages.append(Page(w_pt / 72 * 25.4, h_pt / 72 * 25.4, marks, qr))
+            if label is not None:
+                for m in marks:
+                    if m.upright:
+                        first = cat.marker_rects(m.card)[0]
+                        centre = m.corners[0] - np.array([first.x, first.y]) + np.array([label.w, label.h]) / 2
+                        crop = _crop(img, px_per_mm, centre, label.w, label.h)
+                        qr[m.card] = [r.data.decode() for r in decode(crop, symbols=[ZBarSymbol.QRCODE])]
+            else:
+                for a, b in pairs(marks):
+                    w, h = (cat.CARD_WIDTH_MM, cat.CARD_HEIGHT_MM) if abs(a.axis[0]) > 0.5 else \
+                        (cat.CARD_HEIGHT_MM, cat.CARD_WIDTH_MM)
+                    crop = _crop(img, px_per_mm, (a.centre + b.centre) / 2, w, h)
+                    qr.setdefault(a.card, []).extend(r.data.decode() for r in decode(crop, symbols=[ZBarSymbol.QRCODE]))
+            pages.append(Page(w_pt / 72 * 25.4, h_pt / 72 * 25.4, marks, qr,
+                              img if keep_images else None, px_per_mm))
     finally:
         doc.close()
     return pages
@@ -125,8 +162,6 @@ def test_every_code_reads_and_matches_the_catalogue(printed, name):
     for card_id, n in count.items():   # two index corners per card; one marker on pawn and K-CAL
         corners = 1 if card_id.startswith("K-CAL") else len(cat.marker_rects(card_id))
         assert n == corners, card_id
-    uprights = Counter(m.card for m in faces if m.upright)
-    assert all(v == 1 for v in uprights.values()), "a card is printed twice"
     payloads = Counter(p for page in scans[name] for card_id, found in page.qr.items()
                        if not card_id.startswith("B-") for p in found)
     want = {cat.card(c).payload for c in expected_faces(name) if cat.qr_rect(c) is not None}
@@ -147,22 +182,10 @@ def test_backs_carry_only_a_deck_marker(printed, name):
                 assert found == [], f"a back shows a QR code: {found}"
 
 
-def card_centres(page: Page) -> dict[tuple[float, float], str]:
-    """Centre of every two-marker card on a page (midpoint of its two index markers), measured."""
-    ups = [m for m in page.marks if m.upright]
-    downs = [m for m in page.marks if not m.upright]
-    top, bottom = cat.marker_rects("W-R1")
-    offset = np.array(bottom.centre) - np.array(top.centre)
-    centres = {}
-    for m in ups:
-        partners = [d for d in downs if d.card == m.card]
-        if not partners:
-            continue
-        partner = min(partners, key=lambda d: np.linalg.norm(d.centre - m.centre - offset))
-        assert np.linalg.norm(partner.centre - m.centre - offset) < 1.0
-        centre = (m.centre + partner.centre) / 2
-        centres[(float(centre[0]), float(centre[1]))] = m.card
-    return centres
+def card_centres(page: Page) -> dict[tuple[float, float], tuple[str, np.ndarray]]:
+    """Centre of every two-marker card on a page (midpoint of its two index markers), measured,
+    with the card's id and its x axis on the page."""
+    return {tuple(float(v) for v in (a.centre + b.centre) / 2): (a.card, a.axis) for a, b in pairs(page.marks)}
 
 
 def expected_back(front: str) -> str:
@@ -171,15 +194,19 @@ def expected_back(front: str) -> str:
 
 
 def check_registration(pages: list[Page]) -> int:
-    """Every back's centre mirrors its front's across the page's vertical axis within 0.1 mm."""
+    """Every back's centre mirrors its front's across the page's vertical axis within 0.1 mm, the
+    back lies the same way (a card turned on its side has its back turned too), and it is the right
+    back."""
     checked = 0
     for front, back in zip(pages[0::2], pages[1::2]):
         fronts, backs = card_centres(front), card_centres(back)
         assert len(fronts) == len(backs)
-        for (x, y), card_id in fronts.items():
+        for (x, y), (card_id, axis) in fronts.items():
             mirrored = np.array([front.width_mm - x, y])
-            (bx, by), back_id = min(backs.items(), key=lambda kv: np.linalg.norm(np.array(kv[0]) - mirrored))
+            (bx, by), (back_id, back_axis) = min(backs.items(),
+                                                 key=lambda kv: np.linalg.norm(np.array(kv[0]) - mirrored))
             assert np.linalg.norm(np.array([bx, by]) - mirrored) < 0.1, (card_id, (x, y), (bx, by))
+            assert abs(float(np.dot(axis, back_axis))) > 0.99, (card_id, axis, back_axis)
             assert back_id == expected_back(card_id)
             checked += 1
     return checked
@@ -192,12 +219,110 @@ def test_backs_land_behind_their_fronts_in_long_edge_duplex(printed, name):
         2 if name == "prussia" else 0)   # the pawn has no back; era II and IV are backs themselves
 
 
-def test_registration_holds_on_letter_with_bleed(tmp_path):
+@pytest.mark.parametrize("paper, bleed, per_sheet, turned", [
+    ("a4", 3, 8, True),        # the default: 2 × 4 on their side (3 × 3 upright needs 207 mm across)
+    ("letter", 3, 6, True),    # 2 × 3 on their side (upright: 2 × 2)
+    ("a4", 0, 9, False),       # no bleed: 3 × 3 upright, as before
+    ("letter", 0.5, 9, False),   # 1.5 mm would leave 8 (2 × 4 on their side)
+])
+def test_layout_holds_most_cards_and_registers(tmp_path, paper, bleed, per_sheet, turned):
+    from printables.sheets import PRINTER_MARGIN_MM, SheetLayout
+    layout = SheetLayout(paper, bleed)
+    assert (layout.per_sheet, layout.grid[2]) == (per_sheet, turned)
+    # nothing, bleed included, lies in the printer's 5 mm margin, and no two bleeds overlap
+    w, h = layout.page
+    boxes = []
+    for i in range(per_sheet):
+        for place in (layout.front(i), layout.back(i)):
+            x0, y0 = place.x - bleed, place.y - bleed
+            x1, y1 = place.x + place.size[0] + bleed, place.y + place.size[1] + bleed
+            assert x0 >= PRINTER_MARGIN_MM - 1e-9 and y0 >= PRINTER_MARGIN_MM - 1e-9
+            assert x1 <= w - PRINTER_MARGIN_MM + 1e-9 and y1 <= h - PRINTER_MARGIN_MM + 1e-9
+        boxes.append((x0, y0, x1, y1))
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] + 1e-9 or b[2] <= a[0] + 1e-9 or a[3] <= b[1] + 1e-9 or b[3] <= a[1] + 1e-9
     out = tmp_path / "hills.pdf"
-    assert main(["print", "hills", "--paper", "letter", "--bleed", "0.5", "--out", str(out)]) == 0
+    assert main(["print", "hills", "--paper", paper, "--bleed", str(bleed), "--out", str(out)]) == 0
     pages = scan(out)
-    assert round(pages[0].width_mm, 1) == 215.9 and round(pages[0].height_mm, 1) == 279.4
+    assert round(pages[0].width_mm, 1) == PAGES[paper][0] and round(pages[0].height_mm, 1) == PAGES[paper][1]
+    assert len(pages) == 2 * -(-27 // per_sheet)
     assert check_registration(pages) == 27
+    read = {p for page in pages for card_id, found in page.qr.items() if not card_id.startswith("B-") for p in found}
+    assert read == {c.payload for c in cat.cards_of("hills")}
+
+
+PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+def _ring_ink(img: np.ndarray, px_per_mm: np.ndarray, x: float, y: float, w: float, h: float,
+              bleed: float) -> float:
+    """Share of the bleed ring around a card outline (x, y, w, h) that is printed (not paper white)."""
+    outer = _crop(img, px_per_mm, np.array([x + w / 2, y + h / 2]), w + 2 * bleed - 2, h + 2 * bleed - 2)
+    ring = np.ones(outer.shape, bool)
+    inset = int(round((bleed + 0.5) * px_per_mm[0]))
+    ring[inset:-inset, inset:-inset] = False
+    return float((outer[ring] < 235).mean())
+
+
+def test_art_runs_into_the_bleed_on_faces_and_backs(printed):
+    from printables.sheets import SheetLayout
+    files, _ = printed
+    layout = SheetLayout("a4", 3)
+    doc = pdfium.PdfDocument(files["spartacus"])
+    for number, where in enumerate((layout.front, layout.back)):
+        img = doc[number].render(scale=DPI / 72, grayscale=True).to_numpy().squeeze()
+        px_per_mm = np.array([img.shape[1] / 210.0, img.shape[0] / 297.0])
+        for i in range(layout.per_sheet):
+            place = where(i)
+            share = _ring_ink(img, px_per_mm, place.x, place.y, *place.size, 3.0)
+            assert share > 0.9, (i, share)    # the frame's colour, bar the guide notches
+    doc.close()
+
+
+def _boxes(path: Path) -> list[dict[str, list[float]]]:
+    """Every page's boxes in points, from poppler's own PDF parser (`pdfinfo -box`)."""
+    out = subprocess.run(["pdfinfo", "-box", "-f", "1", "-l", "9999", str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    pages: dict[int, dict[str, list[float]]] = {}
+    for line in out.splitlines():
+        words = line.split()
+        if len(words) == 7 and words[0] == "Page" and words[2].endswith("Box:"):
+            pages.setdefault(int(words[1]), {})[words[2][:-1]] = [float(v) for v in words[3:]]
+    return [pages[k] for k in sorted(pages)]
+
+
+def test_single_cards_for_print_services_declare_trim_and_bleed(tmp_path):
+    out = tmp_path / "wheel-single.pdf"
+    assert main(["print", "wheel", "--single", "--out", str(out)]) == 0
+    pt = 72 / 25.4
+    b, w, h = 3.0, cat.CARD_WIDTH_MM, cat.CARD_HEIGHT_MM
+    boxes = _boxes(out)
+    assert len(boxes) == 2 * 26         # face then back for each card (the pawn's back is blank)
+    for page in boxes:
+        assert np.allclose(page["MediaBox"], [0, 0, (w + 2 * b) * pt, (h + 2 * b) * pt], atol=0.01)
+        assert np.allclose(page["BleedBox"], page["MediaBox"], atol=0.01)
+        assert np.allclose(page["TrimBox"], [b * pt, b * pt, (b + w) * pt, (b + h) * pt], atol=0.01)
+    pages = scan(out, keep_images=True)
+    faces = {}
+    for number, page in enumerate(pages):
+        for (x, y), (card_id, _) in card_centres(page).items():
+            # the card sits on the TrimBox: its measured centre is the trim's centre (pdfinfo's y is up)
+            assert abs(x - (b + w / 2)) < 0.1 and abs(y - (b + h / 2)) < 0.1, (card_id, x, y)
+            if number % 2 == 0:
+                faces[card_id] = page.qr.get(card_id)
+            else:
+                assert card_id == expected_back(pages_face(pages[number - 1]))
+        if number < 2 * 25:    # every card but the pawn token (cut out along its outline), both sides
+            assert _ring_ink(page.image, page.px_per_mm, b, b, w, h, b) > 0.9, number
+    assert set(faces) == {c.id for c in cat.cards_of("wheel", "number")}
+    assert all(found == [cat.card(card_id).payload] for card_id, found in faces.items())
+
+
+def pages_face(page: Page) -> str:
+    """The one card whose face a single-card page shows."""
+    (card_id, _), = card_centres(page).values()
+    return card_id
 
 
 def test_tokens_and_calibration_sheet(printed):
@@ -241,7 +366,7 @@ def test_pdfs_embed_their_fonts_and_ask_for_no_scaling(printed):
 def test_summary_lines_and_progress(tmp_path, capsys):
     assert main(["print", "spartacus", "--players", "3", "--out", str(tmp_path / "s.pdf")]) == 0
     line = capsys.readouterr().out.strip()
-    assert line.startswith(str(tmp_path / "s.pdf")) and "33 cards, 8 pages" in line
+    assert line.startswith(str(tmp_path / "s.pdf")) and "33 cards (2 × 4 a sheet, on their side, 3 mm bleed), 10 pages" in line
     pages = scan(tmp_path / "s.pdf")
     assert {m.card[2] for p in pages for m in p.marks if not m.card.startswith("B-")} == {"R", "B", "G"}
 
@@ -250,8 +375,10 @@ def test_summary_lines_and_progress(tmp_path, capsys):
     (["print", "spartacus", "--players", "6"], "3–5 colour sets"),
     (["print", "chains", "--players", "0"], "1–10 Pairs decks"),
     (["print", "wheel", "--players", "3"], "does not apply"),
-    (["print", "prussia", "--bleed", "3"], "at most 1.5 mm"),
-    (["print", "prussia", "--paper", "letter", "--bleed", "1"], "at most 0.6 mm"),
+    (["print", "prussia", "--bleed", "7"], "give 0–6 mm"),
+    (["print", "prussia", "--bleed", "-1"], "give 0–6 mm"),
+    (["print", "stickers", "--single"], "stickers are label sheets"),
+    (["print", "hills", "--single", "--send"], "--single is for print services"),
     (["print", "wheel", "--out", "cards.txt"], "ending in .pdf"),
     (["print", "all", "--out", "x.pdf"], "give a folder"),
     (["print", "hills", "--printer", "office"], "--printer needs --send"),
@@ -358,3 +485,54 @@ def test_render_calibration_png_places_the_markers_of_the_catalogue(paper):
     assert set(found) == set(cat.calibration_marker_rects())
     for card_id, rect in cat.calibration_marker_rects().items():
         assert np.allclose((found[card_id] + 0.5) / ppm, [ox + rect.x, oy + rect.y], atol=0.4)
+
+
+DECK_FACES = {"wheel": ("W-R1", "W-P5"), "hills": ("H-R1", "H-H7", "H-BBAN"), "spartacus": ("S-R1", "S-PBAN"),
+              "prussia": ("P-N1", "P-SA", "P-HK", "P-ERA1", "P-JK1"), "chains": ("C01-1-1", "C10-10-1")}
+"""Faces of every kind in each deck (number, hill, banner, nation, playing card, era, joker)."""
+GREY_APART = 25.0
+
+
+def frame_greys(card_id: str, px_per_mm: float = 4.0) -> np.ndarray:
+    """The grey levels of a face's frame (its two bars beside the QR code), rasterised by pdfium
+    in greyscale, as a black-and-white printer would see the page."""
+    from printables.raster import card_pdf
+    doc = pdfium.PdfDocument(card_pdf(card_id))
+    try:
+        img = doc[0].render(scale=px_per_mm * 25.4 / 72, grayscale=True).to_numpy().squeeze()
+    finally:
+        doc.close()
+    y0, y1 = int((cat.CASCADE_GUIDE_MM + 1) * px_per_mm), int((cat.CARD_HEIGHT_MM - cat.CASCADE_GUIDE_MM - 1) * px_per_mm)
+    bar = int(5.2 * px_per_mm)
+    return np.concatenate([img[y0:y1, :bar].ravel(), img[y0:y1, -bar:].ravel()]).astype(float)
+
+
+def grey_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Earth mover's distance between two frames' grey-level histograms, in grey levels (of 255):
+    the mean gap between their quantile functions, i.e. how far each grey of one frame must move,
+    on average, to match the other. It grows with a lighter or darker frame and with a different
+    pattern (stripes, cross-hatch, checks … spread the greys differently); lettering counts too."""
+    q = np.linspace(0, 1, 257)[1:-1]
+    return float(np.mean(np.abs(np.quantile(a, q) - np.quantile(b, q))))
+
+
+def test_decks_tell_apart_in_greyscale():
+    """Every face of one deck differs clearly from every face of every other deck when printed in
+    black and white (tokens are no deck).
+
+    Threshold: 25 grey levels of 255 (about 10 % of the range). A person tells two greys apart side
+    by side at about 1–2 % of lightness, but a greyscale print halftones each tone, the room's light
+    varies over a table and cheap printers drift by several percent from page to page; 10 % leaves
+    a wide margin over all of that. Measured: ≥ 28.8 between decks (Chains 10 against hill 7), ≤ 9.2
+    within one (a nation against an era card: only their lettering differs)."""
+    greys = {card_id: frame_greys(card_id) for ids in DECK_FACES.values() for card_id in ids}
+    for game, ids in DECK_FACES.items():
+        for card_id in ids:
+            for other, other_ids in DECK_FACES.items():
+                if other == game:
+                    continue
+                for other_id in other_ids:
+                    d = grey_distance(greys[card_id], greys[other_id])
+                    assert d >= GREY_APART, f"{card_id} ({game}) and {other_id} ({other}) are {d:.1f} apart"
+    within = [grey_distance(greys[a], greys[b]) for ids in DECK_FACES.values() for a in ids for b in ids]
+    assert max(within) < GREY_APART / 2      # the measure sees frames, not the card's own lettering

@@ -24,7 +24,7 @@ def test_a_prompts_rule_link_opens_the_full_rules_at_its_section(server, browser
     table = _create(server, "spartacus", 3, ["Ann", "Ben", "Chie"])
     for v, move in enumerate([{"player": 0, "kind": "play", "card": "S-R5"}, {"player": 1, "kind": "pass"},
                               {"player": 2, "kind": "play", "card": "S-G3"}, {"player": 0, "kind": "pass"}]):
-        _post(server, f"/api/tables/{table['id']}/move", {"version": v, "move": move}, table["token"])
+        _post(server, f"/api/tables/{table['id']}/move", {"version": v, "move": move}, table["host_token"])
     ctx, page = _phone(browser)
     _join(page, server, table["code"])
     page.tap("#lang-toggle")

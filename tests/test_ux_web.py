@@ -13,16 +13,19 @@ from pathlib import Path
 import pytest
 
 from tests.test_web_api import _host, app, client  # noqa: F401  (the same app and client fixtures)
-from tests.web_helpers import new_table, state
+from tests.web_helpers import new_table, seat_phone, state
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def view(client, table, lang="en", seat=None):
-    """The game view as the phone fetches it (after joining)."""
-    client.get(f"/join?code={table['code']}")
-    url = f"/t/{table['id']}/view?lang={lang}" + ("" if seat is None else f"&seat={seat}")
-    r = client.get(url)
+    """The game view as a phone fetches it: the table's scorekeeper phone, or the phone that
+    claimed ``seat`` (issue 13: a phone sees only its own seat)."""
+    token = table["token"]
+    if seat is not None:
+        seats = table.setdefault("seat_tokens", {})
+        token = seats[seat] = seats.get(seat) or seat_phone(client, table, seat)
+    r = client.get(f"/t/{table['id']}/view?lang={lang}&token={token}")
     assert r.status_code == 200
     return r.get_data(as_text=True)
 
@@ -89,7 +92,9 @@ def test_the_new_table_form_in_japanese_names_every_option_in_japanese(client):
 
 
 def test_a_table_created_from_the_japanese_form_opens_in_japanese(client):
-    r = client.post("/host?lang=ja", data={"game": "hills", "players": "2", "names": "Ann, Ben"})
+    client.get("/host?lang=ja")   # the form's page sets the CSRF cookie its hidden field repeats
+    r = client.post("/host?lang=ja", data={"game": "hills", "players": "2", "names": "Ann, Ben",
+                                           "csrf": client.get_cookie("csrf").value})
     assert r.status_code == 302
     page = client.get(r.headers["Location"]).get_data(as_text=True)
     assert '<html lang="ja">' in page and "ローマ七丘" in page
@@ -106,8 +111,7 @@ def test_the_moves_heading_says_what_to_do_in_japanese(client):
     table = new_table(client, "spartacus")
     words = text(view(client, table, "ja"))
     assert "Annの番: 指し手を選ぶ" in words and " 手 " not in words
-    client.get(f"/join?code={table['code']}")
-    mine = text(client.get(f"/t/{table['id']}/view?lang=ja&seat=0").get_data(as_text=True))
+    mine = text(view(client, table, "ja", seat=0))   # Ann's own phone
     assert "あなたの番: 指し手を選ぶ" in mine
 
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from companion.engine import CHANCE
-from tests.web_helpers import NAMES, PLAYERS, make_app, new_table, state, step
+from tests.web_helpers import NAMES, PLAYERS, make_app, new_table, seat_phone, state, step
 from webui.server import RunningServer
 
 
@@ -83,22 +83,29 @@ def test_malformed_json_non_json_and_huge_bodies_are_refused(client):
 def test_join_by_code(client):
     table = new_table(client, "spartacus")
     r = client.post("/api/join", json={"code": " " + table["code"].lower() + " "})
-    assert r.status_code == 200 and r.get_json() == {
-        "id": table["id"], "token": table["token"], "url": f"/t/{table['id']}"}
+    answer = r.get_json()
+    assert r.status_code == 200 and answer["id"] == table["id"] and answer["url"] == f"/t/{table['id']}"
+    # every phone gets a token of its own (not the scorekeeper's, not the host's): a watcher at first
+    assert answer["token"] not in (table["token"], table["host_token"])
+    assert state(client, table, answer["token"])["viewer"] == {"role": "watch", "seat": None}
     assert client.post("/api/join", json={"code": "ZZZZZZ"}).status_code == 404
     assert client.post("/api/join", json={}).status_code == 400
 
 
 # ---------------------------------------------------------------- reading
-def test_state_needs_a_token_and_a_valid_seat(client):
+def test_state_needs_a_token_and_shows_only_the_phones_own_seat(client):
+    # new rule (issue 13): the viewer is the phone's token, not a ?seat= anyone may pick
     table = new_table(client, "hills")
     url = f"/api/tables/{table['id']}/state"
     assert client.get(url).status_code == 401
     assert client.get(url, headers={"X-Table-Token": "forged"}).status_code == 401
     assert client.get(url + "?seat=5", headers=_player(table)).status_code == 400
+    assert client.get(url + "?seat=0", headers=_player(table)).status_code == 403
     assert client.get("/api/tables/nosuch/state", headers=_player(table)).status_code in (401, 404)
-    mine = state(client, table, seat=0)
+    ann = seat_phone(client, table, 0)
+    mine = state(client, table, ann)
     assert mine["view"]["hand"] and "hand" not in state(client, table)["view"]
+    assert client.get(url + "?seat=1", headers={"X-Table-Token": ann}).status_code == 403
 
 
 def test_state_of_another_tables_token_is_refused(client):
@@ -208,11 +215,13 @@ def test_a_good_part_of_a_chains_game_by_taps(client):
 
 
 # ---------------------------------------------------------------- host actions
-def test_undo_is_host_only_and_takes_back_the_move(client):
+def test_undo_of_anothers_move_is_refused_and_the_host_takes_it_back(client):
+    # new rule (issue 13): a seat's phone takes back only its own last move; the circle was laid by
+    # the scorekeeper, so seat 1's phone must ask the host
     table = new_table(client, "wheel")
     st = _take_first(client, table)
     url = f"/api/tables/{table['id']}/undo"
-    r = client.post(url, json={"version": st["version"]}, headers=_player(table))
+    r = client.post(url, json={"version": st["version"]}, headers={"X-Table-Token": seat_phone(client, table, 1)})
     assert r.status_code == 403 and "host" in r.get_json()["error"]
     r = client.post(url, json={"version": st["version"]}, headers=_host(table))
     assert r.status_code == 200 and r.get_json()["move"]["kind"] == "lay_circle"
@@ -226,7 +235,7 @@ def test_undo_request_reaches_the_host_page(client):
                     headers=_player(table))
     assert r.status_code == 200
     page = client.get(f"/t/{table['id']}/view", headers=_host(table), query_string={"token": table["host_token"]})
-    assert "Ben" in page.get_data(as_text=True)
+    assert "scorekeeper" in page.get_data(as_text=True)   # who asks: the phone's name
     stale = client.post(f"/api/tables/{table['id']}/undo-request", json={"version": 0},
                         headers=_player(table))
     assert stale.status_code == 409
@@ -273,7 +282,7 @@ def test_prussia_two_players_can_deal_at_the_table(client):
     r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": deal[0]},
                     headers=_player(table))
     assert r.status_code == 200
-    st = state(client, table, seat=0)
+    st = state(client, table, seat_phone(client, table, 0))
     plays = [m["move"] for g in st["groups"] for m in g["moves"] if m["move"]["kind"] == "play"]
     assert len(plays) > 40 and st["view"]["hand"] == []   # any unseen card may be the one played
 
@@ -420,7 +429,10 @@ def test_join_page_sets_the_token_cookie_and_opens_the_table(client):
     assert r.status_code == 302 and r.headers["Location"].endswith(f"/t/{table['id']}")
     page = client.get(f"/t/{table['id']}")
     html = page.get_data(as_text=True)
-    assert page.status_code == 200 and "Seven Hills of Rome" in html and table["token"] in html
+    # the page carries this phone's own token (from its cookie) and offers the free seats
+    token = client.get_cookie(f"tc_{table['id']}").value
+    assert page.status_code == 200 and "Seven Hills of Rome" in html and token in html
+    assert token != table["token"] and 'class="big primary claim" data-seat="0"' in html
     assert client.get("/join?code=NOPE").status_code == 404
 
 
@@ -438,13 +450,14 @@ def test_pages_in_japanese(client):
 
 def test_host_form_creates_a_table(client):
     assert "Seven Hills" in client.get("/host").get_data(as_text=True)
+    csrf = client.get_cookie("csrf").value   # the form's hidden field carries the same token
     r = client.post("/host", data={"game": "chains", "players": "3", "names": "A, B, C",
-                                   "opt_misfit": "card_only"})
+                                   "opt_misfit": "card_only", "csrf": csrf})
     assert r.status_code == 302
     page = client.get(r.headers["Location"])
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "qr.svg" in html and "Chains" in html
-    r = client.post("/host", data={"game": "chains", "players": "11"})
+    r = client.post("/host", data={"game": "chains", "players": "11", "csrf": csrf})
     assert r.status_code == 400 and "1–10 players" in r.get_data(as_text=True)
 
 
@@ -536,10 +549,10 @@ def test_buttons_and_prompt_choices_speak_the_page_language(client):
     for v, move in enumerate([{"player": 0, "kind": "play", "card": "S-R5"}, {"player": 1, "kind": "pass"}]):
         r = client.post(f"/api/tables/{table['id']}/move", json={"version": v, "move": move}, headers=_player(table))
         assert r.status_code == 200, r.get_json()
-    client.get(f"/join?code={table['code']}")
-    view = f"/t/{table['id']}/view"
+    chie = seat_phone(client, table, 2)
+    view = f"/t/{table['id']}/view?token={chie}"
     # the buttons: the game's short words, without the seat (it is the phone's own move)
-    en, ja = (client.get(f"{view}?lang={lang}").get_data(as_text=True) for lang in ("en", "ja"))
+    en, ja = (client.get(f"{view}&lang={lang}").get_data(as_text=True) for lang in ("en", "ja"))
     assert "<span>Play green 4</span>" in en and "<span>Pass</span>" in en and "Chie" not in en.split('class="step1')[-1]
     assert "<span>緑4を出す</span>" in ja and "<span>パスする</span>" in ja
     r = client.post(f"/api/tables/{table['id']}/move", json={"version": 2, "move": {"player": 2, "kind": "play", "card": "S-G3"}},
@@ -549,6 +562,10 @@ def test_buttons_and_prompt_choices_speak_the_page_language(client):
     r = client.post(f"/api/tables/{table['id']}/observe", json={"observation": {"trick": [], "won": [0, 0, 1]}},
                     headers=_host(table))
     assert r.get_json()["result"]["kind"] == "prompt"
-    en, ja = (client.get(f"{view}?lang={lang}").get_data(as_text=True) for lang in ("en", "ja"))
+    # the choices name Ann's banner: Chie's phone may not learn it, the host's page asks
+    mine = client.get(f"{view}&lang=en").get_data(as_text=True)
+    assert "red banner" not in mine and "the host or scorekeeper answers" in mine
+    view = f"/t/{table['id']}/view?token={table['host_token']}"
+    en, ja = (client.get(f"{view}&lang={lang}").get_data(as_text=True) for lang in ("en", "ja"))
     assert "Ann (red) plays red banner" in en and "Ann (red) passes" in en and "Ann(赤)" not in en
     assert "Ann(赤)が赤の軍旗を出す" in ja and "Ann(赤)がパスする" in ja and "plays red banner" not in ja

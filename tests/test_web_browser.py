@@ -67,11 +67,24 @@ def _create(server, game, players, names):
         return json.load(resp)
 
 
-def _join(page, server, code):
+def _join(page, server, code, seat=None):
+    """Join by typing the code; then claim ``seat`` (None: stay a watcher)."""
     page.goto(server.url + "/")
     page.fill("#code", code.lower())
     page.tap("#join-go")
     page.wait_for_selector(".gameview")
+    if seat is not None:
+        page.tap(f"button.claim[data-seat='{seat}']")
+        page.wait_for_selector("#seat-picker", state="detached")
+
+
+def _scorekeeper(page, server, table):
+    """Join, and the host makes this phone the table's scorekeeper (it moves for everyone)."""
+    _join(page, server, table["code"])
+    phone = page.evaluate("document.body.dataset.token").split(".")[0]
+    _post(server, f"/api/tables/{table['id']}/phones", {"phone": phone, "role": "table"},
+          table["host_token"])
+    page.wait_for_selector("#moves")   # the host's change reaches the page live
 
 
 def _version(page):
@@ -112,19 +125,21 @@ def test_join_by_code_and_a_second_phone_updates_live(server, browser):
     table = _create(server, "wheel", 3, ["Ann", "Ben", "Chie"])
     ctx_a, a = _phone(browser)
     ctx_b, b = _phone(browser)
-    _join(a, server, table["code"])
-    _join(b, server, table["code"])
-    assert "Wheel of History" in a.inner_text("h1")
+    _scorekeeper(a, server, table)
+    _join(b, server, table["code"], seat=1)
+    assert "Wheel of History" in a.inner_text("h1") and "Ben" in b.inner_text(".whoami")
     rng = random.Random(4)
     for _ in range(4):
         _tap_once(a, rng)
         b.wait_for_function("v => +document.body.dataset.version >= v", arg=_version(a), timeout=LIVE_MS)
         assert b.inner_text(".log") == a.inner_text(".log")
-    # the second phone picks its seat: it now waits for its turn instead of seeing buttons
-    seat = b.evaluate("document.querySelector('.gameview').dataset.current")
-    other = (int(seat) + 1) % 3
-    b.select_option("#seat-select", str(other))
-    b.wait_for_selector("#moves >> text=Waiting for")
+    # Ben's phone has buttons only on Ben's turn; otherwise it waits
+    turn = int(b.evaluate("document.querySelector('.gameview').dataset.current"))
+    if turn == 1:
+        assert b.locator("button.mv").count() > 0
+    else:
+        b.wait_for_selector("#moves >> text=Waiting for")
+        assert b.locator("button.mv").count() == 0
     _shot(a, "wheel-live-a")
     _shot(b, "wheel-live-b")
     assert not a.errors and not b.errors
@@ -136,7 +151,7 @@ def test_a_phone_that_slept_catches_up(server, browser):
     table = _create(server, "spartacus", 3, ["Ann", "Ben", "Chie"])
     ctx_a, a = _phone(browser)
     ctx_b, b = _phone(browser)
-    _join(a, server, table["code"])
+    _scorekeeper(a, server, table)
     _join(b, server, table["code"])
     ctx_b.set_offline(True)
     rng = random.Random(2)
@@ -161,7 +176,7 @@ def test_play_each_game_by_taps(server, browser, game, players, taps, whole):
     table = _create(server, game, players, names)
     ctx, page = _phone(browser)
     watcher_ctx, watcher = _phone(browser)
-    _join(page, server, table["code"])
+    _scorekeeper(page, server, table)
     _join(watcher, server, table["code"])
     start = _version(page)
     over = _play(page, random.Random(7), taps)
@@ -191,7 +206,7 @@ def test_japanese_dark_rules_and_the_host_screen(server, browser):
     assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 100
     _shot(page, "host-prussia")
     phone_ctx, phone = _phone(browser, color_scheme="dark")
-    _join(phone, server, code)
+    _join(phone, server, code, seat=0)   # solo: the one player also turns the cards over
     phone.tap("#lang-toggle")
     phone.wait_for_selector("text=輪る七年戦争")
     # the table drew ♥8 from its own deck: tap that card instead of letting the app draw
@@ -227,8 +242,8 @@ def test_a_stale_tap_is_refused_with_a_message_and_the_view_catches_up(server, b
     ctx_a, a = _phone(browser)
     ctx_b, b = _phone(browser)
     ctx_b.route("**/events*", lambda route: route.abort())   # b hears no pushes: its view goes stale
-    _join(a, server, table["code"])
-    _join(b, server, table["code"])
+    _scorekeeper(a, server, table)
+    _join(b, server, table["code"], seat=0)   # Ann starts: both phones show her buttons
     _tap_once(a, random.Random(1))
     assert _version(b) == 0 and _version(a) == 1
     b.locator("button.pick").first.tap()        # Seven Hills: a card, then a hill
@@ -244,7 +259,7 @@ def test_a_stale_tap_is_refused_with_a_message_and_the_view_catches_up(server, b
 def test_the_table_enters_the_wheel_circle_it_laid(server, browser):
     table = _create(server, "wheel", 2, ["Ann", "Ben"])
     ctx, page = _phone(browser)
-    _join(page, server, table["code"])
+    _scorekeeper(page, server, table)
     order = [f"W-{c}{v}" for v in range(5, 0, -1) for c in "PYGBR"]   # any order the table laid
     for card in order[:3]:
         page.tap(f".circle-card[data-card='{card}']")
@@ -269,7 +284,7 @@ def test_the_host_ends_the_game_early_and_the_phones_see_the_summary(server, bro
     host.wait_for_selector(".gameview")
     ctx_a, a = _phone(browser)
     ctx_b, b = _phone(browser)
-    _join(a, server, table["code"])
+    _scorekeeper(a, server, table)
     _join(b, server, table["code"])
     b.tap("#lang-toggle")
     b.wait_for_selector("text=スパルタクス")
@@ -314,12 +329,12 @@ def test_a_prompt_asks_in_words_in_the_phones_language(server, browser):
     table = _create(server, "spartacus", 3, ["Ann", "Ben", "Chie"])
     for v, move in enumerate([{"player": 0, "kind": "play", "card": "S-R5"}, {"player": 1, "kind": "pass"},
                               {"player": 2, "kind": "play", "card": "S-G3"}]):
-        _post(server, f"/api/tables/{table['id']}/move", {"version": v, "move": move}, table["token"])
+        _post(server, f"/api/tables/{table['id']}/move", {"version": v, "move": move}, table["host_token"])
     # the camera sees the trick gone to Chie: Ann passed or played her banner, the table must say
     _post(server, f"/api/tables/{table['id']}/observe", {"observation": {"trick": [], "won": [0, 0, 1]}},
           table["host_token"])
     ctx, page = _phone(browser)
-    _join(page, server, table["code"])
+    _scorekeeper(page, server, table)   # the shared phone: it may see and answer this prompt
     choices = page.locator(".prompt button.answer").all_inner_texts()
     assert "Ann (red) plays red banner" in choices and "Ann (red) passes" in choices
     page.tap("#lang-toggle")

@@ -67,7 +67,7 @@ def test_camera_frames_reach_the_host_screen(tmp_path):
     feed.start()
     assert feed.done.wait(60) and feed.error is None and feed.seen == 3
     client = app.test_client()
-    r = client.get(f"/api/tables/{s.id}/camera", headers={"X-Table-Token": tables.join_token(s.id)})
+    r = client.get(f"/api/tables/{s.id}/camera", headers={"X-Table-Token": tables.join(s.id, "phone")})
     assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.data[:2] == b"\xff\xd8"
     assert feed.outcomes == [] and tables.get(s.id).version == 0
     assert feed.frame("another-table") is None
@@ -131,5 +131,5 @@ def test_demo_shows_the_synthetic_camera_frame(tmp_path):
         camera.stop()
         camera.thread.join(60)   # not inside OpenCV when the interpreter exits
     r = app.test_client().get(f"/api/tables/{s.id}/camera",
-                              headers={"X-Table-Token": tables.join_token(s.id)})
+                              headers={"X-Table-Token": tables.join(s.id, "phone")})
     assert r.status_code == 200 and r.data[:2] == b"\xff\xd8" and 10_000 < len(r.data) < 400_000

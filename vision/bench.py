@@ -755,9 +755,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--quick", action="store_true", help="fewer tables and moves (a few minutes)")
     parser.add_argument("--decoder", choices=("zxing", "pyzbar"), default="zxing", help="QR decoder")
-    parser.add_argument("--part", choices=("all", "scales", "games", "conditions"), default="all",
+    parser.add_argument("--part", choices=("all", "scales", "games", "conditions", "4k"), default="all",
                         help="all = scales and games; conditions (a real table: tilt, lens, blur, glare, "
-                             "a phone screen, light) runs only when asked")
+                             "a phone screen, light) and 4k (the same tables at 1080p and 4K, "
+                             "vision.pyramid) run only when asked")
     parser.add_argument("--conditions", help="conditions: comma-separated names (default all: "
                         + ", ".join(conditions()) + ")")
     parser.add_argument("--scales", help="conditions: comma-separated px/mm (default 1.2,1.7 with "
@@ -790,6 +791,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["conditions"] = condition_bins(args.quick, args.decoder, names, scales)
         if not args.json:
             _print_conditions(result["conditions"])
+    if args.part == "4k":       # vision.pyramid's part: 4K frames against 1080p
+        from vision.pyramid import bench_4k, print_4k
+        result["4k"] = bench_4k(args.quick, args.decoder)
+        if not args.json:
+            print_4k(result["4k"])
     if args.part in ("all", "games"):
         result["games"] = []
         for game_id in args.games.split(","):

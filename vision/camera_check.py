@@ -244,7 +244,9 @@ def _next_step(cal: Calibration, bounds: tuple[float, float, float, float], m: S
         return _sided("overhead", _side(cal.to_image(red), size), low=_down(low), need=need)
     if not m.in_view.all():
         grow = max(span[0] / (FIT * w), span[1] / (FIT * h))
-        if grow > 1:        # the table is bigger than the view: the camera must go up
+        if grow > 1:        # the table is bigger than the view: the camera must go up ...
+            if low / grow < READ_PX_PER_MM:     # ... and would then see it too small
+                return Advice.of("too_big", low=_down(low / grow), need=need)
             return Advice.of("raise", cm=_cm(distance * (grow - 1)))
         out = m.centres_mm[~m.in_view]
         return _sided("tilt", _side(cal.to_image(out), size))

@@ -20,8 +20,9 @@ import numpy as np
 from companion import catalogue as cat
 from vision.calibrate import Calibration, CalibrationLayout, calibrate
 from vision.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
-from vision import quality
+from vision import plane, quality
 from vision.markers import pool
+from vision.pyramid import PyramidFinder
 from vision.quality import FrameQuality, QualityMeter
 from vision.scene import SeenCard, TableScene
 from vision.track import MotionMeter, Track, Tracker
@@ -104,10 +105,13 @@ class Pipeline:
         self.players = players
         self.layout = layout or default_layout(game_id, players)
         self.detector = Detector(decoder, detector, cards_in_play(game_id, players))
+        self.detector.finder = PyramidFinder()      # a 4K frame: candidates at half size (vision.pyramid)
         self.motion = MotionMeter()
         self.quality = QualityMeter()
         self.frame_quality: FrameQuality | None = None   # of the last frame assessed for reading
         self.refused: str | None = None                   # why the last frame was not read, or None
+        self.ignored: list[plane.Ignored] = []            # last frame read: not cards on the table
+        self._told: set[tuple[str, str]] = set()
         self._since_quality = 0
         self.tracker = Tracker(drop_after=drop_after)
         self.persist = persist
@@ -196,6 +200,7 @@ class Pipeline:
             self._scanned = True
             codes = scan.result() if scan is not None else self.detector.scan_qr_full(grey, boxes)
             sightings += self._qr_only(codes, sightings, cal)
+        sightings = self._on_table(frame, sightings, cal)
         poses = poses_on_table(sightings, cal)
         seen: list[SeenCard] = [None] * len(sightings)     # type: ignore[list-item]
         # cards read by one marker first: their QR code is what confirms them soonest
@@ -235,6 +240,20 @@ class Pipeline:
             self._last_marks = {n: v for n, v in self._last_marks.items() if n in live}
         self._settle(boxes)
         return self._scene(frame, still)
+
+    def _on_table(self, frame: np.ndarray, sightings: list[Sighting], cal: Calibration) -> list[Sighting]:
+        """The sightings that are cards lying on the table: not a picture on a screen, not held
+        above the table, not outside the play area (``vision.plane``); the others are kept in
+        ``ignored`` (drawn on the annotated frame) and logged once."""
+        area = self.layout.bounds() if self.layout.name == "corners" else None
+        reasons = plane.judge(sightings, frame, cal, area)
+        self.ignored = [plane.Ignored(s.card_id, r, tuple(map(tuple, s.outline_px().round(1).tolist())))
+                        for s, r in zip(sightings, reasons) if r is not None]
+        for item in self.ignored:
+            if (item.card_id, item.reason) not in self._told:
+                self._told.add((item.card_id, item.reason))
+                log.info("ignored %s: %s", item.card_id, quality.message(item.reason))
+        return [s for s, r in zip(sightings, reasons) if r is None]
 
     def _assess(self, grey: np.ndarray) -> FrameQuality:
         """Judge this frame's sharpness, glare and exposure (``vision.quality``); kept for ``status``."""
@@ -407,6 +426,17 @@ class Pipeline:
         """The card's place in the frame with a ``RING_MM`` margin, rectified to ``PATCH_PX_PER_MM``."""
         return _patch(grey, card, self.calibration)
 
+    def _under_glare(self, track: Track) -> bool:
+        """True if the card's place meets one of this frame's glare spots (``vision.quality``)."""
+        spots = self.frame_quality.glare if self.frame_quality is not None else ()
+        if not spots or self.calibration is None:
+            return False
+        cx, cy = track.card.centre
+        around = track.card.corners or ((cx - 44, cy - 44), (cx + 44, cy + 44))   # a poker card's reach
+        xs, ys = self.calibration.to_image(np.array(around, float)).T
+        return any(xs.min() < x1 and x0 < xs.max() and ys.min() < y1 and y0 < ys.max()
+                   for x0, y0, x1, y1 in (g.box for g in spots))
+
     def _looks(self, grey: np.ndarray, track: Track, missing: list[Track]) -> str:
         """How a card not read in this still frame looks where it lay: "same" (a missed read),
         "covered" (around it and the other cards gone from view with it, the table changed too: a
@@ -418,8 +448,9 @@ class Pipeline:
         now, then = now[m:-m, m:-m], then[m:-m, m:-m]
         open_part = self._uncovered(track, then.shape)
         # glare washing out part of it (its marker, most often) hides it, it does not take it away:
-        # only what the glare leaves is compared, and a card mostly under glare is covered
-        washed = quality.glared(now, then)
+        # only what the glare leaves is compared, and a card mostly under glare is covered. Only
+        # where this frame has a glare spot: a taken card can bare white paper just as bright
+        washed = quality.glared(now, then) if self._under_glare(track) else np.zeros(now.shape, bool)
         if washed.any():
             if (washed & open_part).sum() > GLARE_COVERS * open_part.sum():
                 return "covered"
@@ -515,6 +546,10 @@ class Pipeline:
                if w.code != "refused" or self.refused is not None]
         if self.quality.shaking and not any(w.code == "shaking" for w in out):
             out.insert(1 if out and out[0].code == "refused" else 0, quality.Warning("shaking"))
+        # a phone or a card held up: said, so the table knows why it is not counted (cards outside
+        # the play area are not: Chains keeps its piles there)
+        for reason in dict.fromkeys(i.reason for i in self.ignored if i.reason != "outside"):
+            out.append(quality.Warning(reason))
         return tuple(out)
 
     # --- a stream of frames ----------------------------------------------------------------------
@@ -574,6 +609,10 @@ class Pipeline:
         _label(out, f"frame {scene.frame_index}  {status}  {len(scene.cards)} cards", (20, 40), (255, 255, 255))
         for i, text in enumerate(scene.conflicts):
             _label(out, "CONFLICT " + text, (20, 80 + 34 * i), (0, 0, 255))
+        for item in self.ignored:
+            pts = np.array(item.outline_px, np.int32)
+            cv2.polylines(out, [pts], True, (128, 128, 128), 2)
+            _label(out, f"{item.card_id}: {item.reason}", tuple(pts.mean(axis=0).astype(int)), (160, 160, 160))
         _draw_status(out, self.frame_quality, self.status(), 80 + 34 * len(scene.conflicts))
         return out
 

@@ -117,6 +117,7 @@ class PushedFrames:
         self.pushed = 0
         self.dropped = 0
         self.last_push: float | None = None
+        self._size: tuple[int, int] | None = None
 
     def push(self, frame: np.ndarray) -> None:
         """Hand one BGR frame to the reader (replacing a frame it has not taken yet)."""
@@ -127,6 +128,7 @@ class PushedFrames:
                 raise SourceError("this frame source is closed")
             self.dropped += self._waiting is not None
             self._waiting = frame
+            self._size = (frame.shape[1], frame.shape[0])
             self.pushed += 1
             self.last_push = time.monotonic()
             self._ready.notify()
@@ -136,6 +138,11 @@ class PushedFrames:
         with self._ready:
             self._closed = True
             self._ready.notify_all()
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """(width, height) of the frames pushed last (None before the first)."""
+        return self._size
 
     @property
     def closed(self) -> bool:

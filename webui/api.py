@@ -6,6 +6,7 @@ nothing; an illegal move 422 with the rule's reason; bad input 400/415/413 with 
 from __future__ import annotations
 
 import random
+import time
 from typing import Any, Callable, NoReturn
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -13,8 +14,9 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from companion import catalogue
 from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
-from webui.common import (ApiError, expected_version, fail, get_session, json_body, lang,
-                          require_role, session_module, tables)
+from webui import guard
+from webui.common import (ApiError, Caller, caller, expected_version, fail, get_session, json_body,
+                          lang, require_role, session_module, tables, whole_number)
 from webui.i18n import pick, t
 from webui.render import move_groups
 
@@ -37,11 +39,10 @@ def _int_field(body: dict[str, Any], name: str, *, required: bool = False,
         if required:
             fail(400, f"\"{name}\" is required (a whole number).")
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+    number = whole_number(value)
+    if number is None or number < minimum:
         fail(400, f"\"{name}\" must be a whole number of at least {minimum}, got {value!r}.")
-    return value
+    return number
 
 
 def create_table(body: dict[str, Any]) -> Any:
@@ -60,7 +61,8 @@ def create_table(body: dict[str, Any]) -> Any:
         fail(400, "\"names\" must be a list of strings (or one comma-separated string).")
     if len(names) > players:
         fail(400, f"{len(names)} names for {players} players: give at most one name per seat.")
-    names = [(n.strip()[:MAX_NAME] or f"P{i + 1}") for i, n in enumerate(names)]
+    clean = session_module().store.clean_text
+    names = [(clean(n, MAX_NAME) or f"P{i + 1}") for i, n in enumerate(names)]
     names += [f"P{i + 1}" for i in range(len(names), players)]
     options = body.get("options") or {}
     if not isinstance(options, dict):
@@ -74,11 +76,18 @@ def create_table(body: dict[str, Any]) -> Any:
         options = dict(options, hidden_values=False)
     rounds = _int_field(body, "rounds")
     target = _int_field(body, "target")
+    wait = guard.limit("create").wait(guard.client())
+    if wait:
+        fail(429, f"Too many new tables from this address: try again in {wait:.0f} s.",
+             ja=f"このアドレスからの新しいテーブルが多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
+             retry_after=int(wait) + 1)
     try:
-        return tables().create(game, players, names=names, options=options, rounds=rounds,
-                               target=target)
+        s = tables().create(game, players, names=names, options=options, rounds=rounds,
+                            target=target)
     except (GameError, session_module().SessionError) as err:
         refuse(400, err)
+    guard.limit("create").spend(guard.client())
+    return s
 
 
 def refuse(status: int, err: GameError | IllegalMove, **extra: Any) -> NoReturn:
@@ -103,38 +112,66 @@ def new_table() -> tuple[Response, int]:
     """Create a table; the answer carries the host token (keep it) and the join code."""
     s = create_table(json_body())
     return jsonify({"id": s.id, "code": s.code, "version": s.version,
-                    "host_token": tables().host_token(s.id), "token": tables().join_token(s.id),
-                    "join_url": join_url(s.id),
+                    "host_token": tables().host_token(s.id), "join_url": join_url(s.id),
                     "host_url": url_for("host.table", table_id=s.id)}), 201
+
+
+def find_table(code: str) -> str | None:
+    """The table of a join code; wrong codes count against this client's join limit (429 once
+    it is spent, before the code is even looked at)."""
+    wait = guard.limit("join").wait(guard.client())
+    if wait:
+        fail(429, f"Too many wrong codes from this address: try again in {wait:.0f} s.",
+             ja=f"このアドレスからの誤ったコードが多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
+             retry_after=int(wait) + 1)
+    table_id = tables().find(code)
+    if table_id is None:
+        guard.limit("join").spend(guard.client())
+    return table_id
+
+
+def phone_label(name: Any, table_id: str) -> str:
+    """The name a joining phone gives (cleaned), else "phone N"."""
+    clean = session_module().store.clean_text(name, MAX_NAME) if isinstance(name, str) else ""
+    return clean or f"phone {len(tables().store.phones(table_id)) + 1}"
 
 
 @bp.post("/join")
 def join() -> Response:
-    """Exchange a join code for the table's id and a token that lets this phone act on it."""
-    code = json_body().get("code")
-    if not isinstance(code, str) or not code.strip():
-        fail(400, "Send {\"code\": \"K7Q2\"}: the short code shown on the host screen.")
-    table_id = tables().find(code)
+    """Exchange a join code for the table's id and this phone's own token (it then claims a seat)."""
+    body = json_body()
+    code = body.get("code")
+    if not isinstance(code, str) or not code.strip() or len(code) > 20:
+        fail(400, "Send {\"code\": \"K7Q2\"}: the short code shown on the host screen.",
+             ja="{\"code\": \"K7Q2\"} の形で、ホスト画面の短いコードを送ってください。")
+    table_id = find_table(code)
     if table_id is None:
-        fail(404, f"No table has the code {code.strip().upper()!r}. Check the host screen.")
-    return jsonify({"id": table_id, "token": tables().join_token(table_id),
+        fail(404, f"No table has the code {code.strip().upper()!r}. Check the host screen.",
+             ja=f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。")
+    token = tables().join(table_id, phone_label(body.get("name"), table_id))
+    return jsonify({"id": table_id, "token": token,
                     "url": url_for("phone.table", table_id=table_id)})
 
 
-def _seat(s: Any) -> int | None:
-    seat = request.args.get("seat", "")
-    if seat in ("", "all", "none"):
-        return None
-    if not seat.lstrip("-").isdigit() or not 0 <= int(seat) < s.players:
-        fail(400, f"\"seat\" must be 0–{s.players - 1} (or omitted for the whole table).")
-    return int(seat)
+def seat_param(s: Any, who: Caller) -> None:
+    """Refuse a ``?seat=`` that is not the caller's own seat: a phone sees only its own hand."""
+    raw = request.args.get("seat", "")
+    if raw in ("", "all", "none"):
+        return
+    seat = whole_number(raw)
+    if seat is None or not 0 <= seat < s.players:
+        fail(400, f"\"seat\" must be 0–{s.players - 1}.", ja=f"\"seat\" は0〜{s.players - 1}です。")
+    if who.viewer.seat != seat:
+        fail(403, "A phone sees only the seat it holds; the host frees or moves seats.",
+             ja="端末が見られるのは自分の席だけです。席の解放・移動はホストが行います。")
 
 
-def state_for(s: Any, seat: int | None, language: str) -> dict[str, Any]:
-    """The session state plus the legal moves as labelled groups for the phone."""
-    st = s.state(seat)
-    moves = (st.get("legal_moves") or []) + (st.get("chance_moves") or [])
-    if s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal" and not s.prompts:
+def state_for(s: Any, viewer: Any, language: str) -> dict[str, Any]:
+    """The state as ``viewer`` may see it, plus its move buttons as labelled groups."""
+    st = session_module().view.view_for(s, viewer)
+    moves = st["legal_moves"] + st["chance_moves"]
+    if (s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal"
+            and not st["prompts"] and (viewer.moves_for_everyone or s.players == 1)):
         # two players dealt real cards at the table: the app need not know the hands
         moves.append({"player": CHANCE, "kind": "deal"})
     st["groups"] = [{"title": title, "moves": moves}
@@ -144,11 +181,11 @@ def state_for(s: Any, seat: int | None, language: str) -> dict[str, Any]:
 
 @bp.get("/tables/<table_id>/state")
 def state(table_id: str) -> Response:
-    """The full state (fetched by version after a push or a wake-up)."""
-    require_role(table_id, "player", allow_cookie=True)
+    """The state as this phone (or the host) may see it (fetched by version after a push)."""
+    who = require_role(table_id, "player", allow_cookie=True)
     s = get_session(table_id)
-    with tables().lock(table_id):
-        return jsonify(state_for(s, _seat(s), lang()))
+    seat_param(s, who)
+    return jsonify(state_for(s, who.viewer, lang()))
 
 
 def _check_cards(s: Any, move: Move) -> None:
@@ -166,17 +203,31 @@ def _check_cards(s: Any, move: Move) -> None:
             fail(400, f"{value} is a card of {info.game}, but this table plays {s.game_id}.")
 
 
-def _write(table_id: str, role: str, action: Callable[[Any, int, dict[str, Any]], Any], *,
-           versioned: bool = True) -> tuple[Response, int]:
-    """Run one write under the table's lock and turn the session's refusals into 4xx answers."""
+WriteAction = Callable[[Any, int, dict[str, Any], Caller], Any]
+
+
+def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = True) -> tuple[Response, int]:
+    """Run one write under the table's lock and turn the session's refusals into 4xx answers.
+
+    The version is checked first, before any other precondition: a stale or repeated write is a
+    409 whatever else is wrong with it."""
     session = session_module()
-    require_role(table_id, role)
+    who = require_role(table_id, role)
+    if who.role == "watch":
+        fail(403, "Claim a seat first (or ask the host): a phone that only watches cannot change the game.",
+             ja="先に席を選んでください(またはホストに頼んでください)。見ているだけの端末はゲームを変えられません。")
     body = json_body()
     version = expected_version(body) if versioned else -1
     s = get_session(table_id)
     with tables().lock(table_id):
+        s.refresh()
+        if versioned and version != s.version:
+            fail(409, f"The table changed (you saw version {version}, it is now {s.version}); "
+                      f"reload and try again.",
+                 ja=f"卓の状態が変わりました(版{version}→{s.version})。読み込み直してください。",
+                 version=s.version)
         try:
-            result = action(s, version, body)
+            result = action(s, version, body, who)
         except session.StaleVersion as err:
             fail(409, f"{err} The table is now at version {s.version}; reload and try again.",
                  version=s.version)
@@ -191,84 +242,156 @@ def _write(table_id: str, role: str, action: Callable[[Any, int, dict[str, Any]]
         out["events"] = [e.to_json() if hasattr(e, "to_json") else e for e in result]
     elif isinstance(result, Move):
         out["move"] = result.to_json()
+    elif isinstance(result, dict):
+        out.update(result)
     elif result is not None:
         out["result"] = result.to_json() if hasattr(result, "to_json") else str(result)
     return jsonify(out), 200
 
 
-def _parse_move(s: Any, data: Any) -> Move:
+def _parse_move(s: Any, data: Any, *, seats_only: bool = False) -> Move:
     try:
         move = Move.from_json(data)
     except GameError as err:
         fail(400, f"{err}. Send {{\"move\": {{\"player\": 0, \"kind\": \"take\", \"card\": \"W-R5\"}}, "
                   f"\"version\": N}}.")
+    lowest = 0 if seats_only else CHANCE
+    if not isinstance(move.player, int) or isinstance(move.player, bool) or not lowest <= move.player < s.players:
+        fail(400, f"\"player\" must be a seat 0–{s.players - 1}"
+                  f"{'' if seats_only else ' (or -1 for a card the table turned over)'}, got {move.player!r}.",
+             ja=f"\"player\" は席0〜{s.players - 1}です({move.player!r}が指定されました)。")
     _check_cards(s, move)
     return move
+
+
+REFUSED_MOVE = {
+    "chance": ("A card turned over or dealt at the table is entered by the host or the table's "
+               "scorekeeper, not by a player's phone.",
+               "卓でめくったカードや配ったカードは、ホストか記録係が入力します(各プレイヤーの端末ではできません)。"),
+    "other": ("Your phone holds {mine}: it moves only for {mine}. Ask the host for the table role "
+              "(one shared phone) if one phone should enter everyone's moves.",
+              "この端末は{mine}の席です。{mine}の手だけを指せます。1台で全員の手を入力するなら、ホストに記録係にしてもらってください。"),
+    "watch": ("Claim a seat first: a phone that only watches cannot move.",
+              "先に席を選んでください。見ているだけの端末は手を指せません。"),
+}
+
+
+def who_says(s: Any, who: Caller) -> str:
+    """How the log and the host's page name a caller: the seat's name for a seat's phone."""
+    if who.viewer.seat is not None and 0 <= who.viewer.seat < len(s.names):
+        return s.names[who.viewer.seat]
+    return who.label
+
+
+def check_mover(s: Any, who: Caller, move: Move) -> None:
+    """Refuse (403) a move this caller may not enter: a seat's phone moves only for its seat."""
+    why = session_module().view.may_move(s.game, who.viewer, move)
+    if why:
+        mine = s.names[who.viewer.seat] if who.viewer.seat is not None else "?"
+        en, ja = REFUSED_MOVE[why]
+        fail(403, en.format(mine=mine), ja=ja.format(mine=mine))
 
 
 @bp.post("/tables/<table_id>/move")
 def move(table_id: str) -> tuple[Response, int]:
     """Play a tapped move (or enter the card the table drew, as a chance move)."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
-        return s.play(_parse_move(s, body.get("move")), by=str(body.get("by") or "phone")[:40],
-                      expected_version=version)
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        m = _parse_move(s, body.get("move"))
+        check_mover(s, who, m)
+        return s.play(m, by=who_says(s, who), expected_version=version)
     return _write(table_id, "player", act)
 
 
 @bp.post("/tables/<table_id>/deal")
 def deal(table_id: str) -> tuple[Response, int]:
     """Let the app shuffle or draw: a random chance move (for a table without a camera)."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if not s.game.is_chance_node():
             fail(409, "No shuffle or draw is due now: a player is to move.", version=s.version)
-        return s.play(s.game.sample_chance(random.Random()), by="app", expected_version=version)
+        m = s.game.sample_chance(random.Random())
+        check_mover(s, who, m)
+        return s.play(m, by=f"app ({who_says(s, who)})", expected_version=version)
     return _write(table_id, "player", act)
 
 
 @bp.post("/tables/<table_id>/answer")
 def answer(table_id: str) -> tuple[Response, int]:
     """Answer an open prompt: {"prompt": id, "choice": id, "version": N}."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         prompt, choice = body.get("prompt"), body.get("choice")
         if not isinstance(prompt, str) or not isinstance(choice, str):
             fail(400, "Send {\"prompt\": id, \"choice\": id, \"version\": N} (ids from the state's "
                       "prompts).")
-        return s.answer(prompt, choice, by=str(body.get("by") or "phone")[:40],
-                        expected_version=version)
+        shown = next((p for p in session_module().view.view_for(s, who.viewer)["prompts"]
+                      if p["id"] == prompt), None)
+        if shown is not None and shown.get("hidden"):
+            fail(403, "This question names cards you may not see: the host or the scorekeeper answers it.",
+                 ja="この確認にはあなたに見えないカードが含まれます。ホストか記録係が答えます。")
+        return s.answer(prompt, choice, by=who_says(s, who), expected_version=version)
     return _write(table_id, "player", act)
+
+
+def _words(s: Any, moves: list[Move]) -> tuple[str, str]:
+    said = s.game.describe_moves(moves, s.names) if len(moves) != 1 else s.game.describe_move(moves[0], s.names)
+    return str(said), getattr(said, "ja", "") or str(said)
 
 
 @bp.post("/tables/<table_id>/undo-request")
 def undo_request(table_id: str) -> tuple[Response, int]:
-    """A phone asks the host to take back the last move (the host's page shows it)."""
-    require_role(table_id, "player")
-    body = json_body()
-    version = expected_version(body)
-    s = get_session(table_id)
-    if version != s.version:
-        fail(409, f"The table moved on (now version {s.version}); check the last move again.",
-             version=s.version)
-    tables().request_undo(table_id, str(body.get("by") or "a phone")[:40], version)
-    return jsonify({"version": s.version, "requested": True}), 200
+    """A phone asks the host to take back the last move (the host's page shows who asks for which
+    move, with accept and decline)."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        last = s.last_turn()
+        if not last:
+            fail(400, "There is no move to take back right now.", ja="今取り消せる手はありません。")
+        text, ja = _words(s, last)
+        tables().request_undo(table_id, who.phone["phone"] if who.phone else "host", {
+            "phone": who.phone["phone"] if who.phone else "host", "by": who_says(s, who),
+            "seat": who.viewer.seat, "version": version, "move": text, "move_ja": ja,
+            "asked": time.time()})
+        return {"requested": True}
+    return _write(table_id, "player", act)
 
 
 @bp.post("/tables/<table_id>/undo")
 def undo(table_id: str) -> tuple[Response, int]:
-    """Host: take back the last move."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
-        tables().undo_requests.pop(table_id, None)
-        return s.undo(by="host", expected_version=version)
+    """Take back the last move: the host always; a player its own last turn until the next player
+    acts (Board Game Arena's rule); the scorekeeper the last move it may enter. Anyone else asks."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        if who.role != "host":
+            last = s.last_turn()
+            mine = last and all(session_module().view.may_move(s.game, who.viewer, m) is None
+                                for m in last)
+            if not mine:
+                fail(403, "You may take back only your own last move, before the next player acts. "
+                          "Ask the host to undo instead.",
+                     ja="取り消せるのは、次のプレイヤーが動く前の自分の直前の手だけです。ホストに取り消しを依頼してください。")
+        result = s.undo(by=who_says(s, who), expected_version=version)
+        tables().settle_undos(table_id)
+        return result
+    return _write(table_id, "player", act)
+
+
+@bp.post("/tables/<table_id>/undo-decline")
+def undo_decline(table_id: str) -> tuple[Response, int]:
+    """Host: decline a phone's undo request: {"phone": id, "version": N}."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        phone = body.get("phone")
+        if not isinstance(phone, str):
+            fail(400, "Send {\"phone\": id, \"version\": N} (the id from the undo request).")
+        tables().settle_undos(table_id, phone)
+        return {"declined": phone}
     return _write(table_id, "host", act)
 
 
 @bp.post("/tables/<table_id>/override")
 def override(table_id: str) -> tuple[Response, int]:
     """Host: apply a move as a house ruling, with a reason that goes into the log."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         reason = body.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             fail(400, "An override needs a \"reason\" (it is logged as a house ruling).")
-        return s.override(_parse_move(s, body.get("move")), reason=reason.strip()[:200],
+        return s.override(_parse_move(s, body.get("move"), seats_only=True), reason=reason.strip()[:200],
                           expected_version=version)
     return _write(table_id, "host", act)
 
@@ -276,7 +399,7 @@ def override(table_id: str) -> tuple[Response, int]:
 @bp.post("/tables/<table_id>/correct")
 def correct(table_id: str) -> tuple[Response, int]:
     """Host: replace the last move by another (a misread or mistapped card), checked and logged."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         return s.correct(_parse_move(s, body.get("move")), by="host", expected_version=version)
     return _write(table_id, "host", act)
 
@@ -284,7 +407,7 @@ def correct(table_id: str) -> tuple[Response, int]:
 @bp.post("/tables/<table_id>/next")
 def next_game(table_id: str) -> tuple[Response, int]:
     """Host: start the next game of the series."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         return s.next_game(by="host", expected_version=version)
     return _write(table_id, "host", act)
 
@@ -292,7 +415,7 @@ def next_game(table_id: str) -> tuple[Response, int]:
 @bp.post("/tables/<table_id>/end")
 def end_game(table_id: str) -> tuple[Response, int]:
     """Host: end the current game early (it is late, someone leaves): scores as they stand."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         return s.end_game(by="host", expected_version=version)
     return _write(table_id, "host", act)
 
@@ -301,7 +424,7 @@ def end_game(table_id: str) -> tuple[Response, int]:
 def observe(table_id: str) -> tuple[Response, int]:
     """Host/camera: a stable observation of the table (same shape as the game's layout); it is a
     picture of the table, not based on a version, so the session reconciles it with the log."""
-    def act(s: Any, version: int, body: dict[str, Any]) -> Any:
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         observation = body.get("observation")
         if not isinstance(observation, dict):
             fail(400, "Send {\"observation\": {...layout keys...}, \"version\": N}.")
@@ -309,13 +432,84 @@ def observe(table_id: str) -> tuple[Response, int]:
     return _write(table_id, "host", act, versioned=False)
 
 
+def seats_of(table_id: str, s: Any) -> list[dict[str, Any]]:
+    """Each seat with the phone that holds it (None if free): what the host's page lists."""
+    holders = {p["seat"]: p for p in tables().store.phones(table_id) if p["role"] == "seat"}
+    return [{"seat": i, "name": n, "phone": holders.get(i)} for i, n in enumerate(s.names)]
+
+
+@bp.post("/tables/<table_id>/seat")
+def claim_seat(table_id: str) -> tuple[Response, int]:
+    """A joined phone claims one free seat: {"seat": N}. Only the host frees or moves it later."""
+    who = require_role(table_id, "player")
+    body = json_body()
+    s = get_session(table_id)
+    if who.phone is None:
+        fail(400, "The host has no seat of its own: join from your phone (or this browser's join "
+                  "page) to play a seat.", ja="ホストには席がありません。席で遊ぶには端末から参加してください。")
+    seat = whole_number(body.get("seat"))
+    if seat is None or not 0 <= seat < s.players:
+        fail(400, f"Send {{\"seat\": N}} with N from 0 to {s.players - 1}.",
+             ja=f"{{\"seat\": N}}(Nは0〜{s.players - 1})を送ってください。")
+    if who.role != "watch":
+        fail(409, "This phone already has a role at this table; the host frees or moves seats.",
+             ja="この端末はすでにこの卓で役割を持っています。席の解放・移動はホストが行います。")
+    try:
+        tables().store.set_phone(table_id, who.phone["phone"], "seat", seat, only_if_role="watch")
+    except session_module().SessionError as err:
+        refuse(409, err)
+    tables().hub.poke(table_id)
+    return jsonify({"seat": seat, "name": s.names[seat]}), 200
+
+
+@bp.get("/tables/<table_id>/phones")
+def phones(table_id: str) -> Response:
+    """Host: the joined phones and who holds which seat."""
+    require_role(table_id, "host", allow_cookie=True)
+    s = get_session(table_id)
+    return jsonify({"phones": tables().store.phones(table_id), "seats": seats_of(table_id, s)})
+
+
+@bp.post("/tables/<table_id>/phones")
+def manage_phone(table_id: str) -> tuple[Response, int]:
+    """Host: {"phone": id, "role": "seat"|"table"|"watch"|"remove", "seat": N}: give a phone a
+    seat (reassign), make it the table's scorekeeper, free its seat, or forget it (its token stops
+    working)."""
+    require_role(table_id, "host")
+    body = json_body()
+    s = get_session(table_id)
+    phone, role = body.get("phone"), body.get("role")
+    known = {p["phone"] for p in tables().store.phones(table_id)}
+    if not isinstance(phone, str) or phone not in known:
+        fail(404, f"No phone {phone!r} at this table (see GET /api/tables/{table_id}/phones).",
+             ja=f"この卓に端末{phone!r}はありません。")
+    if role not in ("seat", "table", "watch", "remove"):
+        fail(400, "\"role\" is one of seat, table, watch, remove.",
+             ja="\"role\" は seat, table, watch, remove のどれかです。")
+    seat = None
+    if role == "seat":
+        seat = whole_number(body.get("seat"))
+        if seat is None or not 0 <= seat < s.players:
+            fail(400, f"\"seat\" must be 0–{s.players - 1}.", ja=f"\"seat\" は0〜{s.players - 1}です。")
+    try:
+        if role == "remove":
+            tables().store.remove_phone(table_id, phone)
+        else:
+            tables().store.set_phone(table_id, phone, role, seat)
+    except session_module().SessionError as err:
+        refuse(409, err)
+    tables().settle_undos(table_id, phone) if role == "remove" else tables().hub.poke(table_id)
+    return jsonify({"phones": tables().store.phones(table_id), "seats": seats_of(table_id, s)}), 200
+
+
 @bp.get("/tables/<table_id>/odds")
 def odds(table_id: str) -> Response:
     """Prussia (solo): the odds of each result for each choice of the decision now."""
-    require_role(table_id, "player", allow_cookie=True)
+    who = require_role(table_id, "player", allow_cookie=True)
     s = get_session(table_id)
-    if s.game_id != "prussia":
-        fail(400, f"Odds are offered for the Prussia game only; this table plays {s.game_id}.")
+    why = session_module().view.may_see_odds(s, who.viewer)
+    if why:
+        fail(400, why)
     from companion.advise import advice
     with tables().lock(table_id):
         game = s.game.clone()
@@ -338,11 +532,12 @@ def odds(table_id: str) -> Response:
 
 @bp.get("/tables/<table_id>/export")
 def export(table_id: str) -> Response:
-    """The finished game(s) as JSON, and the BG Stats link."""
-    require_role(table_id, "player", allow_cookie=True)
+    """The session's games as JSON and the BG Stats link; a game in play is redacted for everyone
+    but the host (``companion.session.view.export_for``)."""
+    who = require_role(table_id, "player", allow_cookie=True)
     s = get_session(table_id)
     with tables().lock(table_id):
-        data = s.export()
+        data = session_module().view.export_for(s, who.viewer)
         try:
             data = dict(data, bgstats=s.bgstats_link())
         except session_module().SessionError:  # no game finished yet: no BG Stats play to push
@@ -350,6 +545,3 @@ def export(table_id: str) -> Response:
     return jsonify(data)
 
 
-@bp.errorhandler(ApiError)
-def _error(err: ApiError) -> tuple[Response, int]:
-    return jsonify({"error": err.message, **err.extra}), err.status

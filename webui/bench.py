@@ -44,20 +44,35 @@ def _request(port: int, method: str, path: str, body: Any = None, token: str | N
         conn.close()
 
 
+def _join(port: int, table: dict[str, Any]) -> str:
+    """A phone's own token for ``table`` (it joined by the code)."""
+    status, answer = _request(port, "POST", "/api/join", {"code": table["code"]})
+    if status != 200:
+        raise RuntimeError(f"cannot join: {answer}")
+    return answer["token"]
+
+
 class Phone(threading.Thread):
     """One phone: an event stream, and a view fetch for each new version."""
 
-    def __init__(self, port: int, table: dict[str, Any], stop: threading.Event) -> None:
+    def __init__(self, port: int, table: dict[str, Any], stop: threading.Event, seat: int) -> None:
         super().__init__(daemon=True)
-        self.port, self.table, self.stop_event = port, table, stop
+        self.port, self.table, self.stop_event, self.seat = port, table, stop, seat
         self.event_at: dict[int, float] = {}
         self.view_at: dict[int, float] = {}
         self.failures: list[str] = []
         self.ready = threading.Event()
 
     def run(self) -> None:
-        tid, token = self.table["id"], self.table["token"]
+        tid = self.table["id"]
         try:
+            # like a phone at the table: join by the code, then claim a free seat (the rest watch)
+            token = _join(self.port, self.table)
+            if self.seat < PLAYERS:
+                status, answer = _request(self.port, "POST", f"/api/tables/{tid}/seat",
+                                          {"seat": self.seat}, token=token)
+                if status != 200:
+                    self.failures.append(f"seat {status}: {answer}")
             conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
             conn.request("GET", f"/api/tables/{tid}/events?since=0&token={token}")
             resp = conn.getresponse()
@@ -181,9 +196,16 @@ def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]
                                  {"game": GAME, "players": PLAYERS, "rounds": 1000})
             if status != 201:
                 raise RuntimeError(f"cannot create a table: {t}")
+            # the mover is the table's scorekeeper phone (granted by the host): it taps every move
+            t["token"] = _join(port, t)
+            status, answer = _request(port, "POST", f"/api/tables/{t['id']}/phones",
+                                      {"phone": t["token"].split(".")[0], "role": "table"},
+                                      token=t["host_token"])
+            if status != 200:
+                raise RuntimeError(f"cannot make the scorekeeper: {answer}")
             made.append(t)
         stop = threading.Event()
-        all_phones = [Phone(port, t, stop) for t in made for _ in range(phones)]
+        all_phones = [Phone(port, t, stop, seat) for t in made for seat in range(phones)]
         for p in all_phones:
             p.start()
         for p in all_phones:
@@ -228,6 +250,38 @@ def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]
             server.kill()
 
 
+def half_open(count: int, marks: tuple[float, ...] = (1, 5, 9, 11, 13, 15)) -> list[dict[str, Any]]:
+    """Open ``count`` connections that send half a request line and then nothing; at each mark
+    (seconds after the first) report the server threads they still hold and how fast ``/health``
+    answers meanwhile."""
+    import socket
+    from webui import create_app
+    from webui.server import RunningServer
+    app = create_app({"DB": os.path.join(tempfile.mkdtemp(prefix="bench-web-"), "half-open.db")})
+    rows: list[dict[str, Any]] = []
+    with RunningServer(app) as srv:
+        base = threading.active_count()
+        socks = []
+        started = time.monotonic()
+        try:
+            for _ in range(count):
+                sock = socket.create_connection((srv.host, srv.port), timeout=30)
+                sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0")
+                socks.append(sock)
+            opened = time.monotonic() - started
+            for mark in marks:
+                time.sleep(max(0.0, started + mark - time.monotonic()))
+                t0 = time.perf_counter()
+                status = _request(srv.port, "GET", "/health")[0]
+                rows.append({"seconds": mark, "threads_held": threading.active_count() - base,
+                             "health_status": status, "health_ms": round((time.perf_counter() - t0) * 1000, 1),
+                             "opened_in_s": round(opened, 1)})
+        finally:
+            for sock in socks:
+                sock.close()
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """``companion bench web [--tables 20 --phones 6 --seconds S --rate R --json]``."""
     p = argparse.ArgumentParser(prog="companion bench web", description=__doc__.split("\n\n")[0])
@@ -236,7 +290,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="how long the moves go on")
     p.add_argument("--rate", type=float, default=0.5, help="moves per second on each table")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--half-open", type=int, metavar="N",
+                   help="instead: open N silent half-sent connections and report the threads they hold")
     args = p.parse_args(argv)
+    if args.half_open:
+        rows = half_open(args.half_open)
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        for r in rows:
+            print(f"t={r['seconds']:>4} s: threads held {r['threads_held']:>5}, /health {r['health_status']} "
+                  f"in {r['health_ms']} ms  (all {args.half_open} opened in {r['opened_in_s']} s)")
+        return 0 if rows and rows[-1]["health_status"] == 200 else 1
     if min(args.tables, args.phones) < 1 or args.seconds <= 0 or args.rate <= 0:
         p.error("tables and phones must be at least 1; seconds and rate above 0")
     report = run(args.tables, args.phones, args.seconds, args.rate)

@@ -89,7 +89,9 @@ def _serve(args: argparse.Namespace) -> int:
         url = f"{base}/join?code={s.code}"
         what = f"camera {args.camera}" if args.camera is not None else (args.video or args.images)
         print(f"Watching {what} for a {s.game.title} game at table {s.code}.")
-        print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
+        # no token on the terminal (scrollback, screen sharing): this computer opens the host page
+        # without one and gets the host's cookie
+        print(f"Host screen (open it on this computer): http://127.0.0.1:{server.port}/host/{s.id}")
     if args.demo:
         s = demo_table(tables, args.demo)
         url = f"{base}/join?code={s.code}"
@@ -105,7 +107,9 @@ def _serve(args: argparse.Namespace) -> int:
                 cameras(app).attach(s.id, camera)
                 camera.start()
         print(f"Demo: a simulated {s.game.title} game is being played at table {s.code}.")
-        print(f"Host screen: {base}/host/{s.id}?token={tables.host_token(s.id)}")
+        # no token on the terminal (scrollback, screen sharing): this computer opens the host page
+        # without one and gets the host's cookie
+        print(f"Host screen (open it on this computer): http://127.0.0.1:{server.port}/host/{s.id}")
     print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
     if not (watching or args.demo):   # no table yet: the host creates one on the host page
         print(f"Host page (create a table, then show its join code): {base}/host")

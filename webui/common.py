@@ -1,15 +1,16 @@
 """Shared helpers of the blueprints: the table registry, language, tokens and JSON errors."""
 from __future__ import annotations
 
+import re
 from typing import Any, NoReturn
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from webui import render
+from webui import guard, render
 from webui.i18n import LANGS, choice_words, option_words, pick, player_count, t
 from webui.rules import rule_link
-from webui.tables import Tables
+from webui.tables import Caller, Tables
 
 TOKEN_HEADER = "X-Table-Token"
 
@@ -18,6 +19,7 @@ class ApiError(Exception):
     """A refused request: HTTP status and a message that says what to do."""
 
     def __init__(self, status: int, message: str, **extra: Any) -> None:
+        """``extra`` goes into the JSON answer; ``ja`` is the Japanese message where given."""
         super().__init__(message)
         self.status = status
         self.message = message
@@ -53,40 +55,79 @@ def get_session(table_id: str) -> Any:
                             f"screen.") from None
 
 
+def request_json() -> Any:
+    """The request's JSON (None if it is not JSON); too deep or too large bodies are refused here,
+    before anything else reads them."""
+    if not request.is_json:
+        return None
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        raise ApiError(400, "The JSON is nested too deeply; send a flat object such as "
+                            "{\"version\": 3, \"move\": {...}}.",
+                       ja="JSONの入れ子が深すぎます。{\"version\": 3, \"move\": {...}} のような形で送ってください。") from None
+
+
 def token_for(table_id: str, *, allow_cookie: bool) -> str | None:
     """The token a request presents for ``table_id`` (header, JSON body, query, or cookie)."""
     token = request.headers.get(TOKEN_HEADER)
-    if not token and request.is_json:
-        body = request.get_json(silent=True)
+    if not token:
+        body = request_json()
         if isinstance(body, dict) and isinstance(body.get("token"), str):
             token = body["token"]
     if not token:
         token = request.args.get("token")
     if not token and allow_cookie:
-        token = request.cookies.get(f"tch_{table_id}") or request.cookies.get(f"tc_{table_id}")
+        token = request.cookies.get(f"tc_{table_id}") or request.cookies.get(f"tch_{table_id}")
     return token
 
 
-def require_role(table_id: str, needed: str, *, allow_cookie: bool = False) -> str:
-    """Refuse (401/403) unless the request carries a token of ``needed`` ("player" or "host")."""
-    role = tables().role(table_id, token_for(table_id, allow_cookie=allow_cookie))
-    if role is None:
+def caller(table_id: str, *, allow_cookie: bool = False) -> Caller:
+    """Who is asking (401 unless the request carries a token of this table)."""
+    found = tables().caller(table_id, token_for(table_id, allow_cookie=allow_cookie))
+    if found is None:
         raise ApiError(401, "Join the table first (scan its QR code or type its code): only phones "
-                            "that joined may act on it.")
-    if needed == "host" and role != "host":
-        raise ApiError(403, "Only the host may do this (undo, override, end or start a game). Ask "
-                            "the host.")
-    return role
+                            "that joined may act on it.",
+                       ja="先にテーブルに参加してください(QRコードを読むかコードを入力)。参加した端末だけが操作できます。")
+    return found
+
+
+def require_role(table_id: str, needed: str, *, allow_cookie: bool = False) -> Caller:
+    """Refuse (401/403) unless the request carries a token of ``needed`` ("player": any joined
+    phone or the host; "host": the host only)."""
+    found = caller(table_id, allow_cookie=allow_cookie)
+    if needed == "host" and found.role != "host":
+        raise ApiError(403, "Only the host may do this (undo, override, end or start a game, seats). "
+                            "Ask the host.",
+                       ja="これはホストだけができます(取り消し、上書き、ゲームの終了・開始、席の管理)。ホストに頼んでください。")
+    return found
 
 
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or a 400 saying what was expected."""
     if not request.is_json:
-        raise ApiError(415, "Send a JSON object with Content-Type: application/json.")
-    body = request.get_json(silent=True)
+        raise ApiError(415, "Send a JSON object with Content-Type: application/json.",
+                       ja="Content-Type: application/json でJSONオブジェクトを送ってください。")
+    body = request_json()
     if not isinstance(body, dict):
-        raise ApiError(400, "The body is not a JSON object; send e.g. {\"version\": 3, ...}.")
+        raise ApiError(400, "The body is not a JSON object; send e.g. {\"version\": 3, ...}.",
+                       ja="本文がJSONオブジェクトではありません。例: {\"version\": 3, ...}")
     return body
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as a whole number if it is one (an int, or a string of ASCII digits), else None.
+
+    ``str.isdigit`` accepts '²' and '①', which ``int`` then refuses: only 0–9 count here."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if re.fullmatch(r"-?[0-9]{1,9}", text):
+            return int(text)
+    return None
 
 
 def expected_version(body: dict[str, Any]) -> int:
@@ -94,7 +135,8 @@ def expected_version(body: dict[str, Any]) -> int:
     version = body.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
         raise ApiError(400, "Every write must carry \"version\": the state version it was based on "
-                            "(a whole number from the last state you fetched).")
+                            "(a whole number from the last state you fetched).",
+                       ja="書き込みには \"version\"(最後に取得した状態の版番号)が必要です。")
     return version
 
 
@@ -103,24 +145,73 @@ def fail(status: int, message: str, **extra: Any) -> NoReturn:
     raise ApiError(status, message, **extra)
 
 
+HTTP_WORDS = {400: ("Bad request", "不正なリクエスト"), 401: ("Join the table first", "先に参加してください"),
+              403: ("Not allowed", "許可されていません"), 404: ("Not found", "見つかりません"),
+              405: ("Wrong method", "使えない方法です"), 409: ("The table changed", "卓の状態が変わりました"),
+              413: ("Too large", "大きすぎます"), 415: ("Not JSON", "JSONではありません"),
+              421: ("Wrong address", "アドレスが違います"), 422: ("Not allowed by the rules", "ルール上できません"),
+              429: ("Too many attempts", "試行が多すぎます"), 500: ("Server error", "サーバーの不具合")}
+"""The heading of an HTML error page per status."""
+
+
+def wants_json() -> bool:
+    """Machines get JSON errors (the API, or a client that prefers JSON); browsers get a page."""
+    if request.path.startswith("/api/"):
+        return True
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json"
+
+
+def error_answer(status: int, message: str, ja: str = "", **extra: Any) -> tuple[Response, int]:
+    """An error as JSON or as a short HTML page in the page's language."""
+    if wants_json():
+        body = {"error": message, **extra}
+        if ja:
+            body["ja"] = ja
+        resp = jsonify(body)
+    else:
+        language = lang()
+        title = HTTP_WORDS.get(status, (str(status), str(status)))
+        resp = make_response(render_template("error.html", lang=language, status=status,
+                                             title=pick(title[0], title[1], language),
+                                             message=pick(message, ja, language)))
+    if status == 429 and "retry_after" in extra:
+        resp.headers["Retry-After"] = str(extra["retry_after"])
+    return resp, status
+
+
 def install_helpers(app: Flask) -> None:
-    """Error handlers (JSON for /api/, short pages elsewhere) and template globals."""
+    """Error handlers (JSON for machines, short pages in the page's language for browsers),
+    request checks and template globals."""
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError) -> tuple[Response, int]:
-        return jsonify({"error": err.message, **err.extra}), err.status
+        extra = dict(err.extra)
+        return error_answer(err.status, err.message, extra.pop("ja", ""), **extra)
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException) -> Any:
-        if request.path.startswith("/api/"):
-            message = {413: f"The request is too large (limit {app.config['MAX_CONTENT_LENGTH']} "
-                            f"bytes).",
-                       404: "No such API route; see docs/webui.md for the routes.",
-                       405: "This route does not take that method (writes are POST)."}.get(
-                err.code or 0, err.description or err.name)
-            return jsonify({"error": message}), err.code
-        return err
+        code = err.code or 500
+        message, ja = {
+            413: (f"The request is too large (limit {app.config['MAX_CONTENT_LENGTH']} bytes).",
+                  f"リクエストが大きすぎます(上限 {app.config['MAX_CONTENT_LENGTH']} バイト)。"),
+            404: ("No such page or API route; see docs/webui.md for the routes.",
+                  "そのページまたはAPIはありません。"),
+            405: ("This route does not take that method (writes are POST).",
+                  "この経路はその方法を受け付けません(書き込みはPOSTです)。"),
+        }.get(code, (err.description or err.name, ""))
+        return error_answer(code, message, ja)
 
+    @app.errorhandler(Exception)
+    def _crash(err: Exception) -> Any:
+        if isinstance(err, RecursionError):   # a hostile body that slipped past request_json
+            return error_answer(400, "The request is nested too deeply.", "リクエストの入れ子が深すぎます。")
+        app.logger.error("error on %s %s: %s", request.method, request.path, type(err).__name__,
+                         exc_info=err)   # the path only: a query string may carry a token
+        return error_answer(500, "Something went wrong on the server; nothing was changed. Try again.",
+                            "サーバーで問題が起きました。何も変更されていません。もう一度試してください。")
+
+    guard.install(app)
     app.jinja_env.globals.update(t=t, pick=pick, chip=render.chip, card_name=render.card_name,
                                  short=render.short, seat_name=render.seat_name,
                                  event_text=render.event_text, slot_label=render.slot_label, rule_link=rule_link,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from webui.common import get_session, require_role, tables
+from webui.common import get_session, require_role, tables, whole_number
 from webui.tables import iter_sse
 
 bp = Blueprint("events", __name__)
@@ -19,9 +19,8 @@ def stream(table_id: str) -> Response:
     require_role(table_id, "player", allow_cookie=True)
     get_session(table_id)
     since = request.headers.get("Last-Event-ID") or request.args.get("since") or "-1"
-    try:
-        version = int(since)
-    except ValueError:
+    version = whole_number(since)
+    if version is None:
         version = -1
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
     body = stream_with_context(iter_sse(tables(), table_id, version, keepalive))

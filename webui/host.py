@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from flask import (Blueprint, Response, current_app, make_response, render_template,
@@ -10,15 +11,11 @@ from flask import (Blueprint, Response, current_app, make_response, render_templ
 from companion.games import describe_all
 from webui.api import ApiError, create_table, join_url
 from webui.camera import cameras, frame_of
-from webui.common import fail, get_session, lang, require_role, tables
-from webui.phone import redirect_with_token, seat_of, view_context
+from webui.common import Caller, error_answer, fail, get_session, lang, require_role, session_module, tables
+from webui.guard import csrf_ok, csrf_token, host_allowed, local_request
+from webui.phone import redirect_with_token, view_context
 
 bp = Blueprint("host", __name__)
-
-
-def local_request() -> bool:
-    """True for a request from this machine (only it may list every table)."""
-    return request.remote_addr in ("127.0.0.1", "::1", None)
 
 
 @bp.get("/host")
@@ -27,13 +24,17 @@ def new() -> str:
     listed = tables().sessions() if local_request() else []
     return render_template("host_new.html", lang=lang(), games=[g for g in describe_all()
                                                                  if g.get("implemented")],
-                           listed=listed, error=None, local=local_request())
+                           listed=listed, error=None, local=local_request(), csrf=csrf_token())
 
 
 @bp.post("/host")
 def create() -> Any:
     """Create a table from the form; the host's cookie holds the host token."""
     form = request.form
+    if not csrf_ok(form.get("csrf")):
+        return error_answer(403, "This form is stale or was sent from another page: open /host "
+                                 "again and create the table from there.",
+                            "このフォームは古いか、別のページから送られました。/host を開き直して作成してください。")
     body: dict[str, Any] = {"game": form.get("game"), "players": form.get("players"),
                             "names": form.get("names", ""), "rounds": form.get("rounds"),
                             "target": form.get("target")}
@@ -47,7 +48,7 @@ def create() -> Any:
     except ApiError as err:
         return render_template("host_new.html", lang=lang(), error=err.message, listed=[],
                                games=[g for g in describe_all() if g.get("implemented")],
-                               local=local_request()), 400
+                               local=local_request(), csrf=csrf_token()), err.status
     return _host_redirect(s.id)
 
 
@@ -57,7 +58,7 @@ def _option_value(text: str) -> Any:
         return True
     if lowered in ("false", "off", "no"):
         return False
-    if lowered.lstrip("-").isdigit():
+    if re.fullmatch(r"-?[0-9]{1,9}", lowered):   # ASCII digits only: '²'.isdigit() is True
         return int(lowered)
     return text.strip()
 
@@ -73,18 +74,24 @@ def _host_redirect(table_id: str) -> Response:
 def table(table_id: str) -> Any:
     """The host screen: big join QR and code, camera view, admin actions, the game view."""
     s = get_session(table_id)
+    if not host_allowed():
+        # a page of another site that made its name point here (DNS rebinding) must not get the
+        # host's token, whatever address the request seems to come from
+        return error_answer(421, "This server does not answer to that name: open the host page at "
+                                 "127.0.0.1 or the address it printed.",
+                            "このサーバーはその名前では応答しません。127.0.0.1 か表示されたアドレスで開いてください。")
     token = request.args.get("token")
     if token and tables().role(table_id, token) == "host":
         return _host_redirect(table_id)
     if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
         if not local_request():
-            return render_template("index.html", lang=lang(), code="",
-                                   error="This is the host's page: open it on the host's machine."), 403
+            return error_answer(403, "This is the host's page: open it on the host's machine.",
+                                "ホスト用のページです。ホストのコンピューターで開いてください。")
         return _host_redirect(table_id)
     return render_template("host.html", token=tables().host_token(table_id), join=join_url(table_id),
                            camera=bool(current_app.config.get("FRAME_SOURCE")) or bool(
                                cameras(current_app).get(table_id)),
-                           **view_context(s, seat_of(s), lang(), "host"))
+                           **view_context(s, Caller(session_module().view.HOST), lang()))
 
 
 def qr_svg(data: str) -> str:

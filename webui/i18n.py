@@ -25,6 +25,30 @@ STRINGS: dict[str, tuple[str, str]] = {
     "scores": ("Scores", "得点"),
     "your_seat": ("Your seat", "あなたの席"),
     "watch_only": ("Whole table (scorekeeper)", "卓全体(記録係)"),
+    "role_table": ("This phone keeps score for the whole table", "この端末は卓全体の記録係です"),
+    "role_watch": ("Watching (no seat)", "観戦中(席なし)"),
+    "role_seat": ("seat", "席"),
+    "pick_seat": ("Which seat is yours?", "あなたの席は?"),
+    "pick_seat_hint": ("Tap your name. Only the host can free or move a seat later.",
+                       "自分の名前をタップしてください。後で席を解放・移動できるのはホストだけです。"),
+    "no_free_seat": ("Every seat is taken: you are watching. The host can free a seat or make this phone the scorekeeper.",
+                     "すべての席が埋まっています。観戦中です。ホストは席を解放したり、この端末を記録係にしたりできます。"),
+    "seats": ("Seats", "席"),
+    "seat_free": ("free", "空き"),
+    "seat_release": ("Free the seat", "席を解放"),
+    "phones": ("Other phones", "その他の端末"),
+    "grant_table": ("Make scorekeeper", "記録係にする"),
+    "revoke_table": ("Stop scorekeeping", "記録係をやめさせる"),
+    "remove_phone": ("Remove", "外す"),
+    "undo_own": ("Take back my move", "自分の手を戻す"),
+    "undo_asks": ("Asks to take back", "取り消しの依頼"),
+    "undo_accept": ("Accept: take it back", "承認して戻す"),
+    "undo_decline": ("Decline", "断る"),
+    "undo_moved_on": ("The game moved on since", "その後ゲームが進みました"),
+    "chance_is_hosts": ("A card is turned over at the table: the host or the scorekeeper enters it.",
+                        "卓でカードがめくられます。ホストか記録係が入力します。"),
+    "host_no_hands": ("The host page shows no hands: players move on their own phones.",
+                      "ホスト画面には手札を表示しません。各プレイヤーが自分の端末で指します。"),
     "to_move": ("To move", "手番"),
     "chance": ("The table (a card is turned over)", "卓(カードをめくる)"),
     "moves": ("Moves", "指し手"),
@@ -54,6 +78,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "total_note": ("Series total: the scores of the {n} finished games of this series added up; this "
                    "game counts once it ends.",
                    "シリーズ合計: このシリーズで終わった{n}ゲームの得点の合計です。今のゲームは終了時に加わります。"),
+    "total_note_none": ("Series total: each game's score is added here when that game ends (none has "
+                        "ended yet).",
+                        "シリーズ合計: 各ゲームの得点は、そのゲームが終わったときにここへ加わります(まだ終わったゲームはありません)。"),
     "rules": ("Rules", "ルール"),
     "back": ("Back", "戻る"),
     "events": ("What happened", "経過"),
@@ -119,6 +146,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "seat": ("Seat", "席"),
     "choose": ("Choose", "選択"),
     "face_down_card": ("A face-down card", "伏せカード"),
+    "hand_unseen": ("{n} cards in your hand and {k} face down on the table: the camera has not seen "
+                    "which, so these are the cards you may hold.",
+                    "手札{n}枚と、卓に伏せた{k}枚。カメラにはどれか見えていないので、持っている可能性のあるカードです。"),
     "chance_short": ("The table (a card turned over)", "卓(めくったカード)"),
     "your_move_card": ("Your move: choose a card", "あなたの番: カードを選ぶ"),
     "their_move_card": ("{name}'s move: choose a card", "{name}の番: カードを選ぶ"),
@@ -171,6 +201,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "このページを開いたまま画面をオンにしておいてください。「準備完了」になったら"
                     "スマホを動かさないでください。"),
     "camera_host_page": ("Host screen", "ホスト画面"),
+    "camera_resolution": ("Resolution", "解像度"),
 }
 
 

@@ -8,8 +8,9 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 
 from companion.games import GAME_IDS, game_class
-from webui.api import state_for
-from webui.common import get_session, lang, tables
+from webui.api import find_table, phone_label, state_for
+from webui.common import ApiError, Caller, get_session, lang, session_module, tables
+from webui.i18n import pick
 from webui.render import score_chart
 from webui.rules import rules_page
 
@@ -25,53 +26,48 @@ def redirect_with_token(url: str, cookie: str, token: str) -> Response:
     return resp
 
 
-def seat_of(s: Any) -> int | None:
-    """The seat this phone shows (``?seat=`` or its cookie); None shows the whole table."""
-    raw = request.args.get("seat", request.cookies.get(f"seat_{s.id}", ""))
-    if raw.isdigit() and int(raw) < s.players:
-        return int(raw)
+def view_context(s: Any, who: Caller, language: str) -> dict[str, Any]:
+    """Everything the game-view templates need, built from what ``who`` may see (``view_for``)."""
+    st = state_for(s, who.viewer, language)
+    series = st.get("series") or {}
+    names = st.get("names") or [f"P{i + 1}" for i in range(s.players)]
+    host = who.role == "host"
+    undos = tables().pending_undos(s.id) if host else []
+    return {"st": st, "s": s, "game": s.game_id, "seat": who.viewer.seat, "lang": language,
+            "role": who.role, "names": names, "view": st.get("view") or {},
+            "layout": st.get("layout") or {},
+            "chart": score_chart(series.get("games") or [], names),
+            "undo_requests": undos, "undo_request": undos[-1] if undos else None,
+            "may_undo": _may_undo(s, who), "seats": seat_choices(s), "phone": who.phone,
+            "phones": tables().store.phones(s.id) if host else [],
+            "extra": st.get("view") or {}}
+
+
+def _may_undo(s: Any, who: Caller) -> bool:
+    """True if the undo button takes the move back at once (else the phone asks the host)."""
+    if who.role == "host":
+        return True
+    last = s.last_turn()
+    view = session_module().view
+    return bool(last) and who.role in ("seat", "table") and all(
+        view.may_move(s.game, who.viewer, m) is None for m in last)
+
+
+def page_caller(table_id: str) -> Caller | None:
+    """Who opens a page of the table: ``?token=``, then this phone's cookie, then the host's."""
+    for token in (request.args.get("token"), request.cookies.get(f"tc_{table_id}"),
+                  request.cookies.get(f"tch_{table_id}")):
+        if token:
+            found = tables().caller(table_id, token)
+            if found is not None:
+                return found
     return None
 
 
-def view_context(s: Any, seat: int | None, language: str, role: str) -> dict[str, Any]:
-    """Everything the game-view templates need."""
-    st = state_for(s, seat, language)
-    series = st.get("series") or {}
-    names = st.get("names") or [f"P{i + 1}" for i in range(s.players)]
-    return {"st": st, "s": s, "game": s.game_id, "seat": seat, "lang": language, "role": role,
-            "names": names, "view": st.get("view") or {}, "layout": st.get("layout") or {},
-            "chart": score_chart(series.get("games") or [], names),
-            "undo_request": tables().undo_requests.get(s.id) if role == "host" else None,
-            "extra": game_extra(s)}
-
-
-def game_extra(s: Any) -> dict[str, Any]:
-    """Public facts a game view shows beyond the layout, read from the engine (never a hand)."""
-    game = s.game
-    turn = game.current_player()
-    if s.game_id in ("wheel", "chains"):  # everything is public in these games
-        return dict(game.player_view(max(turn, 0)))
-    if s.game_id == "hills":
-        view = game.player_view(0)
-        return {"forbidden": game.forbidden_hills(turn) if turn >= 0 else {},
-                "leading": view.get("leading", {}), "hand_count": view.get("hand_count", []),
-                "start_player": view.get("start_player", 0)}
-    if s.game_id == "spartacus":
-        view = game.player_view(0)
-        return {k: view[k] for k in ("trick", "passed", "leader", "won", "won_worth", "hand_sizes",
-                                     "out") if k in view} | {"breakdown": view.get("breakdown")}
-    if s.game_id == "prussia":
-        table = getattr(game, "table", None)
-        return {"kings": getattr(table, "kings", None), "phase": getattr(game, "phase", None),
-                "drawn": getattr(game, "drawn", None), "solo": game.players == 1,
-                "result": getattr(table, "result", None)}
-    return {}
-
-
-def _role(table_id: str) -> str | None:
-    token = request.args.get("token") or request.cookies.get(f"tch_{table_id}") \
-        or request.cookies.get(f"tc_{table_id}")
-    return tables().role(table_id, token)
+def seat_choices(s: Any) -> list[dict[str, Any]]:
+    """The seats with whether each is free (the picker a watching phone shows)."""
+    taken = {p["seat"] for p in tables().store.phones(s.id) if p["role"] == "seat"}
+    return [{"seat": i, "name": n, "free": i not in taken} for i, n in enumerate(s.names)]
 
 
 @bp.get("/")
@@ -82,27 +78,34 @@ def index() -> str:
 
 @bp.get("/join")
 def join() -> Any:
-    """Join by code (typed, or from the QR's URL): remember the token in a cookie, open the table."""
-    code = request.args.get("code", "")
-    table_id = tables().find(code) if code.strip() else None
+    """Join by code (typed, or from the QR's URL): this phone gets a token of its own (kept in a
+    cookie) and opens the table, where it claims a free seat."""
+    code = request.args.get("code", "")[:20]
+    try:
+        table_id = find_table(code) if code.strip() else None
+    except ApiError as err:   # too many wrong codes from this address
+        return render_template("index.html", lang=lang(), code="",
+                               error=pick(err.message, err.extra.get("ja", ""), lang())), err.status
     if table_id is None:
         msg = ("Type the code shown on the host screen." if not code.strip() else
                f"No table has the code {code.strip().upper()!r}. Check the host screen.")
         return render_template("index.html", lang=lang(), error=msg, code=code), 404 if code else 400
-    return redirect_with_token(url_for("phone.table", table_id=table_id), f"tc_{table_id}",
-                               tables().join_token(table_id))
+    if tables().caller(table_id, request.cookies.get(f"tc_{table_id}")) is not None:
+        return redirect(url_for("phone.table", table_id=table_id))   # joined before: keep its seat
+    token = tables().join(table_id, phone_label(request.args.get("name"), table_id))
+    return redirect_with_token(url_for("phone.table", table_id=table_id), f"tc_{table_id}", token)
 
 
 @bp.get("/t/<table_id>")
 def table(table_id: str) -> Any:
-    """The live game view of one table for one phone."""
+    """The live game view of one table for one phone (a seat picker until it claims a seat)."""
     s = get_session(table_id)
-    role = _role(table_id)
-    if role is None:
+    who = page_caller(table_id)
+    if who is None:
         return redirect(url_for("phone.index"))
-    language = lang()
-    token = tables().host_token(table_id) if role == "host" else tables().join_token(table_id)
-    return render_template("table.html", token=token, **view_context(s, seat_of(s), language, role))
+    token = tables().host_token(table_id) if who.role == "host" else (
+        request.args.get("token") or request.cookies.get(f"tc_{table_id}"))
+    return render_template("table.html", token=token, **view_context(s, who, lang()))
 
 
 VIEW_CACHE_SIZE = 512
@@ -130,18 +133,22 @@ def _cached_view(key: tuple[Any, ...], make: Any) -> str:
 def view(table_id: str) -> Any:
     """The game view fragment for the version now (fetched by the page after each push)."""
     s = get_session(table_id)
-    role = _role(table_id)
-    if role is None:
+    who = page_caller(table_id)
+    if who is None:
         return {"error": "Join the table first."}, 401
-    seat, language = seat_of(s), lang()
+    language = lang()
     with tables().lock(table_id):
         version = s.refresh().version
-        pending = tables().undo_requests.get(table_id) if role == "host" else None
-        key = (tables().db_path, table_id, version, seat, language, role, repr(pending))
+        pending = tables().pending_undos(table_id) if who.role == "host" else None
+        seats = seat_choices(s) if who.role in ("watch", "host") else None
+        phones = tables().store.phones(table_id) if who.role == "host" else None
+        key = (tables().db_path, table_id, version, who.viewer, language, repr(pending),
+               _may_undo(s, who), repr(seats), repr(phones))
         html = _cached_view(key, lambda: render_template(
-            "view.html", **view_context(s, seat, language, role)))
+            "view.html", **view_context(s, who, language)))
     resp = make_response(html)
     resp.headers["X-Version"] = str(version)
+    resp.headers["X-Role"] = who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

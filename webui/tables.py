@@ -126,6 +126,24 @@ class Hub:
                 cond.notify_all()
 
 
+class Caller:
+    """Who made a request: a viewer (host, scorekeeper, a seat's phone, a watcher) and its phone."""
+
+    def __init__(self, viewer: Any, phone: dict[str, Any] | None = None) -> None:
+        self.viewer = viewer
+        self.phone = phone
+
+    @property
+    def role(self) -> str:
+        """``host``, ``table``, ``seat`` or ``watch``."""
+        return self.viewer.role
+
+    @property
+    def label(self) -> str:
+        """How the log names this caller (a phone's label, or "host")."""
+        return "host" if self.phone is None else self.phone["label"]
+
+
 class Tables:
     """The open table sessions of this server, their locks and tokens."""
 
@@ -138,7 +156,7 @@ class Tables:
         self._open: dict[str, Any] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
-        self.undo_requests: dict[str, dict[str, Any]] = {}
+        self.undo_requests: dict[str, dict[str, dict[str, Any]]] = {}   # table -> phone -> request
         self._watchers: dict[str, Any] = {}
         self.hub = Hub(self._wait_store)
 
@@ -186,9 +204,25 @@ class Tables:
         """Block until the table changes past ``version`` or is poked (see ``Hub``)."""
         return self.hub.wait(table_id, version, pokes, timeout, self.get(table_id).version)
 
-    def request_undo(self, table_id: str, by: str, version: int) -> None:
-        """Remember a phone's undo request and wake the host's page."""
-        self.undo_requests[table_id] = {"by": by, "version": version}
+    def request_undo(self, table_id: str, phone: str, request: dict[str, Any]) -> None:
+        """Remember a phone's undo request (one per phone) and wake the host's page."""
+        with self._guard:
+            self.undo_requests.setdefault(table_id, {})[phone] = request
+        self.hub.poke(table_id)
+
+    def pending_undos(self, table_id: str) -> list[dict[str, Any]]:
+        """The open undo requests of a table, oldest first (for the host's page)."""
+        with self._guard:
+            return sorted(self.undo_requests.get(table_id, {}).values(), key=lambda r: r["asked"])
+
+    def settle_undos(self, table_id: str, phone: str | None = None) -> None:
+        """Forget one phone's undo request (declined), or all of a table's (a move was undone)."""
+        with self._guard:
+            asked = self.undo_requests.get(table_id, {})
+            if phone is None:
+                asked.clear()
+            else:
+                asked.pop(phone, None)
         self.hub.poke(table_id)
 
     def changed(self, table_id: str) -> None:
@@ -200,23 +234,35 @@ class Tables:
         mac = hmac.new(self.secret, f"{role}:{table_id}".encode(), hashlib.sha256)
         return mac.hexdigest()[:24]
 
-    def join_token(self, table_id: str) -> str:
-        """The token a phone receives when it joins ``table_id`` (by code or QR)."""
-        return self._sign("join", table_id)
+    def join(self, table_id: str, label: str) -> str:
+        """Register a phone that typed or scanned the code; return its token (a watcher until it
+        claims a seat)."""
+        _, token = self.store.add_phone(table_id, label)
+        self.hub.poke(table_id)   # the host's page lists the new phone
+        return token
 
     def host_token(self, table_id: str) -> str:
         """The token of the table's host (undo, override, end game, next game)."""
         return self._sign("host", table_id)
 
-    def role(self, table_id: str, token: str | None) -> str | None:
-        """``"host"``, ``"player"`` or None for a token presented for ``table_id``."""
-        if not token:
+    def caller(self, table_id: str, token: str | None) -> Caller | None:
+        """Who presents ``token`` at ``table_id``: the host, a joined phone (by its role), or None."""
+        view = _session_module().view
+        if not token or not isinstance(token, str) or len(token) > 200:
             return None
         if hmac.compare_digest(token, self.host_token(table_id)):
-            return "host"
-        if hmac.compare_digest(token, self.join_token(table_id)):
-            return "player"
-        return None
+            return Caller(view.HOST)
+        phone = self.store.phone_for(table_id, token)
+        if phone is None:
+            return None
+        if phone["role"] == "seat":
+            return Caller(view.Viewer.of_seat(phone["seat"]), phone)
+        return Caller(view.TABLE if phone["role"] == "table" else view.WATCH, phone)
+
+    def role(self, table_id: str, token: str | None) -> str | None:
+        """``"host"``, ``"table"``, ``"seat"``, ``"watch"`` or None for a token at ``table_id``."""
+        found = self.caller(table_id, token)
+        return found.role if found else None
 
     def sessions(self) -> list[dict[str, Any]]:
         """The stored sessions, newest first."""

@@ -3,10 +3,12 @@
 - ``table``: ``TableSession`` (observe, play, prompts, undo, override, series, export)
 - ``reconcile``: a camera's observation → the legal moves that explain it
 - ``store``: the append-only, versioned SQLite log
+- ``view``: who sees what (``view_for``, ``export_for``: one place builds every viewer's state)
 - ``sim``: a simulated table seen through a camera (tests and benchmarks)
 - ``cli`` / ``bench``: ``companion session …`` and ``companion bench session``
 """
 from companion.session.store import SessionError, StaleVersion, Store
+from companion.session import view
 from companion.session.table import IllegalMove, Outcome, Prompt, TableSession
 
-__all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
+__all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove", "view"]

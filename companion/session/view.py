@@ -106,8 +106,8 @@ def names_hidden(value: Any, hidden: set[str]) -> bool:
     return False
 
 
-HIDDEN_EVENT = ("A card went face down here (only its owner sees it).",
-                "ここでカードが裏向きになりました(持ち主だけが見られます)。")
+HIDDEN_EVENT = ("A card that is face down now or in a hand (not shown here).",
+                "今は裏向きか手札にあるカード(ここには表示しません)。")
 
 
 def _event(e: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
@@ -119,9 +119,9 @@ def _event(e: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
 
 
 def _prompt(p: dict[str, Any], hidden: set[str], viewer: Viewer) -> dict[str, Any]:
-    if viewer.role == "host" or not names_hidden(p.get("choices"), hidden):
+    if viewer.moves_for_everyone or not names_hidden(p.get("choices"), hidden):
         return p
-    choices = [dict(c, label="(hidden: the host answers)", ja="(非公開: ホストが答えます)",
+    choices = [dict(c, label="(hidden: the host or scorekeeper answers)", ja="(非公開: ホストか記録係が答えます)",
                     move=None, moves=[]) for c in p.get("choices", [])]
     return dict(p, choices=choices, hidden=True)
 
@@ -142,7 +142,9 @@ def public_view(game: Game, turn: int) -> dict[str, Any]:
         view.update({k: full[k] for k in ("trick", "passed", "leader", "won", "won_worth", "hand_sizes",
                                           "out", "over", "breakdown", "winners") if k in full})
     elif gid == "prussia":
-        view["result"] = game.table.result
+        table = game.table
+        view.update(kings=table.kings, phase=game.phase, drawn=game.drawn, solo=game.players == 1,
+                    result=table.result)
     return view
 
 
@@ -173,6 +175,18 @@ def _chance_shown(game: Game, viewer: Viewer) -> bool:
     return viewer.moves_for_everyone or (viewer.role == "seat" and game.players == 1)
 
 
+def _chance_offered(session: Any, game: Game, viewer: Viewer, hidden: set[str]) -> list[Move]:
+    """The chance outcomes ``viewer`` may pick from. A draw lists every card whose place the
+    viewer does not know (the pile and the hidden hands alike): the pile alone would tell the
+    hands by elimination. The table turns over a pile card, so the extra ones are never needed."""
+    moves = session.chance_moves()
+    draws = [m for m in moves if m.kind == "draw" and m.player == CHANCE]
+    if hidden and draws and len(draws) == len(moves):
+        cards = sorted({m.get("card") for m in draws} | hidden)
+        moves = [Move.of(CHANCE, "draw", card=c) for c in cards]
+    return moves[:60]
+
+
 def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     """The session's state as ``viewer`` may see it (the JSON the web page and API get)."""
     with session.lock:
@@ -181,7 +195,7 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         turn = st["current_player"]
         hidden = hidden_cards(game, viewer)
         legal = [] if st["is_over"] else session.legal_moves()
-        chance = session.chance_moves()[:60] if _chance_shown(game, viewer) else []
+        chance = _chance_offered(session, game, viewer, hidden) if _chance_shown(game, viewer) else []
         view = _seat_view(game, viewer.seat, turn) if viewer.role == "seat" else public_view(game, turn)
     st.update(
         viewer={"role": viewer.role, "seat": viewer.seat},

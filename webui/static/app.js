@@ -179,15 +179,23 @@
       return;
     }
     if (b.classList.contains("mv")) {
-      post("move", {move: JSON.parse(b.dataset.move), by: seat() === "" ? "table" : "seat " + seat()});
+      post("move", {move: JSON.parse(b.dataset.move)});
     } else if (b.classList.contains("answer")) {
       post("answer", {prompt: b.dataset.prompt, choice: b.dataset.choice});
     } else if (b.id === "deal") {
       post("deal", {});
-    } else if (b.id === "undo") {
+    } else if (b.id === "undo" || b.id === "undo-accept") {
       post("undo", {});
+    } else if (b.classList.contains("undo-decline")) {
+      post("undo-decline", {phone: b.dataset.phone});
+    } else if (b.classList.contains("claim")) {   /* this phone takes a free seat */
+      post("seat", {seat: +b.dataset.seat}).then(function () { refresh(true); });   /* same version, new view */
+    } else if (b.classList.contains("phone-role")) {   /* the host frees, moves or grants */
+      var change = {phone: b.dataset.phone, role: b.dataset.role};
+      if (b.dataset.seat) change.seat = +b.dataset.seat;
+      post("phones", change).then(function () { refresh(true); });
     } else if (b.id === "undo-request") {
-      post("undo-request", {by: seat() === "" ? "a phone" : "seat " + (+seat() + 1)}).then(function () {
+      post("undo-request", {}).then(function () {
         toast("✓");
       });
     } else if (b.id === "next-game") {

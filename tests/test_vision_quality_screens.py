@@ -1,0 +1,98 @@
+"""Not paper, not on the table: a card on a phone screen (held up or lying flat), and a card outside
+the play area, never become cards on the table; the real cards around them still do."""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import layouts, synthetic
+from vision.bench import game_states, placements
+from vision.calibrate import Calibration
+from vision.layouts import Placement
+from vision.pipeline import Pipeline
+from vision.synthetic import Conditions
+
+GAME, PLAYERS, SCALE = "spartacus", 3, 1.5
+
+
+@lru_cache(maxsize=None)
+def lying() -> tuple[Placement, ...]:
+    states = game_states(GAME, seed=1)
+    return tuple(placements(GAME, states[len(states) // 2], seed=0))
+
+
+def watch(cam: synthetic.Camera, images: list[np.ndarray]) -> Pipeline:
+    p = Pipeline(GAME, PLAYERS)
+    p.calibration = Calibration(np.linalg.inv(cam.homography), (), 0.0, cam.k)   # the corners may be out of view
+    for image in images:
+        p.scene = p.process(image)
+    return p
+
+
+def read(p: Pipeline) -> set[str]:
+    return {c.card_id for c in p.scene.cards}
+
+
+@pytest.mark.parametrize("elevation,seed", [(90.0, 0), (90.0, 3), (60.0, 1), (45.0, 0)])
+def test_a_phone_held_over_the_table_does_not_become_a_card(elevation, seed):
+    cam = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
+                                      conditions=Conditions(elevation=elevation, screen=True))
+    shots = [synthetic.render_frame(cam, lying(), 7) for _ in range(3)]     # the phone held still
+    phone = shots[0].screen.card_id
+    p = watch(cam, [s.image for s in shots])
+    assert phone not in read(p)
+    plain = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
+                                        conditions=Conditions(elevation=elevation))
+    without = watch(plain, [synthetic.render(plain, lying(), 7)[0] for _ in range(3)])
+    # every card read without the phone is read with it, but for those whose markers it hides
+    clear = {lying()[i].shown_id for i in synthetic.visible_truth(plain, lying(), shots[0].hidden)}
+    assert read(without) & clear <= read(p)
+    if p.ignored:
+        assert {i.reason for i in p.ignored} <= {"screen", "off_table"}
+        assert any(w.code in ("screen", "off_table") for w in p.status())
+
+
+def phone_lying_flat(cam: synthetic.Camera, image: np.ndarray, card_id: str, at_mm: tuple[float, float]) -> np.ndarray:
+    """``image`` with a phone lying flat on the table at ``at_mm`` showing ``card_id`` at its
+    printed size: the table's own perspective, so its size and shape tell nothing."""
+    phone = synthetic._phone_image(card_id, random.Random(2))
+    ph, pw = phone.shape[:2]
+    w, h = synthetic.PHONE_MM
+    corners_mm = np.array([[at_mm[0] - w / 2, at_mm[1] - h / 2], [at_mm[0] + w / 2, at_mm[1] - h / 2],
+                           [at_mm[0] + w / 2, at_mm[1] + h / 2], [at_mm[0] - w / 2, at_mm[1] + h / 2]])
+    to_frame = cv2.getPerspectiveTransform(np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32),
+                                           cam.project(corners_mm).astype(np.float32))
+    out = image.copy()
+    cv2.warpPerspective(phone, to_frame, (out.shape[1], out.shape[0]), dst=out, flags=cv2.INTER_AREA,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    return out
+
+
+def test_a_phone_lying_flat_is_told_by_its_screen():
+    cam = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed=2)
+    on_table = {q.card_id for q in lying()}
+    card = next(c for c in ("S-R10", "S-G8", "S-B7", "S-Y9") if c not in on_table)
+    frames = [phone_lying_flat(cam, synthetic.render(cam, lying(), i)[0], card, (120.0, 480.0)) for i in range(3)]
+    p = watch(cam, frames)
+    assert card not in read(p)
+    assert [(i.card_id, i.reason) for i in p.ignored if i.card_id == card] == [(card, "screen")]
+    assert any(w.code == "screen" for w in p.status())
+    assert "画面" in next(w for w in p.status() if w.code == "screen").text("ja")
+
+
+def test_a_card_outside_the_play_area_is_not_on_the_table():
+    w, h = layouts.table_size(GAME, PLAYERS)
+    cam = synthetic.Camera.looking_at((w, h), 1.2, seed=4, whole_table=False)
+    on_table = {q.card_id for q in lying()}
+    spare = [c for c in ("S-R10", "S-G8", "S-B7", "S-Y9", "S-R2") if c not in on_table][:2]
+    outside = Placement(spare[0], True, (w + 70.0, h / 2), 0.0, 900)     # beside the play area
+    edge = Placement(spare[1], True, (w - 40.0, h / 2 + 100), 0.0, 901)  # inside, at its edge
+    table = list(lying()) + [outside, edge]
+    assert cam.project(np.array([outside.centre]))[0][0] < 1900, "the camera must see beside the table"
+    p = watch(cam, [synthetic.render(cam, table, i)[0] for i in range(3)])
+    assert spare[1] in read(p) and spare[0] not in read(p)
+    assert (spare[0], "outside") in {(i.card_id, i.reason) for i in p.ignored}
