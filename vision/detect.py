@@ -42,8 +42,10 @@ printed turned 180°) to within this many degrees."""
 
 MIN_PX_PER_MODULE = 2.0
 """A marker read coarser than this (px per module along its worse axis; a 15 mm marker is 7 modules
-across, its border included) is not an identification, at most "something is there": below it a
-camera's blur and pixels can turn a marker into another valid one (measured: see docs/vision.md)."""
+across, its border included: 2.0 is 0.93 px/mm) is not an identification, at most "something is
+there". Measured on rendered tables seen at 45–70° (docs/vision.md): of the markers in view the
+finder reads 98–100 % from 3 px per module, 52 % at 2.0, 32 % at 1.75, 4 % at 1.5: below 2 it
+reads by luck, and there a far-side card (~1.7) was once read as another deck's marker."""
 
 DECODERS = ("zxing", "pyzbar")
 
@@ -427,23 +429,27 @@ def _clusters(centres: np.ndarray, near: np.ndarray, angles: np.ndarray | None =
 def _table_poses(card_ids: list[str], corners: list[np.ndarray], cal: Calibration) -> np.ndarray:
     """(H, 3, 3) card mm -> table mm from each marker alone, taking it as the card's upright one:
     its corners mapped through the calibration (the full table homography and the lens), then a
-    rigid fit (a card keeps its size on the table; no similarity in the image)."""
+    similarity fit in table mm (never in the image: the table mapping has taken the perspective
+    out). Its scale is ~1 for a card on the table; it is left free so that the two markers of a
+    picture held above the table (mapped too large) still agree on one card, whose joint rigid fit
+    then shows it is not a card lying flat (``vision.plane``)."""
     if not card_ids:
         return np.zeros((0, 3, 3))
     on_table = cal.to_table(np.vstack(corners)).reshape(-1, 4, 2)
-    return rigid_fits(np.array([_upright(c) for c in card_ids]), on_table)
+    return rigid_fits(np.array([_upright(c) for c in card_ids]), on_table, scale=True)
 
 
 def _group_on_table(card_id: str, group: list[MarkerHit], poses: np.ndarray, cal: Calibration) -> list[Sighting]:
     """``_group`` in table mm: markers of one id are one card when the card outlines they give
     (``_table_poses``) have their centres within ``SAME_CARD_MM`` and point the same way or
     opposite ways (the card's two printed markers) within ``SAME_CARD_DEG``; each card is then
-    fitted to all its markers' corners together, and re-aimed in the image through ``cal``."""
+    fitted to all its markers' corners together, and its outline mapped back into the image
+    through ``cal``."""
     card = cat.card(card_id)
     w, h = cat.card_size_mm(card_id)
     upright = _upright(card_id)
     centres = poses[:, :2, :2] @ np.array([w / 2, h / 2]) + poses[:, :2, 2]
-    angles = np.degrees(np.arctan2(poses[:, 1, 0], poses[:, 0, 0]))
+    angles = np.degrees(np.arctan2(poses[:, 1, 0], poses[:, 0, 0]))      # (scale does not turn)
     cards = _clusters(centres, np.full(len(group), SAME_CARD_MM), angles)
     out = []
     for members in cards:
@@ -456,7 +462,9 @@ def _group_on_table(card_id: str, group: list[MarkerHit], poses: np.ndarray, cal
                 turn = abs((angles[i] - angles[members[0]] + 180.0) % 360.0 - 180.0)
                 src.append(upright if turn < 90 else np.array([w, h]) - upright)
             card_pts, image_pts = np.vstack(src), np.vstack([group[i].corners for i in members])
-            pose = rigid_fit(card_pts, cal.to_table(image_pts))
+            pose = rigid_fit(card_pts, cal.to_table(image_pts), scale=True)
+        # the outline as seen (its scale free, as each marker's: a picture held up shows larger);
+        # the card's pose on the table is the rigid fit of these points (``poses_on_table``)
         outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
         to_image = cv2.getPerspectiveTransform(
             outline.astype(np.float32), cal.to_image(map_points(pose, outline)).astype(np.float32)).astype(np.float64)
