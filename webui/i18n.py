@@ -201,6 +201,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "このページを開いたまま画面をオンにしておいてください。「準備完了」になったら"
                     "スマホを動かさないでください。"),
     "camera_host_page": ("Host screen", "ホスト画面"),
+    "camera_resolution": ("Resolution", "解像度"),
 }
 
 
