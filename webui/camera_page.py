@@ -15,7 +15,8 @@ from typing import Any
 from flask import (Blueprint, Response, current_app, jsonify, make_response, render_template,
                    request, url_for)
 
-from webui.camera import FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, cameras, decode_frame
+from webui.camera import (FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, cameras, decode_frame,
+                          vision_available)
 from webui.common import error_answer, fail, get_session, lang, tables, token_for
 from webui.guard import local_request
 from webui.phone import redirect_with_token
@@ -55,6 +56,7 @@ def page(table_id: str) -> Any:
                                  "screen.",
                             "ホストのカメラのページです。ホスト画面のリンクから開いてください。")
     return render_template("camera.html", s=s, lang=lang(), token=tables().host_token(table_id),
+                           res="4k" if request.args.get("res") == "4k" else "hd",
                            title=s.game.title, title_ja=getattr(s.game, "title_ja", ""))
 
 
@@ -64,6 +66,10 @@ def frame(table_id: str) -> tuple[Response, int]:
     the table's pipeline when the pipeline is free (newer frames replace waiting ones)."""
     get_session(table_id)
     _host_only(table_id)
+    if not vision_available():
+        fail(503, "The camera pipeline (vision/) is not installed in this build: the table is "
+                  "scored by tapping.",
+             ja="このビルドにはカメラの処理(vision/)が入っていません。手番はタップで記録してください。")
     if request.mimetype != "image/jpeg":
         fail(415, "Send one camera frame as the body, with Content-Type: image/jpeg.",
              ja="カメラのフレームを1枚、Content-Type: image/jpeg で本文として送ってください。")
