@@ -167,3 +167,12 @@ def test_a_missing_camera_gives_our_message_without_opencv_warnings(tmp_path):
     out, err = _serve("--camera", "57", "--game", "wheel", "--players", "3", "--port", "0",
                       "--db", str(tmp_path / "c.db"), until="Ctrl+C")
     assert "cannot open camera 57" in err and "[ WARN" not in err + out, err
+
+
+def test_a_refusal_names_the_players(client):
+    table = new_table(client, "spartacus")   # Ann to lead; the scorekeeper taps Ben's card
+    r = client.post(f"/api/tables/{table['id']}/move?lang=en", headers={"X-Table-Token": table["token"]},
+                    json={"version": 0, "move": {"player": 1, "kind": "play", "card": "S-B5"}})
+    body = r.get_json()
+    assert r.status_code == 422 and "Ann" in body["reason"] + body["ja"], body
+    assert not re.search(r"[Pp]layer [1-9]|プレイヤー[1-9]|(?<![A-Za-z0-9-])P[1-9](?![0-9])", body["reason"] + body["ja"]), body

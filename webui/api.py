@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, Sequence
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
@@ -90,11 +90,14 @@ def create_table(body: dict[str, Any]) -> Any:
     return s
 
 
-def refuse(status: int, err: GameError | IllegalMove, **extra: Any) -> NoReturn:
+def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = (),
+           **extra: Any) -> NoReturn:
     """Answer a refusal of the rules or the session in the page's language: ``error`` is the
-    Japanese words when wanted and given, ``reason`` and ``ja`` carry both, ``rule`` cites the rule."""
-    reason = err.reason if isinstance(err, IllegalMove) else str(err)
-    ja = getattr(err, "ja", "")
+    Japanese words when wanted and given, ``reason`` and ``ja`` carry both, ``rule`` cites the rule;
+    with ``names``, seats are named as the table named them ("Ben's turn", not "player 2's")."""
+    from companion.session.table import name_seats
+    reason = name_seats(err.reason if isinstance(err, IllegalMove) else str(err), names)
+    ja = name_seats(getattr(err, "ja", ""), names)
     if isinstance(err, IllegalMove):
         extra["rule"] = err.rule
     fail(status, pick(reason, ja, lang()), reason=reason, ja=ja, **extra)
@@ -232,9 +235,9 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
             fail(409, f"{err} The table is now at version {s.version}; reload and try again.",
                  version=s.version)
         except IllegalMove as err:
-            refuse(422, err, version=s.version)
+            refuse(422, err, names=s.names, version=s.version)
         except (GameError, session.SessionError) as err:
-            refuse(400, err, version=s.version)
+            refuse(400, err, names=s.names, version=s.version)
         new_version = s.version
     tables().changed(table_id)
     out: dict[str, Any] = {"version": new_version}
