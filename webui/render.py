@@ -343,6 +343,8 @@ def override_picker(engine: Game, st: dict[str, Any], names: list[str], lang: st
         for m in seat_moves:
             move = Move.from_json(m)
             short_words = engine.describe_move(move, short=True)
+            if short_words.ja == engine._generic_words(move).ja:
+                continue   # a move the game cannot even word (another seat's empty slot) is none here
             words = engine.describe_move(move, names)
             buttons.append({"label": pick(short_words, short_words.ja, lang), "move": m,
                             "card": m.get("card") if isinstance(m.get("card"), str) else None,
