@@ -108,11 +108,15 @@ def test_player_counts_in_words(client):
 
 
 def test_the_moves_heading_says_what_to_do_in_japanese(client):
-    table = new_table(client, "spartacus")
+    table = new_table(client, "spartacus")   # a hand of cards: "choose a card"
     words = text(view(client, table, "ja"))
-    assert "Annの番: 指し手を選ぶ" in words and " 手 " not in words
+    assert "Annの番: カードを選ぶ" in words and " 手 " not in words
     mine = text(view(client, table, "ja", seat=0))   # Ann's own phone
-    assert "あなたの番: 指し手を選ぶ" in mine
+    assert "あなたの番: カードを選ぶ" in mine
+    wheel = new_table(client, "wheel")        # three cards to take: "choose a move"
+    client.post(f"/api/tables/{wheel['id']}/deal", json={"version": 0}, headers={"X-Table-Token": wheel["token"]})
+    words = text(view(client, wheel, "ja"))
+    assert re.search(r"(Ann|Ben|Chie)の番: 指し手を選ぶ", words) and " 手 " not in words
 
 
 def test_odds_note_is_in_the_page_language(client):
