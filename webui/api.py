@@ -334,24 +334,19 @@ def answer(table_id: str) -> tuple[Response, int]:
     return _write(table_id, "player", act)
 
 
-def _words(s: Any, moves: list[Move]) -> tuple[str, str]:
-    said = s.game.describe_moves(moves, s.names) if len(moves) != 1 else s.game.describe_move(moves[0], s.names)
-    return str(said), getattr(said, "ja", "") or str(said)
-
-
 @bp.post("/tables/<table_id>/undo-request")
 def undo_request(table_id: str) -> tuple[Response, int]:
-    """A phone asks the host to take back the last move (the host's page shows who asks for which
-    move, with accept and decline)."""
+    """A phone asks the host to take back its own last move (the scorekeeper: the last move); the
+    host's page shows who asks for which move, with accept and decline."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
-        last = s.last_turn()
-        if not last:
-            fail(400, "There is no move to take back right now.", ja="今取り消せる手はありません。")
-        text, ja = _words(s, last)
-        tables().request_undo(table_id, who.phone["phone"] if who.phone else "host", {
-            "phone": who.phone["phone"] if who.phone else "host", "by": who_says(s, who),
-            "seat": who.viewer.seat, "version": version, "move": text, "move_ja": ja,
-            "asked": time.time()})
+        target, moves = s.last_moves_of(who.viewer.seat)
+        if not moves:
+            fail(400, "There is no move of yours to take back in this game.",
+                 ja="このゲームには取り消せるあなたの手がありません。")
+        phone = who.phone["phone"] if who.phone else "host"
+        tables().request_undo(table_id, phone, {
+            "phone": phone, "by": who_says(s, who), "seat": who.viewer.seat, "version": version,
+            "target": target, "moves": [m.to_json() for m in moves], "asked": time.time()})
         return {"requested": True}
     return _write(table_id, "player", act)
 
@@ -359,7 +354,9 @@ def undo_request(table_id: str) -> tuple[Response, int]:
 @bp.post("/tables/<table_id>/undo")
 def undo(table_id: str) -> tuple[Response, int]:
     """Take back the last move: the host always; a player its own last turn until the next player
-    acts (Board Game Arena's rule); the scorekeeper the last move it may enter. Anyone else asks."""
+    acts (Board Game Arena's rule); the scorekeeper the last move it may enter. Anyone else asks.
+    The host accepting a request (``{"phone": id}``) takes back every move back to and including
+    the asker's, each an undo in the log."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if who.role != "host":
             last = s.last_turn()
@@ -369,7 +366,20 @@ def undo(table_id: str) -> tuple[Response, int]:
                 fail(403, "You may take back only your own last move, before the next player acts. "
                           "Ask the host to undo instead.",
                      ja="取り消せるのは、次のプレイヤーが動く前の自分の直前の手だけです。ホストに取り消しを依頼してください。")
-        result = s.undo(by=who_says(s, who), expected_version=version)
+        asked = body.get("phone")
+        if who.role == "host" and isinstance(asked, str):
+            request_ = next((r for r in tables().pending_undos(table_id) if r["phone"] == asked), None)
+            if request_ is None:
+                fail(404, "That undo request is gone (declined, or a move was undone since).",
+                     ja="その取り消し依頼はもうありません。")
+            if request_["version"] != version:
+                fail(409, "The game moved on since the request: decline it, or undo by hand.",
+                     ja="依頼の後にゲームが進みました。断るか、手動で取り消してください。", version=s.version)
+            result = None
+            while s.last_moves_of(None)[0] >= request_["target"] > 0:
+                result = s.undo(by="host", expected_version=s.version)
+        else:
+            result = s.undo(by=who_says(s, who), expected_version=version)
         tables().settle_undos(table_id)
         return result
     return _write(table_id, "player", act)

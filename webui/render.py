@@ -175,6 +175,8 @@ class Section:
     title: str
     choices: tuple[Choice, ...]
     chance: bool = False
+    cards_only: bool = False
+    """Every card button does the same (play this card): the cards show as chips alone, a grid."""
 
     @property
     def two_step(self) -> bool:
@@ -230,8 +232,11 @@ def _picker_section(game: str, title: str, buttons: list[dict[str, Any]], lang: 
     firsts = [f if f[0] else (f"m{i}", "", None) for i, f in enumerate(firsts)]   # no card: one tap
     keys = list(OrderedDict.fromkeys(k for k, _, _ in firsts))
     if len(buttons) <= PICK_LIMIT or len(keys) == len(buttons):
+        kinds = {b["move"].get("kind") for b in buttons if b.get("card")}
+        cards = sum(1 for b in buttons if b.get("card"))
         return Section(title, tuple(Choice(f"m{i}", b["label"], b.get("card"), b["move"], words=b.get("words", ""))
-                                    for i, b in enumerate(buttons)), chance)
+                                    for i, b in enumerate(buttons)), chance,
+                       cards_only=cards > 6 and len(kinds) == 1 and not chance)
     if game == "hills":
         keys.sort(key=_card_order)
     choices = []
@@ -332,10 +337,14 @@ def override_picker(engine: Game, st: dict[str, Any], names: list[str], lang: st
         by_seat.setdefault(m["player"], []).append(m)
     sections = []
     for seat, seat_moves in sorted(by_seat.items(), key=lambda kv: (kv[0] < 0, kv[0])):
+        kinds = list(OrderedDict.fromkeys(m["kind"] for m in seat_moves))   # the moves legal now first
+        seat_moves.sort(key=lambda m: (kinds.index(m["kind"]), _card_order(m.get("card") or "")))
         buttons = []
         for m in seat_moves:
             move = Move.from_json(m)
             short_words = engine.describe_move(move, short=True)
+            if short_words.ja == engine._generic_words(move).ja:
+                continue   # a move the game cannot even word (another seat's empty slot) is none here
             words = engine.describe_move(move, names)
             buttons.append({"label": pick(short_words, short_words.ja, lang), "move": m,
                             "card": m.get("card") if isinstance(m.get("card"), str) else None,
