@@ -98,6 +98,8 @@ def test_a_table_created_from_the_japanese_form_opens_in_japanese(client):
     assert r.status_code == 302
     page = client.get(r.headers["Location"]).get_data(as_text=True)
     assert '<html lang="ja">' in page and "ローマ七丘" in page
+    listed = text(client.get("/host?lang=ja").get_data(as_text=True))   # the tables list, by name
+    assert "ローマ七丘 — Ann, Ben" in listed and "hills —" not in listed
 
 
 def test_player_counts_in_words(client):

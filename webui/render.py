@@ -166,6 +166,8 @@ class Choice:
     then: tuple["Choice", ...] = ()
     words: str = ""
     """The whole move in words (what the host's picker shows once a move is chosen)."""
+    note: str = ""
+    """A small second line on the button ("face down")."""
 
 
 @dataclass(frozen=True)
@@ -219,8 +221,7 @@ def _face_down_by_card(buttons: list[dict[str, Any]], hand: list[str], lang: str
         return buttons
     out = [b for b in buttons if b not in blind]
     for card in hand:
-        out += [dict(b, card=card, label=f"{b['label']} ({t('face_down', lang)})", blind_for=card)
-                for b in blind]
+        out += [dict(b, card=card, note=t("face_down", lang), blind_for=card) for b in blind]
     return out
 
 
@@ -248,7 +249,7 @@ def _picker_section(game: str, title: str, buttons: list[dict[str, Any]], lang: 
             choices.append(Choice(key, b["label"], None, b["move"], words=b.get("words", "")))
             continue
         then = tuple(Choice(f"{key}-{i}", b["label"], b.get("card") if chance else None, b["move"],
-                            words=b.get("words", "")) for i, (b, _) in enumerate(picked))
+                            words=b.get("words", ""), note=b.get("note", "")) for i, (b, _) in enumerate(picked))
         if game == "hills":   # hills in order, face up or face down
             then = tuple(sorted(then, key=lambda c: c.move.get("hill", 0)))
         if len(then) == 1:   # one place only: the first tap is the move
