@@ -327,11 +327,12 @@ def override_moves(engine: Game, templates: list[dict[str, Any]], players: int,
 
 def override_picker(engine: Game, st: dict[str, Any], names: list[str], lang: str) -> list[Section]:
     """The host's picker for an override or a correction: per seat (and the table's chance moves),
-    every move of the right shape, chosen the way a player chooses a move."""
-    templates = list(st.get("legal_moves") or []) + list(st.get("chance_moves") or [])
-    if st.get("moves"):
-        last = {k: v for k, v in st["moves"][-1].items() if k not in ("version", "override")}
-        templates.append(last)
+    every move of the right shape, chosen the way a player chooses a move. The shapes come from the
+    engine (the moves legal now and the last move), not from the host's view, which hides hands:
+    every card of the game is offered anyway, so the picker tells nothing a hand holds."""
+    templates = [m.to_json() for m in engine.legal_moves()[:400]]
+    if engine.log:
+        templates.append(engine.log[-1].to_json())
     moves = override_moves(engine, templates, len(names), st.get("layout") or {})
     by_seat: "OrderedDict[int, list[dict[str, Any]]]" = OrderedDict()
     for m in moves:
