@@ -26,9 +26,10 @@ def dealt_wheel(count: int = 3, seed: int = 1, px_per_mm: float = 1.6,
     after = new_game("wheel", 3, {})
     after.apply(deal)
     table = layouts.table_size("wheel", 3)
-    cam = synthetic.Camera.looking_at(table, px_per_mm, seed, conditions=conditions)
     placed = layouts.place("wheel", after.layout(), 3, random.Random(seed))
+    cam = synthetic.Camera.looking_at(table, px_per_mm, seed, conditions=conditions)
     return [synthetic.render(cam, placed, i)[0] for i in range(count)], after.layout()
+
 
 
 def jpeg(image: np.ndarray, quality: int = 90) -> bytes:

@@ -265,3 +265,11 @@ def test_a_stranger_on_the_network_is_not_shown_the_known_players(tmp_path):
     new_table(client, "spartacus")
     assert 'id="known-players"' not in client.get("/host", environ_base=REMOTE).get_data(as_text=True)
     assert 'id="known-players"' in client.get("/host").get_data(as_text=True)
+
+
+def test_refusals_read_in_the_hosts_language(tmp_path):
+    client = make_app(tmp_path).test_client()
+    r = client.get("/history?lang=ja", environ_base=REMOTE, headers={"Accept": "text/html"})
+    assert r.status_code == 403 and "記録はホスト専用です" in r.get_data(as_text=True)
+    r = client.get("/history?from=24/11/2026", headers={"Accept": "text/html"})
+    assert r.status_code == 400 and "2026-11-24" in r.get_data(as_text=True)

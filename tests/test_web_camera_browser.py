@@ -86,6 +86,13 @@ def test_a_phone_streams_the_table_and_the_session_applies_it(tmp_path, browser,
         phone.wait_for_function("document.getElementById('cam-status').textContent.indexOf('送信中') >= 0",
                                 timeout=15000)
         phone.screenshot(path=str(SHOTS / "phone-camera-ja.png"))
+        # asking for 4K restarts the camera with the new size (the fake camera stays 1080p)
+        before = cameras(app).get(s.id).frames.pushed
+        phone.select_option("#cam-res", "3840x2160")
+        phone.wait_for_function("() => { const s = document.getElementById('preview').srcObject;"
+                                " return s && s.getVideoTracks()[0].getConstraints().width === 3840; }",
+                                timeout=10000)   # (Chromium reports an ideal value bare)
+        assert wait_until(lambda: cameras(app).get(s.id).frames.pushed > before + 2, 20)
         phone.tap("#cam-stop")
         assert "停止しました" in phone.inner_text("#cam-status")
         assert not errors, errors

@@ -3,11 +3,13 @@ frees, moves and grants; claims survive a restart; undo follows Board Game Arena
 racing moves on one table never fail."""
 from __future__ import annotations
 
+import random
 import threading
 import time
 
 import pytest
 
+from companion.session import Store, TableSession
 from tests.web_helpers import Live, make_app
 from webui.server import RunningServer
 
@@ -195,3 +197,29 @@ def test_page_loads_racing_moves_never_fail(live):
     for t in threads:
         t.join()
     assert moves >= 10 and loads[0] >= 50 and errors == [], errors[:3]
+
+
+def test_a_draw_offered_to_the_host_does_not_tell_the_hands(live):
+    # two-player Prussia dealt by the app: the pile alone would name the hands by elimination
+    table = live.new_table("prussia", 2)
+    host = table["host_token"]
+    assert live.json("POST", f"/api/tables/{table['id']}/deal", {"version": 0}, host)[0] == 200
+    phones = {0: live.seat(table, 0), 1: live.seat(table, 1)}
+    rng = random.Random(1)
+    for _ in range(60):
+        st = live.state(table, host)
+        if st["chance_moves"]:
+            break
+        mover = st["current_player"]
+        draw = [m for m in live.state(table, phones[mover])["legal_moves"] if m["kind"] == "draw"]
+        move = draw[0] if draw else rng.choice(live.state(table, phones[mover])["legal_moves"])
+        assert _move(live, table, phones[mover], move, st["version"])[0] == 200
+    game = TableSession.open(Store(live.server.app.config["DB"]), table["id"]).game
+    listed = {m["card"] for m in st["chance_moves"]}
+    assert set(game.table.pile) < listed and set(game.hands[0]) | set(game.hands[1]) <= listed
+    # the seats get no draw buttons at all, and a hand's card tapped as the draw is refused
+    assert live.state(table, phones[0])["chance_moves"] == []
+    status, _ = live.json("POST", f"/api/tables/{table['id']}/move",
+                          {"version": st["version"], "move": {"player": -1, "kind": "draw",
+                                                              "card": sorted(game.hands[0])[0]}}, host)
+    assert status == 422

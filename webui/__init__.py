@@ -25,7 +25,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The web app. Config keys: ``DB`` (SQLite path), ``PUBLIC_URL`` (what the join QR points at),
     ``FRAME_SOURCE`` (callable(table_id) -> (bytes, mimetype) or None: the camera view),
     ``TESTING``, ``SSE_KEEPALIVE`` (seconds)."""
-    from webui import api, camera_page, events, history, host, phone
+    from webui import api, camera_page, events, history, host, phone, printing
     from webui.common import install_helpers
     from webui.tables import Tables
 
@@ -38,6 +38,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tables"] = Tables(db)
     app.json.ensure_ascii = False
     install_helpers(app)
-    for bp in (phone.bp, host.bp, api.bp, events.bp, camera_page.bp, history.bp):
+    for bp in (phone.bp, host.bp, api.bp, events.bp, camera_page.bp, history.bp, printing.bp):
         app.register_blueprint(bp)
     return app

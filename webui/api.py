@@ -276,6 +276,13 @@ REFUSED_MOVE = {
 }
 
 
+def who_says(s: Any, who: Caller) -> str:
+    """How the log and the host's page name a caller: the seat's name for a seat's phone."""
+    if who.viewer.seat is not None and 0 <= who.viewer.seat < len(s.names):
+        return s.names[who.viewer.seat]
+    return who.label
+
+
 def check_mover(s: Any, who: Caller, move: Move) -> None:
     """Refuse (403) a move this caller may not enter: a seat's phone moves only for its seat."""
     why = session_module().view.may_move(s.game, who.viewer, move)
@@ -291,7 +298,7 @@ def move(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         m = _parse_move(s, body.get("move"))
         check_mover(s, who, m)
-        return s.play(m, by=who.label, expected_version=version)
+        return s.play(m, by=who_says(s, who), expected_version=version)
     return _write(table_id, "player", act)
 
 
@@ -303,7 +310,7 @@ def deal(table_id: str) -> tuple[Response, int]:
             fail(409, "No shuffle or draw is due now: a player is to move.", version=s.version)
         m = s.game.sample_chance(random.Random())
         check_mover(s, who, m)
-        return s.play(m, by=f"app ({who.label})", expected_version=version)
+        return s.play(m, by=f"app ({who_says(s, who)})", expected_version=version)
     return _write(table_id, "player", act)
 
 
@@ -320,7 +327,7 @@ def answer(table_id: str) -> tuple[Response, int]:
         if shown is not None and shown.get("hidden"):
             fail(403, "This question names cards you may not see: the host or the scorekeeper answers it.",
                  ja="この確認にはあなたに見えないカードが含まれます。ホストか記録係が答えます。")
-        return s.answer(prompt, choice, by=who.label, expected_version=version)
+        return s.answer(prompt, choice, by=who_says(s, who), expected_version=version)
     return _write(table_id, "player", act)
 
 
@@ -339,7 +346,7 @@ def undo_request(table_id: str) -> tuple[Response, int]:
             fail(400, "There is no move to take back right now.", ja="今取り消せる手はありません。")
         text, ja = _words(s, last)
         tables().request_undo(table_id, who.phone["phone"] if who.phone else "host", {
-            "phone": who.phone["phone"] if who.phone else "host", "by": who.label,
+            "phone": who.phone["phone"] if who.phone else "host", "by": who_says(s, who),
             "seat": who.viewer.seat, "version": version, "move": text, "move_ja": ja,
             "asked": time.time()})
         return {"requested": True}
@@ -359,7 +366,7 @@ def undo(table_id: str) -> tuple[Response, int]:
                 fail(403, "You may take back only your own last move, before the next player acts. "
                           "Ask the host to undo instead.",
                      ja="取り消せるのは、次のプレイヤーが動く前の自分の直前の手だけです。ホストに取り消しを依頼してください。")
-        result = s.undo(by=who.label, expected_version=version)
+        result = s.undo(by=who_says(s, who), expected_version=version)
         tables().settle_undos(table_id)
         return result
     return _write(table_id, "player", act)

@@ -112,9 +112,9 @@ PHONE_GONE_S = 10.0
 class FrameRefused(ValueError):
     """A pushed frame that is not taken: HTTP status and what to do about it."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, ja: str) -> None:
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.ja = status, message, ja
 
 
 def jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -150,16 +150,22 @@ def decode_frame(data: bytes) -> Any:
     import numpy as np
     if len(data) > FRAME_MAX_BYTES:
         raise FrameRefused(413, f"The frame is {len(data)} bytes; at most {FRAME_MAX_BYTES} are taken "
-                                f"(send 1920×1080 JPEG frames).")
+                                f"(send 1920×1080 JPEG frames).",
+                           f"フレームが{len(data)}バイトあります。受け付けるのは{FRAME_MAX_BYTES}バイトまでです"
+                           f"(1920×1080のJPEGを送ってください)。")
     size = jpeg_size(data)
     if size is None:
-        raise FrameRefused(415, "The frame is not a JPEG image: send the camera frame as image/jpeg.")
+        raise FrameRefused(415, "The frame is not a JPEG image: send the camera frame as image/jpeg.",
+                           "フレームがJPEG画像ではありません。カメラの映像をimage/jpegで送ってください。")
     if size[0] * size[1] > FRAME_MAX_PIXELS or min(size) < 16:
         raise FrameRefused(413, f"A {size[0]}×{size[1]} frame is not taken: send between 16×16 and "
-                                f"3840×2160 pixels (1920×1080 is best).")
+                                f"3840×2160 pixels (1920×1080 is best).",
+                           f"{size[0]}×{size[1]}のフレームは受け付けません。16×16から3840×2160ピクセルの間で"
+                           f"送ってください(1920×1080が最適です)。")
     frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if frame is None or (frame.shape[1], frame.shape[0]) != size:
-        raise FrameRefused(400, "The JPEG frame is damaged and cannot be decoded; send the next one.")
+        raise FrameRefused(400, "The JPEG frame is damaged and cannot be decoded; send the next one.",
+                           "JPEGフレームが壊れていて読めません。次のフレームを送ってください。")
     return frame
 
 
@@ -194,7 +200,9 @@ class Cameras:
                 worker.stop()
             elif worker is not None:
                 raise FrameRefused(409, "Another camera already watches this table (started with "
-                                        "the server): stop it before using a phone as the camera.")
+                                        "the server): stop it before using a phone as the camera.",
+                                   "このテーブルはすでに別のカメラ(サーバー起動時に指定)が見ています。"
+                                   "スマホをカメラにするには、そちらを止めてください。")
             feed = CameraFeed(tables, table_id, source=PushedFrames())
             self._workers[table_id] = feed
         return feed.start()

@@ -15,8 +15,10 @@ from typing import Any
 from flask import (Blueprint, Response, current_app, jsonify, make_response, render_template,
                    request, url_for)
 
-from webui.camera import FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, cameras, decode_frame
-from webui.common import fail, get_session, lang, tables, token_for
+from webui.camera import (FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, cameras, decode_frame,
+                          vision_available)
+from webui.common import error_answer, fail, get_session, lang, tables, token_for
+from webui.guard import local_request
 from webui.phone import redirect_with_token
 
 bp = Blueprint("camera", __name__)
@@ -30,14 +32,13 @@ def _host_only(table_id: str) -> None:
     role = tables().role(table_id, token_for(table_id, allow_cookie=True))
     if role is None:
         fail(401, "Open the camera page from the host screen's link: only the host's devices may "
-                  "be the table's camera.")
+                  "be the table's camera.",
+             ja="ホスト画面のリンクからカメラのページを開いてください。テーブルのカメラになれるのはホストの端末だけです。")
     if role != "host":
         fail(403, "A player's phone cannot be the table's camera: open the camera link from the "
-                  "host screen on the phone that will look down on the table.")
-
-
-def _local() -> bool:
-    return request.remote_addr in ("127.0.0.1", "::1", None)
+                  "host screen on the phone that will look down on the table.",
+             ja="プレイヤーのスマホはテーブルのカメラになれません。テーブルを見下ろすスマホで、ホスト画面の"
+                "カメラのリンクを開いてください。")
 
 
 @bp.get("/camera/<table_id>")
@@ -49,12 +50,13 @@ def page(table_id: str) -> Any:
     if token and tables().role(table_id, token) == "host":
         return redirect_with_token(here, f"tch_{table_id}", token)   # the token leaves the URL
     if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
-        if _local():     # this computer is the host's, as for the host page
+        if local_request():     # this computer is the host's, as for the host page
             return redirect_with_token(here, f"tch_{table_id}", tables().host_token(table_id))
-        return render_template("index.html", lang=lang(), code="",
-                               error="This is the host's camera page: open it with the link on the "
-                                     "host screen."), 403
+        return error_answer(403, "This is the host's camera page: open it with the link on the host "
+                                 "screen.",
+                            "ホストのカメラのページです。ホスト画面のリンクから開いてください。")
     return render_template("camera.html", s=s, lang=lang(), token=tables().host_token(table_id),
+                           res="4k" if request.args.get("res") == "4k" else "hd",
                            title=s.game.title, title_ja=getattr(s.game, "title_ja", ""))
 
 
@@ -64,21 +66,28 @@ def frame(table_id: str) -> tuple[Response, int]:
     the table's pipeline when the pipeline is free (newer frames replace waiting ones)."""
     get_session(table_id)
     _host_only(table_id)
+    if not vision_available():
+        fail(503, "The camera pipeline (vision/) is not installed in this build: the table is "
+                  "scored by tapping.",
+             ja="このビルドにはカメラの処理(vision/)が入っていません。手番はタップで記録してください。")
     if request.mimetype != "image/jpeg":
-        fail(415, "Send one camera frame as the body, with Content-Type: image/jpeg.")
+        fail(415, "Send one camera frame as the body, with Content-Type: image/jpeg.",
+             ja="カメラのフレームを1枚、Content-Type: image/jpeg で本文として送ってください。")
     if request.content_length is not None and request.content_length > FRAME_MAX_BYTES:
         fail(413, f"The frame is {request.content_length} bytes; at most {FRAME_MAX_BYTES} are taken "
-                  f"(send 1920×1080 JPEG frames).")
+                  f"(send 1920×1080 JPEG frames).",
+             ja=f"フレームが{request.content_length}バイトあります。受け付けるのは{FRAME_MAX_BYTES}バイトまでです。")
     request.max_content_length = FRAME_MAX_BYTES     # this route takes frames, not 64 kB of JSON
     try:
         image = decode_frame(request.get_data(cache=False))
         feed = cameras(current_app).phone(tables(), table_id, (image.shape[1], image.shape[0]))
     except FrameRefused as err:
-        fail(err.status, err.message)
+        fail(err.status, err.message, ja=err.ja)
     try:
         feed.frames.push(image)
     except ValueError:      # (SourceError) a frame of a new size restarted the camera meanwhile
-        fail(409, "The camera restarted (the phone was turned): send the next frame.")
+        fail(409, "The camera restarted (the phone was turned): send the next frame.",
+             ja="カメラが再起動しました(スマホの向きが変わりました)。次のフレームを送ってください。")
     return jsonify({"frames": feed.frames.pushed, "read": feed.seen,
                     "calibrated": feed.pipeline.calibration is not None,
                     "size": [image.shape[1], image.shape[0]]}), 202
@@ -90,7 +99,9 @@ def _check(table_id: str) -> tuple[Any, Any, Any]:
     worker = cameras(current_app).get(table_id)
     if worker is None:
         fail(404, "No camera watches this table: open the camera page on a phone (the host "
-                  "screen's link) or start the server with --camera.")
+                  "screen's link) or start the server with --camera.",
+             ja="このテーブルを見ているカメラはありません。スマホでカメラのページを開くか(ホスト画面のリンク)、"
+                "--camera を付けてサーバーを起動してください。")
     raw, cached = worker.raw, worker.checked
     if cached is not None and cached[0] is raw:
         return worker, cached[1], raw
@@ -134,7 +145,7 @@ def check_image(table_id: str) -> Response:
     _host_only(table_id)
     worker, result, raw = _check(table_id)
     if raw is None:
-        fail(404, "No frame from the camera yet.")
+        fail(404, "No frame from the camera yet.", ja="カメラからの映像がまだありません。")
     cached = worker.checked
     data = cached[2] if cached is not None and cached[0] is raw else None
     if data is None:

@@ -10,16 +10,16 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from urllib.parse import urlsplit
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, make_response, render_template, request, url_for
 
 from companion.games import GAME_IDS, game_class
 from companion.history import dates, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import read_plays
 from webui.charts import PALETTE, bar_rows, line_chart
-from webui.common import get_session, lang, require_role, tables
+from webui.common import ApiError, get_session, lang, require_role, tables
 from webui.i18n import STRINGS, t
 
 bp = Blueprint("history", __name__)
@@ -96,8 +96,14 @@ def known_players() -> list[str]:
     return query.known_players(tables().store) if allowed() else []
 
 
-def _refuse() -> tuple[str, int]:
-    return render_template("index.html", lang=lang(), code="", error=t("history_host_only", lang())), 403
+def _refuse() -> NoReturn:
+    """403 in the reader's language (a page for browsers, JSON for machines)."""
+    en, ja = HISTORY_STRINGS["history_host_only"]
+    raise ApiError(403, en, ja=ja)
+
+
+def _bad_dates(err: Exception) -> NoReturn:
+    raise ApiError(400, str(err), ja="日付は 2026-11-24 のように「年-月-日」で指定してください。")
 
 
 def _filter() -> query.Filter:
@@ -157,13 +163,13 @@ def counted(count: int, what: str, language: str) -> str:
 def page() -> Any:
     """The History page (host only)."""
     if not allowed():
-        return _refuse()
+        _refuse()
     language = lang()
     store = tables().store
     try:
         which = _filter()
     except exchange.HistoryError as err:
-        return render_template("index.html", lang=language, code="", error=str(err)), 400
+        _bad_dates(err)
     plays = query.plays(store, which)
     everything = query.plays(store) if (which.game or which.player) else plays
     share = query.win_share(plays)
@@ -191,14 +197,15 @@ def page() -> Any:
 def export() -> Response:
     """Download every play (or a date range) as CSV, JSON or a BG Stats file (host only)."""
     if not allowed():
-        return make_response(_refuse())
+        _refuse()
     fmt = request.args.get("format", "json")
     if fmt not in exchange.FORMATS:
-        return make_response((f"format must be one of {', '.join(exchange.FORMATS)}", 400))
+        raise ApiError(400, f"format must be one of {', '.join(exchange.FORMATS)}",
+                       ja=f"形式は {', '.join(exchange.FORMATS)} のいずれかです。")
     try:
         which = _filter()
     except exchange.HistoryError as err:
-        return make_response((str(err), 400))
+        _bad_dates(err)
     store = tables().store
     text = exchange.export(store, query.plays(store, which), fmt,
                            everything=not (which.since or which.until or which.game or which.player))
@@ -235,14 +242,13 @@ def rematch() -> Any:
     origin = request.headers.get("Origin")
     if origin and urlsplit(origin).netloc != request.host:
         # a page of another site posting to this server (the host's machine is trusted as such)
-        return render_template("index.html", lang=lang(), code="", error="Refused: a request from another site."), 403
+        raise ApiError(403, "Refused: a request from another site.", ja="拒否しました: 別のサイトからのリクエストです。")
     table_id, play_id = request.form.get("table"), request.form.get("play")
     if table_id:
         require_role(table_id, "host", allow_cookie=True)
         s = get_session(table_id)
         if not s.is_over():
-            return render_template("index.html", lang=lang(), code="",
-                                   error="The game is still on: end it first."), 409
+            raise ApiError(409, "The game is still on: end it first.", ja="ゲームはまだ続いています。先に終了してください。")
         already = rematch_of(table_id)
         if already:
             return _host_of(already["id"])
@@ -251,16 +257,16 @@ def rematch() -> Any:
         rounds, target = s.rounds, s.target
     elif play_id:
         if not allowed():
-            return _refuse()
+            _refuse()
         found = read_plays(tables().store._db(), "WHERE p.id = ?", (play_id,))
         if not found:
-            return render_template("index.html", lang=lang(), code="", error=f"No play {play_id!r}."), 404
+            raise ApiError(404, f"No play {play_id!r} in the history.", ja=f"記録にプレイ{play_id!r}はありません。")
         play = found[0]
         game, names, options = play.game, play.names, dict(play.options)
         options["start_player"] = (options.get("start_player", 0) + 1) % len(names)
         rounds = target = None
     else:
-        return render_template("index.html", lang=lang(), code="", error="Say which table or play."), 400
+        raise ApiError(400, "Say which table or play to rematch.", ja="再戦するテーブルかプレイを指定してください。")
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
     if table_id:
         with tables().lock(table_id):

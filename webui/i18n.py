@@ -78,6 +78,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "total_note": ("Series total: the scores of the {n} finished games of this series added up; this "
                    "game counts once it ends.",
                    "シリーズ合計: このシリーズで終わった{n}ゲームの得点の合計です。今のゲームは終了時に加わります。"),
+    "total_note_none": ("Series total: each game's score is added here when that game ends (none has "
+                        "ended yet).",
+                        "シリーズ合計: 各ゲームの得点は、そのゲームが終わったときにここへ加わります(まだ終わったゲームはありません)。"),
     "rules": ("Rules", "ルール"),
     "back": ("Back", "戻る"),
     "events": ("What happened", "経過"),
@@ -143,6 +146,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "seat": ("Seat", "席"),
     "choose": ("Choose", "選択"),
     "face_down_card": ("A face-down card", "伏せカード"),
+    "hand_unseen": ("{n} cards in your hand and {k} face down on the table: the camera has not seen "
+                    "which, so these are the cards you may hold.",
+                    "手札{n}枚と、卓に伏せた{k}枚。カメラにはどれか見えていないので、持っている可能性のあるカードです。"),
     "chance_short": ("The table (a card turned over)", "卓(めくったカード)"),
     "your_move_card": ("Your move: choose a card", "あなたの番: カードを選ぶ"),
     "their_move_card": ("{name}'s move: choose a card", "{name}の番: カードを選ぶ"),
@@ -195,6 +201,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "このページを開いたまま画面をオンにしておいてください。「準備完了」になったら"
                     "スマホを動かさないでください。"),
     "camera_host_page": ("Host screen", "ホスト画面"),
+    "camera_resolution": ("Resolution", "解像度"),
 }
 
 

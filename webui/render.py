@@ -208,10 +208,25 @@ def _card_order(key: str) -> tuple[bool, int]:
     return (key not in order, order.get(key, 0))
 
 
+def _face_down_by_card(buttons: list[dict[str, Any]], hand: list[str], lang: str) -> list[dict[str, Any]]:
+    """Seven Hills as the camera sees it: a card laid on a face-down hill is recorded as "a face-down
+    card" (the camera cannot read it). A player still thinks "my red 6, on hill 2": each card of the
+    hand offers the face-down hills too, and tapping one records the face-down placement."""
+    blind = [b for b in buttons if b["move"].get("kind") == "place" and b["move"].get("card") is None]
+    if not blind or not hand:
+        return buttons
+    out = [b for b in buttons if b not in blind]
+    for card in hand:
+        out += [dict(b, card=card, label=f"{b['label']} ({t('face_down', lang)})", blind_for=card)
+                for b in blind]
+    return out
+
+
 def _picker_section(game: str, title: str, buttons: list[dict[str, Any]], lang: str,
                     chance: bool) -> Section:
     """One group of buttons, flat, or in two steps when it is long and names cards."""
-    firsts = [_first_step(game, b["move"], lang) for b in buttons]
+    firsts = [(b["blind_for"], card_name(b["blind_for"], lang), b["blind_for"]) if b.get("blind_for")
+              else _first_step(game, b["move"], lang) for b in buttons]
     firsts = [f if f[0] else (f"m{i}", "", None) for i, f in enumerate(firsts)]   # no card: one tap
     keys = list(OrderedDict.fromkeys(k for k, _, _ in firsts))
     if len(buttons) <= PICK_LIMIT or len(keys) == len(buttons):
@@ -229,6 +244,8 @@ def _picker_section(game: str, title: str, buttons: list[dict[str, Any]], lang: 
             continue
         then = tuple(Choice(f"{key}-{i}", b["label"], b.get("card") if chance else None, b["move"],
                             words=b.get("words", "")) for i, (b, _) in enumerate(picked))
+        if game == "hills":   # hills in order, face up or face down
+            then = tuple(sorted(then, key=lambda c: c.move.get("hill", 0)))
         if len(then) == 1:   # one place only: the first tap is the move
             choices.append(Choice(key, words, card, then[0].move, words=then[0].words))
         else:
@@ -236,13 +253,17 @@ def _picker_section(game: str, title: str, buttons: list[dict[str, Any]], lang: 
     return Section(title, tuple(choices), chance)
 
 
-def move_picker(groups: list[dict[str, Any]], game: str, lang: str) -> list[Section]:
+def move_picker(groups: list[dict[str, Any]], game: str, lang: str,
+                hand: list[str] | None = None) -> list[Section]:
     """The move buttons (``state_for``'s groups, built from the viewer's legal moves) as a picker:
     a long group that names cards becomes two steps — the card, then where it goes (Seven Hills:
-    a card, then a hill; a drawn card: its suit, then the card)."""
+    a card, then a hill; a drawn card: its suit, then the card). ``hand``: the cards the mover may
+    hold, when a face-down card is recorded without its name (Seven Hills under a camera)."""
     sections = []
     for group in groups:
         buttons = group.get("moves") or []
+        if game == "hills":
+            buttons = _face_down_by_card(buttons, hand or [], lang)
         if buttons:
             chance = buttons[0]["move"].get("player", 0) < 0
             sections.append(_picker_section(game, group.get("title", ""), buttons, lang, chance))

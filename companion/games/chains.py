@@ -552,8 +552,8 @@ class Game(engine.Game):
             return []
         who = ", ".join(f"player {deck_of(c)}" for c in stopped)
         return [Event.of("value_stopped",
-                         f"{value} stopped (打ち止め): {self.threshold} terminal {value}s taken; "
-                         f"turn face down the {value}s of {who} ({', '.join(stopped)}).",
+                         f"{value} stopped: {self.threshold} terminal {value}s taken; "
+                         f"turn face down the {value}s of {who}.",   # the card ids are in the data
                          f"{value}は打ち止め:{value}が{self.threshold}枚取られました。"
                          f"{'、'.join(f'プレイヤー{deck_of(c)}' for c in stopped)}の{value}を裏向きに。",
                          value=value, cards=stopped, threshold=self.threshold)]

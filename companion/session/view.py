@@ -106,8 +106,8 @@ def names_hidden(value: Any, hidden: set[str]) -> bool:
     return False
 
 
-HIDDEN_EVENT = ("A card went face down here (only its owner sees it).",
-                "ここでカードが裏向きになりました(持ち主だけが見られます)。")
+HIDDEN_EVENT = ("A card that is face down now or in a hand (not shown here).",
+                "今は裏向きか手札にあるカード(ここには表示しません)。")
 
 
 def _event(e: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
@@ -175,6 +175,18 @@ def _chance_shown(game: Game, viewer: Viewer) -> bool:
     return viewer.moves_for_everyone or (viewer.role == "seat" and game.players == 1)
 
 
+def _chance_offered(session: Any, game: Game, viewer: Viewer, hidden: set[str]) -> list[Move]:
+    """The chance outcomes ``viewer`` may pick from. A draw lists every card whose place the
+    viewer does not know (the pile and the hidden hands alike): the pile alone would tell the
+    hands by elimination. The table turns over a pile card, so the extra ones are never needed."""
+    moves = session.chance_moves()
+    draws = [m for m in moves if m.kind == "draw" and m.player == CHANCE]
+    if hidden and draws and len(draws) == len(moves):
+        cards = sorted({m.get("card") for m in draws} | hidden)
+        moves = [Move.of(CHANCE, "draw", card=c) for c in cards]
+    return moves[:60]
+
+
 def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     """The session's state as ``viewer`` may see it (the JSON the web page and API get)."""
     with session.lock:
@@ -183,7 +195,7 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         turn = st["current_player"]
         hidden = hidden_cards(game, viewer)
         legal = [] if st["is_over"] else session.legal_moves()
-        chance = session.chance_moves()[:60] if _chance_shown(game, viewer) else []
+        chance = _chance_offered(session, game, viewer, hidden) if _chance_shown(game, viewer) else []
         view = _seat_view(game, viewer.seat, turn) if viewer.role == "seat" else public_view(game, turn)
     st.update(
         viewer={"role": viewer.role, "seat": viewer.seat},

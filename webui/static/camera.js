@@ -63,8 +63,10 @@
   var errorEl = document.getElementById("cam-error");
   var startBtn = document.getElementById("cam-start");
   var stopBtn = document.getElementById("cam-stop");
+  var resSel = document.getElementById("cam-res");
   var canvas = document.createElement("canvas");
   var stream = null, running = false, sent = 0, since = 0, wakeLock = null, checkTimer = null;
+  var epoch = 0;   /* each start's own send loop: a restart never leaves two loops running */
 
   function fail(text) {
     errorEl.textContent = text;
@@ -82,8 +84,8 @@
     return new Promise(function (ok) { canvas.toBlob(ok, "image/jpeg", JPEG_QUALITY); });
   }
 
-  function send() {
-    if (!running) return;
+  function send(mine) {
+    if (!running || mine !== epoch) return;
     var t0 = performance.now();
     grab().then(function (blob) {
       if (!blob) return sleep(200);
@@ -91,9 +93,9 @@
                              headers: {"Content-Type": "image/jpeg", "X-Table-Token": d.token}})
         .then(function (r) {
           return r.json().catch(function () { return {}; }).then(function (j) {
-            if (!running) return null;      /* stopped while this frame was on its way */
+            if (!running || mine !== epoch) return null;   /* stopped while this frame was on its way */
             if (!r.ok) {
-              fail(j.error || ("error " + r.status));
+              fail((document.documentElement.lang === "ja" && j.ja) || j.error || ("error " + r.status));
               if (r.status !== 400 && r.status < 500) stop();   /* refused for good: say so, stop */
               return sleep(2000);
             }
@@ -106,7 +108,7 @@
           });
         });
     }).catch(function (e) { fail(String(e)); return sleep(2000); })
-      .then(function () { if (running) send(); });
+      .then(function () { send(mine); });
   }
 
   function pollCheck() {
@@ -129,8 +131,11 @@
       return;
     }
     fail("");
+    clearInterval(checkTimer);
+    if (stream) stream.getTracks().forEach(function (t) { t.stop(); });
+    var size = resSel.value.split("x");
     navigator.mediaDevices.getUserMedia({audio: false, video: {
-      facingMode: {ideal: "environment"}, width: {ideal: 1920}, height: {ideal: 1080}}
+      facingMode: {ideal: "environment"}, width: {ideal: +size[0]}, height: {ideal: +size[1]}}
     }).then(function (s) {
       stream = s;
       video.srcObject = s;
@@ -142,7 +147,7 @@
       startBtn.hidden = true;
       stopBtn.hidden = false;
       keepAwake();
-      send();
+      send(++epoch);
       pollCheck();
       checkTimer = setInterval(pollCheck, CHECK_EVERY_MS);
     }).catch(function (e) {
@@ -163,6 +168,10 @@
   }
 
   startBtn.addEventListener("click", start);
+  resSel.addEventListener("change", function () {   /* 4K doubles px/mm where the phone has it */
+    if (running) stop();
+    start();
+  });
   stopBtn.addEventListener("click", stop);
   document.addEventListener("visibilitychange", keepAwake);
   start();    /* browsers that need a tap first show the button again with the reason */
