@@ -247,27 +247,18 @@ class Pipeline:
     def _assess(self, grey: np.ndarray) -> FrameQuality:
         """Judge this frame's sharpness, glare and exposure (``vision.quality``); kept for ``status``."""
         self._since_quality = 0
-        self.frame_quality = self.quality.assess(grey, self.calibration, self.layout.bounds(), self._marker_outlines())
+        self.frame_quality = self.quality.assess(grey, self.calibration, self.layout.bounds(), self.marker_outlines())
         return self.frame_quality
 
-    def _marker_outlines(self) -> list[np.ndarray]:
-        """Frame px outlines of the printed markers of every tracked card (glare over them counts,
-        whatever its size: a marker's black is never white)."""
+    def marker_outlines(self) -> list[np.ndarray]:
+        """Frame px outlines (4, 2) of every marker (or QR code) of a tracked card where it was last
+        read, so in view: glare over them counts whatever its size (no marker is mostly white)."""
         cal = self.calibration
-        if cal is None or not self.tracker.tracks:
+        live = {t.number for t in self.tracker.tracks}
+        marks = [m for n, (_, _, m) in self._last_marks.items() if n in live and len(m) % 4 == 0]
+        if cal is None or not marks:
             return []
-        pts = []
-        for t in self.tracker.tracks:
-            card = t.card
-            if len(card.corners) != 4 or card.card_id.startswith("T-SEAT"):
-                continue
-            w, h = cat.card_size_mm(card.card_id)
-            tl, tr, _, bl = (np.array(c) for c in card.corners)
-            for rect in cat.marker_rects(card.card_id):
-                square = np.array([[rect.x, rect.y], [rect.x + rect.w, rect.y], [rect.x + rect.w, rect.y + rect.h],
-                                   [rect.x, rect.y + rect.h]])
-                pts.append(tl + square[:, :1] / w * (tr - tl) + square[:, 1:] / h * (bl - tl))
-        return list(cal.to_image(np.vstack(pts)).reshape(-1, 4, 2)) if pts else []
+        return list(cal.to_image(np.vstack(marks)).reshape(-1, 4, 2))
 
     def _read(self, grey: np.ndarray, s: Sighting, cal: Calibration, pose: np.ndarray) -> SeenCard:
         """One sighting (``pose``: its ``to_table``) into table mm, its QR code read (within the
