@@ -335,7 +335,7 @@ def glare_spots(small: np.ndarray, scale: float, calibration: Any = None,
         for n, m in enumerate(markers, start=1):
             cv2.fillConvexPoly(which, np.round(np.asarray(m) / scale).astype(np.int32), n)
         area = np.bincount(which.ravel(), minlength=len(markers) + 1)
-        washed = np.bincount(which.ravel(), weights=mask.ravel(), minlength=len(markers) + 1)
+        washed = np.bincount(which[mask > 0], minlength=len(markers) + 1)
         glared = (washed >= WASHED_MARKER * np.maximum(area, 1)) & (area > 0)
         glared[0] = False
         on_markers = (glared[which] & (mask > 0)).astype(np.uint8)
@@ -347,17 +347,27 @@ def glare_spots(small: np.ndarray, scale: float, calibration: Any = None,
         return ()
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
     inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    # each blob's largest inner disc and its pixels on washed-out markers, all blobs at once; only
+    # those that may hold the glare disc somewhere (half the radius at the table's centre: a
+    # tilted camera sees its far side coarser) or lie on markers are looked at one by one
+    clipped = mask > 0
+    ids, depth = labels[clipped], inside[clipped]
+    order = np.argsort(ids, kind="stable")
+    ids, depth = ids[order], depth[order]
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    deepest = np.zeros(count)
+    deepest[ids[starts]] = np.maximum.reduceat(depth, starts)
+    marked = np.bincount(labels[on_markers > 0], minlength=count)
     spots = []
-    for label in range(1, count):
-        x, y, bw, bh, area = stats[label]
-        if area < 4:
+    for label in np.flatnonzero((deepest >= reach) | (marked >= GLARE_ON_MARKER)):
+        if label == 0:
             continue
+        x, y, bw, bh, _ = stats[label]
         at = (float(centroids[label][0] * scale), float(centroids[label][1] * scale))
         if calibration is not None:
             px_per_mm = _px_per_mm(calibration, at)
-        blob = labels[y:y + bh, x:x + bw] == label
-        radius = float(inside[y:y + bh, x:x + bw][blob].max()) * scale / px_per_mm
-        if radius >= GLARE_RADIUS_MM or np.count_nonzero(on_markers[y:y + bh, x:x + bw][blob]) >= GLARE_ON_MARKER:
+        radius = float(deepest[label]) * scale / px_per_mm
+        if radius >= GLARE_RADIUS_MM or marked[label] >= GLARE_ON_MARKER:
             box = (int(x * scale), int(y * scale), int((x + bw) * scale), int((y + bh) * scale))
             spots.append(Glare(_side(at, (w * scale, h * scale), calibration, table), box, round(radius, 1)))
     return tuple(spots)
