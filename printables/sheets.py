@@ -284,8 +284,9 @@ def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: s
                 _draw_card(c, card_id, side, layout.bleed)
                 c.restoreState()
             _cut_marks(c, layout, places)
-            how = ("print at 100 % (actual size), double-sided, flip on long edge"
-                   if side == "front" else "backs: this page prints behind the fronts before it")
+            how = ("print at 100 % (actual size), double-sided, flip on long edge · 100 %・両面・長辺とじで印刷"
+                   if side == "front" else "backs: this page prints behind the fronts before it · "
+                                           "裏面: 前のページの裏に印刷されます")
             _margin_note(c, layout, f"Table Companion · {title} · sheet {number} of {len(sheets)} · "
                                     f"{side}s · {layout.describe()} · {how}")
             c.showPage()
@@ -431,17 +432,18 @@ def draw_sticker(c: Canvas, card_id: str, label: LabelSheet) -> None:
     x, right = top_left.x + top_left.w + 2.5, qr.x - 2.5
     if card.kind == "playing":
         text(c, card.rank, x, 12.5, 11, colour=ink, max_width=right - x)
-        text(c, cat.SUIT_SYMBOLS[card.suit], x, 22.5, 9, colour=ink)
+        text(c, cat.SUIT_SYMBOLS[card.suit], x, 21, 9, colour=ink)
     elif card.kind == "joker":
         text(c, "JOKER", x, 10.5, 4.2, max_width=right - x)
         c.setFillColor(ink)
-        draw_symbol(c, "star", x + 4.5, 17.5, 8)
+        draw_symbol(c, "star", x + 4.5, 17, 8)
     else:
         text(c, str(card.value), x, 12.5, 11, colour=ink, max_width=right - x)
         c.setFillColor(ink)
-        draw_symbol(c, cat.COLOURS[card.colour].symbol, x + 4, 18.5, 6)
-    what = f"Prussia {card.name}" if card.game == "prussia" else f"Chains deck {card.deck}"
-    text(c, what, top_left.x, min(label.h - 1.8, top_left.y + top_left.h + 4), 2.3, colour=GREY,
+        draw_symbol(c, cat.COLOURS[card.colour].symbol, x + 4, 18, 6)
+    what = (f"輪る七年戦争 · Prussia {card.name}" if card.game == "prussia"
+            else f"チェーンズ デッキ{card.deck} · Chains deck {card.deck}")
+    text(c, what, top_left.x, min(label.h - 1.8, top_left.y + top_left.h + 5.6), 2.3, colour=GREY,
          max_width=right - top_left.x)
     if label.w > CW + 0.6:   # Letter labels are wider than a card: a line to trim the rest
         c.setStrokeColor(GREY)
@@ -467,7 +469,8 @@ def draw_sticker_sheets(c: Canvas, paper: str, cards: list[str]) -> int:
         c.saveState()
         _at(c, h, 0, 0)
         text(c, f"Table Companion stickers on {label.name} · print at 100 % (actual size), "
-                f"one-sided · put each label flush with the card's top-left corner",
+                f"one-sided · put each label flush with the card's top-left corner · "
+                f"100 %・片面で印刷し、カードの左上の角に合わせて貼ってください",
              w / 2, label.top - 4, 2.3, anchor="centre", colour=GREY, max_width=w - 12)
         c.restoreState()
         c.showPage()

@@ -98,6 +98,8 @@ def test_a_table_created_from_the_japanese_form_opens_in_japanese(client):
     assert r.status_code == 302
     page = client.get(r.headers["Location"]).get_data(as_text=True)
     assert '<html lang="ja">' in page and "ローマ七丘" in page
+    listed = text(client.get("/host?lang=ja").get_data(as_text=True))   # the tables list, by name
+    assert "ローマ七丘 — Ann, Ben" in listed and "hills —" not in listed
 
 
 def test_player_counts_in_words(client):
@@ -108,11 +110,15 @@ def test_player_counts_in_words(client):
 
 
 def test_the_moves_heading_says_what_to_do_in_japanese(client):
-    table = new_table(client, "spartacus")
+    table = new_table(client, "spartacus")   # a hand of cards: "choose a card"
     words = text(view(client, table, "ja"))
-    assert "Annの番: 指し手を選ぶ" in words and " 手 " not in words
+    assert "Annの番: カードを選ぶ" in words and " 手 " not in words
     mine = text(view(client, table, "ja", seat=0))   # Ann's own phone
-    assert "あなたの番: 指し手を選ぶ" in mine
+    assert "あなたの番: カードを選ぶ" in mine
+    wheel = new_table(client, "wheel")        # three cards to take: "choose a move"
+    client.post(f"/api/tables/{wheel['id']}/deal", json={"version": 0}, headers={"X-Table-Token": wheel["token"]})
+    words = text(view(client, wheel, "ja"))
+    assert re.search(r"(Ann|Ben|Chie)の番: 指し手を選ぶ", words) and " 手 " not in words
 
 
 def test_odds_note_is_in_the_page_language(client):
@@ -167,3 +173,43 @@ def test_a_missing_camera_gives_our_message_without_opencv_warnings(tmp_path):
     out, err = _serve("--camera", "57", "--game", "wheel", "--players", "3", "--port", "0",
                       "--db", str(tmp_path / "c.db"), until="Ctrl+C")
     assert "cannot open camera 57" in err and "[ WARN" not in err + out, err
+
+
+def test_a_refusal_names_the_players(client):
+    table = new_table(client, "spartacus")   # Ann to lead; the scorekeeper taps Ben's card
+    r = client.post(f"/api/tables/{table['id']}/move?lang=en", headers={"X-Table-Token": table["token"]},
+                    json={"version": 0, "move": {"player": 1, "kind": "play", "card": "S-B5"}})
+    body = r.get_json()
+    assert r.status_code == 422 and "Ann" in body["reason"] + body["ja"], body
+    assert not re.search(r"[Pp]layer [1-9]|プレイヤー[1-9]|(?<![A-Za-z0-9-])P[1-9](?![0-9])", body["reason"] + body["ja"]), body
+
+
+CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+CARD_ID = re.compile(r"\b(?:[WHSP]-[A-Z]+\d*|C\d\d-\d+-\d+|B-[A-Z]+)\b")
+IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|\bpt\b")
+
+
+@pytest.mark.parametrize("game", ["wheel", "hills", "spartacus", "prussia", "chains"])
+def test_views_speak_one_language_and_no_ids(client, game):
+    """English views: no Japanese words, no internal card ids; Japanese views: no raw identifiers
+    (the host's page too, with its override picker), over the first steps of a game."""
+    import random
+    from tests.web_helpers import step
+    table = new_table(client, game)
+    rng = random.Random(3)
+    for _ in range(25):
+        st = state(client, table)
+        if st["is_over"]:
+            break
+        for token in (table["token"], table["host_token"]):
+            english = text(client.get(f"/t/{table['id']}/view?lang=en&token={token}").get_data(as_text=True))
+            japanese = text(client.get(f"/t/{table['id']}/view?lang=ja&token={token}").get_data(as_text=True))
+            assert not CJK.search(english.replace("日本語", "")), english
+            assert not CARD_ID.search(english) and not CARD_ID.search(japanese)
+            assert not IDENTIFIER.search(japanese), IDENTIFIER.search(japanese).group(0)
+        if st["prompts"]:
+            p = st["prompts"][0]
+            client.post(f"/api/tables/{table['id']}/answer", headers={"X-Table-Token": table["token"]},
+                        json={"version": st["version"], "prompt": p["id"], "choice": p["choices"][0]["id"]})
+        else:
+            assert step(client, table, rng).status_code == 200

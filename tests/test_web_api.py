@@ -553,8 +553,9 @@ def test_buttons_and_prompt_choices_speak_the_page_language(client):
     view = f"/t/{table['id']}/view?token={chie}"
     # the buttons: the game's short words, without the seat (it is the phone's own move)
     en, ja = (client.get(f"{view}&lang={lang}").get_data(as_text=True) for lang in ("en", "ja"))
-    assert "<span>Play green 4</span>" in en and "<span>Pass</span>" in en and "Chie" not in en.split('class="step1')[-1]
-    assert "<span>緑4を出す</span>" in ja and "<span>パスする</span>" in ja
+    # (a hand of cards shows as chips: each card button's name is its words, aria-label)
+    assert 'aria-label="Play green 4"' in en and "<span>Pass</span>" in en and "Chie" not in en.split('class="step1')[-1]
+    assert 'aria-label="緑4を出す"' in ja and "<span>パスする</span>" in ja
     r = client.post(f"/api/tables/{table['id']}/move", json={"version": 2, "move": {"player": 2, "kind": "play", "card": "S-G3"}},
                     headers=_player(table))
     assert r.status_code == 200

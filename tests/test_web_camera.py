@@ -3,6 +3,7 @@ pipeline as a webcam and the session applies what they show; bad frames are refu
 nothing; HTTPS with the self-signed certificate."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import ssl
@@ -265,3 +266,12 @@ def test_a_4k_phone_is_taken_and_reads_at_twice_the_resolution(app, wheel_frames
     for key in ("lowest_px_per_mm", "highest_px_per_mm"):
         assert checks["uhd"][key] == pytest.approx(2 * checks["hd"][key], rel=0.03)
     assert checks["uhd"]["readable"] > checks["hd"]["readable"]
+
+
+def test_camera_bench_runs_a_phone_through_a_real_server(wheel_frames):
+    from webui import camera_bench
+    report = camera_bench.run(8, table=wheel_frames)
+    json.dumps(report)
+    assert report["frames_sent"] == 8 and 2 <= report["frames_read"] <= 8
+    assert report["deal_matches_frames"] and report["deal_applied_after_s"] is not None
+    assert report["check_next"] == "overhead" and report["post_ms"]["median"] > 0

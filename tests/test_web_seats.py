@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from companion import catalogue
 from companion.session import Store, TableSession
 from tests.web_helpers import Live, make_app
 from webui.server import RunningServer
@@ -144,21 +145,27 @@ def test_undo_own_move_until_the_next_player_acts_else_ask(live):
     assert status == 403 and "Ask the host" in answer["error"]
     status, _ = live.json("POST", f"/api/tables/{table['id']}/undo-request", {"version": bv + 1}, ann)
     assert status == 200
-    page = live.request("GET", f"/t/{table['id']}/view?token={table['host_token']}")[2].decode()
-    assert "Asks to take back" in page and "Ann" in page and 'id="undo-accept"' in page
+    host = table["host_token"]
+    page = live.request("GET", f"/t/{table['id']}/view?token={host}")[2].decode()
+    asked = page.split('class="banner b-undo undo-ask"', 1)[1].split("</div>", 1)[0]
+    assert "Asks to take back" in page and "Ann" in asked and 'class="big primary undo-accept"' in page
+    # the words name no card the host may not see (Ann's card lies face down): "Ann (red) places a
+    # face-down card at hill N", not "… places red 4 face down …"
+    value = catalogue.card(move["card"]).value
+    assert "a face-down card" in asked and f"red {value}" not in asked
     # the host declines: the request is gone
+    ann_phone = ann.split(".")[0]
     status, _ = live.json("POST", f"/api/tables/{table['id']}/undo-decline",
-                          {"version": bv + 1, "phone": ann.split(".")[0]}, table["host_token"])
+                          {"version": bv + 1, "phone": ann_phone}, host)
     assert status == 200
-    page = live.request("GET", f"/t/{table['id']}/view?token={table['host_token']}")[2].decode()
-    assert "Asks to take back" not in page
-    # asked again and accepted: the host's undo takes back Ben's last move and clears the request
-    live.json("POST", f"/api/tables/{table['id']}/undo-request", {"version": bv + 1}, ben)
-    assert live.json("POST", undo, {"version": bv}, table["host_token"])[0] == 409   # stale accept
-    status, answer = live.json("POST", undo, {"version": bv + 1}, table["host_token"])
-    assert status == 200 and answer["move"] == ben_move
-    page = live.request("GET", f"/t/{table['id']}/view?token={table['host_token']}")[2].decode()
-    assert "Asks to take back" not in page
+    assert "Asks to take back" not in live.request("GET", f"/t/{table['id']}/view?token={host}")[2].decode()
+    # asked again and accepted: everything back to and including Ann's move is taken back
+    live.json("POST", f"/api/tables/{table['id']}/undo-request", {"version": bv + 1}, ann)
+    assert live.json("POST", undo, {"version": bv, "phone": ann_phone}, host)[0] == 409   # stale accept
+    status, _ = live.json("POST", undo, {"version": bv + 1, "phone": ann_phone}, host)
+    st = live.state(table, ann)
+    assert status == 200 and st["version"] == bv + 3 and st["moves"] == [] and st["current_player"] == 0
+    assert "Asks to take back" not in live.request("GET", f"/t/{table['id']}/view?token={host}")[2].decode()
 
 
 def test_page_loads_racing_moves_never_fail(live):

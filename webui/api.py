@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, Sequence
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
@@ -90,11 +90,14 @@ def create_table(body: dict[str, Any]) -> Any:
     return s
 
 
-def refuse(status: int, err: GameError | IllegalMove, **extra: Any) -> NoReturn:
+def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = (),
+           **extra: Any) -> NoReturn:
     """Answer a refusal of the rules or the session in the page's language: ``error`` is the
-    Japanese words when wanted and given, ``reason`` and ``ja`` carry both, ``rule`` cites the rule."""
-    reason = err.reason if isinstance(err, IllegalMove) else str(err)
-    ja = getattr(err, "ja", "")
+    Japanese words when wanted and given, ``reason`` and ``ja`` carry both, ``rule`` cites the rule;
+    with ``names``, seats are named as the table named them ("Ben's turn", not "player 2's")."""
+    from companion.session.table import name_seats
+    reason = name_seats(err.reason if isinstance(err, IllegalMove) else str(err), names)
+    ja = name_seats(getattr(err, "ja", ""), names)
     if isinstance(err, IllegalMove):
         extra["rule"] = err.rule
     fail(status, pick(reason, ja, lang()), reason=reason, ja=ja, **extra)
@@ -232,9 +235,9 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
             fail(409, f"{err} The table is now at version {s.version}; reload and try again.",
                  version=s.version)
         except IllegalMove as err:
-            refuse(422, err, version=s.version)
+            refuse(422, err, names=s.names, version=s.version)
         except (GameError, session.SessionError) as err:
-            refuse(400, err, version=s.version)
+            refuse(400, err, names=s.names, version=s.version)
         new_version = s.version
     tables().changed(table_id)
     out: dict[str, Any] = {"version": new_version}
@@ -331,24 +334,19 @@ def answer(table_id: str) -> tuple[Response, int]:
     return _write(table_id, "player", act)
 
 
-def _words(s: Any, moves: list[Move]) -> tuple[str, str]:
-    said = s.game.describe_moves(moves, s.names) if len(moves) != 1 else s.game.describe_move(moves[0], s.names)
-    return str(said), getattr(said, "ja", "") or str(said)
-
-
 @bp.post("/tables/<table_id>/undo-request")
 def undo_request(table_id: str) -> tuple[Response, int]:
-    """A phone asks the host to take back the last move (the host's page shows who asks for which
-    move, with accept and decline)."""
+    """A phone asks the host to take back its own last move (the scorekeeper: the last move); the
+    host's page shows who asks for which move, with accept and decline."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
-        last = s.last_turn()
-        if not last:
-            fail(400, "There is no move to take back right now.", ja="今取り消せる手はありません。")
-        text, ja = _words(s, last)
-        tables().request_undo(table_id, who.phone["phone"] if who.phone else "host", {
-            "phone": who.phone["phone"] if who.phone else "host", "by": who_says(s, who),
-            "seat": who.viewer.seat, "version": version, "move": text, "move_ja": ja,
-            "asked": time.time()})
+        target, moves = s.last_moves_of(who.viewer.seat)
+        if not moves:
+            fail(400, "There is no move of yours to take back in this game.",
+                 ja="このゲームには取り消せるあなたの手がありません。")
+        phone = who.phone["phone"] if who.phone else "host"
+        tables().request_undo(table_id, phone, {
+            "phone": phone, "by": who_says(s, who), "seat": who.viewer.seat, "version": version,
+            "target": target, "moves": [m.to_json() for m in moves], "asked": time.time()})
         return {"requested": True}
     return _write(table_id, "player", act)
 
@@ -356,7 +354,9 @@ def undo_request(table_id: str) -> tuple[Response, int]:
 @bp.post("/tables/<table_id>/undo")
 def undo(table_id: str) -> tuple[Response, int]:
     """Take back the last move: the host always; a player its own last turn until the next player
-    acts (Board Game Arena's rule); the scorekeeper the last move it may enter. Anyone else asks."""
+    acts (Board Game Arena's rule); the scorekeeper the last move it may enter. Anyone else asks.
+    The host accepting a request (``{"phone": id}``) takes back every move back to and including
+    the asker's, each an undo in the log."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if who.role != "host":
             last = s.last_turn()
@@ -366,7 +366,20 @@ def undo(table_id: str) -> tuple[Response, int]:
                 fail(403, "You may take back only your own last move, before the next player acts. "
                           "Ask the host to undo instead.",
                      ja="取り消せるのは、次のプレイヤーが動く前の自分の直前の手だけです。ホストに取り消しを依頼してください。")
-        result = s.undo(by=who_says(s, who), expected_version=version)
+        asked = body.get("phone")
+        if who.role == "host" and isinstance(asked, str):
+            request_ = next((r for r in tables().pending_undos(table_id) if r["phone"] == asked), None)
+            if request_ is None:
+                fail(404, "That undo request is gone (declined, or a move was undone since).",
+                     ja="その取り消し依頼はもうありません。")
+            if request_["version"] != version:
+                fail(409, "The game moved on since the request: decline it, or undo by hand.",
+                     ja="依頼の後にゲームが進みました。断るか、手動で取り消してください。", version=s.version)
+            result = None
+            while s.last_moves_of(None)[0] >= request_["target"] > 0:
+                result = s.undo(by="host", expected_version=s.version)
+        else:
+            result = s.undo(by=who_says(s, who), expected_version=version)
         tables().settle_undos(table_id)
         return result
     return _write(table_id, "player", act)

@@ -57,7 +57,7 @@ def page(table_id: str) -> Any:
                             "ホストのカメラのページです。ホスト画面のリンクから開いてください。")
     return render_template("camera.html", s=s, lang=lang(), token=tables().host_token(table_id),
                            res="4k" if request.args.get("res") == "4k" else "hd",
-                           title=s.game.title, title_ja=getattr(s.game, "title_ja", ""))
+                           title=s.game.title, title_ja=s.game.title_ja)
 
 
 @bp.post("/api/tables/<table_id>/camera/frame")

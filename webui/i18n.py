@@ -146,6 +146,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "seat": ("Seat", "席"),
     "choose": ("Choose", "選択"),
     "face_down_card": ("A face-down card", "伏せカード"),
+    "points_short": ("pt", "点"),
     "hand_unseen": ("{n} cards in your hand and {k} face down on the table: the camera has not seen "
                     "which, so these are the cards you may hold.",
                     "手札{n}枚と、卓に伏せた{k}枚。カメラにはどれか見えていないので、持っている可能性のあるカードです。"),

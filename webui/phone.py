@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 
+from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from webui.api import find_table, phone_label, state_for
 from webui.common import ApiError, Caller, get_session, lang, session_module, tables
@@ -32,7 +33,7 @@ def view_context(s: Any, who: Caller, language: str) -> dict[str, Any]:
     series = st.get("series") or {}
     names = st.get("names") or [f"P{i + 1}" for i in range(s.players)]
     host = who.role == "host"
-    undos = tables().pending_undos(s.id) if host else []
+    undos = [_worded(s, r, who) for r in tables().pending_undos(s.id)] if host else []
     return {"st": st, "s": s, "game": s.game_id, "seat": who.viewer.seat, "lang": language,
             "role": who.role, "names": names, "view": st.get("view") or {},
             "layout": st.get("layout") or {},
@@ -41,6 +42,13 @@ def view_context(s: Any, who: Caller, language: str) -> dict[str, Any]:
             "may_undo": _may_undo(s, who), "seats": seat_choices(s), "phone": who.phone,
             "phones": tables().store.phones(s.id) if host else [],
             "extra": st.get("view") or {}}
+
+
+def _worded(s: Any, asked: dict[str, Any], who: Caller) -> dict[str, Any]:
+    """An undo request with its moves in words as ``who`` may read them (never a hidden card)."""
+    moves = [Move.from_json(m) for m in asked.get("moves", [])]
+    en, ja = session_module().view.moves_words(s.game, s.names, moves, who.viewer)
+    return dict(asked, move=en, move_ja=ja)
 
 
 def _may_undo(s: Any, who: Caller) -> bool:

@@ -166,6 +166,8 @@ class Choice:
     then: tuple["Choice", ...] = ()
     words: str = ""
     """The whole move in words (what the host's picker shows once a move is chosen)."""
+    note: str = ""
+    """A small second line on the button ("face down")."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,8 @@ class Section:
     title: str
     choices: tuple[Choice, ...]
     chance: bool = False
+    cards_only: bool = False
+    """Every card button does the same (play this card): the cards show as chips alone, a grid."""
 
     @property
     def two_step(self) -> bool:
@@ -217,8 +221,7 @@ def _face_down_by_card(buttons: list[dict[str, Any]], hand: list[str], lang: str
         return buttons
     out = [b for b in buttons if b not in blind]
     for card in hand:
-        out += [dict(b, card=card, label=f"{b['label']} ({t('face_down', lang)})", blind_for=card)
-                for b in blind]
+        out += [dict(b, card=card, note=t("face_down", lang), blind_for=card) for b in blind]
     return out
 
 
@@ -230,8 +233,11 @@ def _picker_section(game: str, title: str, buttons: list[dict[str, Any]], lang: 
     firsts = [f if f[0] else (f"m{i}", "", None) for i, f in enumerate(firsts)]   # no card: one tap
     keys = list(OrderedDict.fromkeys(k for k, _, _ in firsts))
     if len(buttons) <= PICK_LIMIT or len(keys) == len(buttons):
+        kinds = {b["move"].get("kind") for b in buttons if b.get("card")}
+        cards = sum(1 for b in buttons if b.get("card"))
         return Section(title, tuple(Choice(f"m{i}", b["label"], b.get("card"), b["move"], words=b.get("words", ""))
-                                    for i, b in enumerate(buttons)), chance)
+                                    for i, b in enumerate(buttons)), chance,
+                       cards_only=cards > 6 and len(kinds) == 1 and not chance)
     if game == "hills":
         keys.sort(key=_card_order)
     choices = []
@@ -243,7 +249,7 @@ def _picker_section(game: str, title: str, buttons: list[dict[str, Any]], lang: 
             choices.append(Choice(key, b["label"], None, b["move"], words=b.get("words", "")))
             continue
         then = tuple(Choice(f"{key}-{i}", b["label"], b.get("card") if chance else None, b["move"],
-                            words=b.get("words", "")) for i, (b, _) in enumerate(picked))
+                            words=b.get("words", ""), note=b.get("note", "")) for i, (b, _) in enumerate(picked))
         if game == "hills":   # hills in order, face up or face down
             then = tuple(sorted(then, key=lambda c: c.move.get("hill", 0)))
         if len(then) == 1:   # one place only: the first tap is the move
@@ -332,10 +338,14 @@ def override_picker(engine: Game, st: dict[str, Any], names: list[str], lang: st
         by_seat.setdefault(m["player"], []).append(m)
     sections = []
     for seat, seat_moves in sorted(by_seat.items(), key=lambda kv: (kv[0] < 0, kv[0])):
+        kinds = list(OrderedDict.fromkeys(m["kind"] for m in seat_moves))   # the moves legal now first
+        seat_moves.sort(key=lambda m: (kinds.index(m["kind"]), _card_order(m.get("card") or "")))
         buttons = []
         for m in seat_moves:
             move = Move.from_json(m)
             short_words = engine.describe_move(move, short=True)
+            if short_words.ja == engine._generic_words(move).ja:
+                continue   # a move the game cannot even word (another seat's empty slot) is none here
             words = engine.describe_move(move, names)
             buttons.append({"label": pick(short_words, short_words.ja, lang), "move": m,
                             "card": m.get("card") if isinstance(m.get("card"), str) else None,

@@ -401,6 +401,16 @@ class TableSession:
         last = moves[-1]["version"]
         return [m["move"] for m in moves if m["version"] == last]
 
+    @_locked
+    def last_moves_of(self, seat: int | None) -> tuple[int, list[Move]]:
+        """The version and moves of the newest move entry of ``seat`` in the current game (any
+        seat's for None; chance moves count for nobody); ``(0, [])`` when there is none."""
+        self._catch_up()
+        for m in reversed(self._st.moves):
+            if not m["override"] and (seat is None or m["move"].player == seat):
+                return m["version"], [x["move"] for x in self._st.moves if x["version"] == m["version"]]
+        return 0, []
+
     def blocked(self) -> Prompt | None:
         """The first open prompt that stops moves (choose or illegal), or None."""
         return next((p for p in self._st.prompts.values() if p.kind in BLOCKING), None)

@@ -209,6 +209,26 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     return st
 
 
+def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer) -> tuple[str, str]:
+    """``moves`` in words (English, Japanese) as ``viewer`` may read them: a move naming a card
+    the viewer may not see is worded without its card."""
+    hidden = hidden_cards(game, viewer)
+    parts_en, parts_ja = [], []
+    for move in moves:
+        shown = move
+        if names_hidden(move.to_json(), hidden):
+            shown = Move.of(move.player, move.kind, **{k: v for k, v in move.params if k != "card"})
+        try:
+            said = game.describe_move(shown, names)
+            en, ja = str(said), getattr(said, "ja", "") or str(said)
+        except Exception:   # a move some engines cannot word without its card
+            who = names[move.player] if 0 <= move.player < len(names) else "?"
+            en, ja = f"{who}'s move (its card is not shown)", f"{who}の手(カードは表示しません)"
+        parts_en.append(en)
+        parts_ja.append(ja)
+    return ", ".join(parts_en), "、".join(parts_ja)
+
+
 def may_move(game: Game, viewer: Viewer, move: Move) -> str | None:
     """Why ``viewer`` may not enter ``move`` (None if it may): a seat moves only for itself."""
     if viewer.moves_for_everyone:

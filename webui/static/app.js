@@ -184,8 +184,10 @@
       post("answer", {prompt: b.dataset.prompt, choice: b.dataset.choice});
     } else if (b.id === "deal") {
       post("deal", {});
-    } else if (b.id === "undo" || b.id === "undo-accept") {
+    } else if (b.id === "undo") {
       post("undo", {});
+    } else if (b.classList.contains("undo-accept")) {   /* back to and including the asker's move */
+      post("undo", {phone: b.dataset.phone});
     } else if (b.classList.contains("undo-decline")) {
       post("undo-decline", {phone: b.dataset.phone});
     } else if (b.classList.contains("claim")) {   /* this phone takes a free seat */

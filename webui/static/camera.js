@@ -7,6 +7,7 @@
 
   var SEND_EVERY_MS = 300;      /* about three frames a second: the table is still most of the time */
   var CHECK_EVERY_MS = 2000;
+  var IDLE_CHECK_MS = 8000;     /* the host page of a table with no camera yet */
   var JPEG_QUALITY = 0.9;       /* 15 mm markers at 1.4 px/mm survive 0.9, not much less */
 
   function showCheck(j, nextEl, warnEl) {
@@ -25,11 +26,13 @@
   if (box) {
     var img = document.getElementById("camcheck-img");
     var pollCheck = function () {
+      var next = IDLE_CHECK_MS;   /* no camera yet: look again now and then (a phone may start) */
       fetch(box.dataset.check, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
         if (!r.ok) { box.hidden = true; return null; }
         return r.json();
       }).then(function (j) {
         if (!j) return;
+        next = CHECK_EVERY_MS;
         box.hidden = false;
         showCheck(j, document.getElementById("camcheck-next"), document.getElementById("camcheck-warnings"));
         if (j.gone && j.source === "phone") {
@@ -43,10 +46,9 @@
         if (j.frame && j.frame[0]) fig.push(j.frame[0] + "×" + j.frame[1]);
         document.getElementById("camcheck-figures").textContent = fig.join(" · ");
         if (j.frame && j.frame[0]) img.src = j.image + "?t=" + Date.now();
-      }).catch(function () {});
+      }).catch(function () {}).then(function () { setTimeout(pollCheck, next); });
     };
     pollCheck();
-    setInterval(pollCheck, CHECK_EVERY_MS);
     var details = document.getElementById("phonecam");
     details.addEventListener("toggle", function () {   /* the QR carries the host token: on demand */
       var qr = document.getElementById("phonecam-qr");
