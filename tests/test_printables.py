@@ -523,8 +523,9 @@ def test_decks_tell_apart_in_greyscale():
     Threshold: 25 grey levels of 255 (about 10 % of the range). A person tells two greys apart side
     by side at about 1–2 % of lightness, but a greyscale print halftones each tone, the room's light
     varies over a table and cheap printers drift by several percent from page to page; 10 % leaves
-    a wide margin over all of that. Measured: ≥ 28.8 between decks (Chains 10 against hill 7), ≤ 9.2
-    within one (a nation against an era card: only their lettering differs)."""
+    a wide margin over all of that. Measured: ≥ 28.5 between decks (Prussia's era I against
+    Spartacus' red 1), ≤ 9.2 within one (a nation against an era card: only their lettering
+    differs)."""
     greys = {card_id: frame_greys(card_id) for ids in DECK_FACES.values() for card_id in ids}
     for game, ids in DECK_FACES.items():
         for card_id in ids:
