@@ -81,8 +81,9 @@
             function (el) { return el.className; });
           var reason = document.getElementById("override-reason");
           var typed = reason ? reason.value : "";
-          /* a card picked in the two-step picker stays picked if the new view offers it still */
-          var picked = Array.prototype.map.call(view.querySelectorAll(".picker .step2:not([hidden])"), function (p) {
+          /* a card picked for a turn stays picked if the new view offers it still (the host's
+             override picker starts afresh: its choice was just used or is to be made again) */
+          var picked = Array.prototype.map.call(view.querySelectorAll("#moves .picker .step2:not([hidden])"), function (p) {
             var box = p.closest(".picker"), from = box.querySelector(".pick[data-step='" + p.dataset.for + "']");
             return {picker: box.dataset.picker, key: from ? from.dataset.key : ""};
           });
