@@ -81,7 +81,22 @@
             function (el) { return el.className; });
           var reason = document.getElementById("override-reason");
           var typed = reason ? reason.value : "";
+          /* a card picked in the two-step picker stays picked if the new view offers it still */
+          var picked = Array.prototype.map.call(view.querySelectorAll(".picker .step2:not([hidden])"), function (p) {
+            var box = p.closest(".picker"), from = box.querySelector(".pick[data-step='" + p.dataset.for + "']");
+            return {picker: box.dataset.picker, key: from ? from.dataset.key : ""};
+          });
+          var tab = view.querySelector(".ov-seat.on");
+          tab = tab ? tab.dataset.panel : null;
           view.innerHTML = html;
+          if (tab !== null) {
+            var again = view.querySelector(".ov-seat[data-panel='" + tab + "']");
+            if (again) again.click();
+          }
+          picked.forEach(function (k) {
+            var again = view.querySelector(".picker[data-picker='" + k.picker + "'] .pick[data-key='" + k.key + "']");
+            if (again && k.key) again.click();
+          });
           view.querySelectorAll("details[class]").forEach(function (el) {
             if (open.indexOf(el.className) >= 0) el.open = true;
           });
