@@ -428,7 +428,7 @@ class Pipeline:
         # glare washing out part of it (its marker, most often) hides it, it does not take it away:
         # only what the glare leaves is compared, and a card mostly under glare is covered. Only
         # where this frame has a glare spot: a taken card can bare white paper just as bright
-        washed = quality.glared(now, then) if self._under_glare(track) else np.zeros(now.shape, bool)
+        washed = quality.glared(now, then, where=open_part) if self._under_glare(track) else np.zeros(now.shape, bool)
         if washed.any():
             if (washed & open_part).sum() > GLARE_COVERS * open_part.sum():
                 return "covered"

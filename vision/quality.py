@@ -111,6 +111,9 @@ SHAKE_FRAMES = (3, 8)
 GLARE_GAIN = 30
 """A pixel washed out by glare is at least this many grey levels brighter than the same place was."""
 
+GLARE_DARKER = 0.02
+"""...and a place where more than this share got that much darker is not under glare."""
+
 SIDES = ("left", "right", "far", "near", "middle")
 
 MESSAGES: dict[str, dict[str, str]] = {
@@ -373,11 +376,19 @@ def glare_spots(small: np.ndarray, scale: float, calibration: Any = None,
     return tuple(spots)
 
 
-def glared(now: np.ndarray, then: np.ndarray, halo: int = 3) -> np.ndarray:
+def glared(now: np.ndarray, then: np.ndarray, halo: int = 3, where: np.ndarray | None = None) -> np.ndarray:
     """Where a place's look ``now`` is washed out by glare that was not there ``then`` (two grey
     patches of one place): clipped now, and brighter than then, grown by ``halo`` px (the soft rim
-    of a reflection brightens what lies around its clipped middle)."""
-    washed = (now >= SATURATED - 8) & (now.astype(np.int16) - then >= GLARE_GAIN)
+    of a reflection brightens what lies around its clipped middle). Glare only adds light: where
+    more than ``GLARE_DARKER`` of the place (or of ``where``) got darker, something else lies there
+    now (a card taken away shows the print of the one below), and nothing is glare."""
+    change = now.astype(np.int16) - then
+    darker = change <= -GLARE_GAIN
+    if where is not None:
+        darker &= where
+    if np.count_nonzero(darker) > GLARE_DARKER * (np.count_nonzero(where) if where is not None else darker.size):
+        return np.zeros(now.shape, bool)
+    washed = (now >= SATURATED - 8) & (change >= GLARE_GAIN)
     if halo and washed.any():
         washed = cv2.dilate(washed.astype(np.uint8), np.ones((2 * halo + 1, 2 * halo + 1), np.uint8)) > 0
     return washed
