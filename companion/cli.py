@@ -28,6 +28,7 @@ COMMAND_MODULES = (
 BENCHES = {
     "vision": "vision.bench",
     "web": "webui.bench",
+    "camera": "webui.camera_bench",
     "prussia": "companion.games.prussia_bench",
     "session": "companion.session.bench",
     "history": "companion.history.bench",
@@ -131,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_simulate)
 
-    p = sub.add_parser("bench", help="measure speed and accuracy (vision, web, prussia, session, history)")
+    p = sub.add_parser("bench", help="measure speed and accuracy (vision, web, camera, prussia, session, history)")
     p.add_argument("target", choices=sorted(BENCHES))
     p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the benchmark")
     p.set_defaults(func=_bench)

@@ -1,40 +1,15 @@
 """Frames for the phone-camera tests: a dealt Wheel of History table rendered from our printed
-cards (``vision.synthetic``), as images, JPEGs or a Y4M file for Chromium's fake camera."""
+cards (``webui.camera_bench.dealt_wheel``, a phone 65° above the table), as images, JPEGs or a Y4M
+file for Chromium's fake camera; and a pinhole camera placed by hand."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.engine import simulate
-from companion.games import new_game
-from vision import layouts, synthetic
-
-
-ANGLED = synthetic.Conditions(elevation=65)
-"""A phone on a stand at the table's near edge, 65° above the table: its far side reads too small."""
-
-
-def dealt_wheel(count: int = 3, seed: int = 1, px_per_mm: float = 1.6,
-                conditions: synthetic.Conditions = ANGLED) -> tuple[list[np.ndarray], dict]:
-    """``count`` BGR frames (1920 × 1080) of a three-player Wheel of History table just after the
-    deal (25 cards in the circle) seen through ``conditions`` at ``px_per_mm`` in the middle, and
-    the engine layout they show."""
-    deal = simulate(new_game("wheel", 3, {}), seed).turns[0][0]
-    after = new_game("wheel", 3, {})
-    after.apply(deal)
-    table = layouts.table_size("wheel", 3)
-    placed = layouts.place("wheel", after.layout(), 3, random.Random(seed))
-    cam = synthetic.Camera.looking_at(table, px_per_mm, seed, conditions=conditions)
-    return [synthetic.render(cam, placed, i)[0] for i in range(count)], after.layout()
-
-
-
-def jpeg(image: np.ndarray, quality: int = 90) -> bytes:
-    """A frame as a phone sends it."""
-    return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+from vision import synthetic
+from webui.camera_bench import dealt_wheel, jpeg  # noqa: F401  (the tests' frames: the bench's)
 
 
 def write_y4m(path: Path, frames: list[np.ndarray], fps: int = 5) -> Path:

@@ -1,28 +1,28 @@
 """Issue 14 in real headless Chromium at a phone's size (390×844), English and Japanese: a move is
 the card, then where it goes, with big targets and no scrolling; the host's override and
-correction pick from the same picker (no typed JSON). Screenshots go to docs/img/ (docs/webui.md).
+correction pick from the same picker (no typed JSON). Screenshots go to test-artifacts/web/
+(docs/img/webui-picker-*.png and webui-override-picker.png are copies).
 """
 from __future__ import annotations
 
 import json
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from tests.test_web_browser import (PHONE, _create, _join, _phone, _post,  # noqa: F401
+from tests.test_web_browser import (PHONE, SHOTS, _create, _join, _phone, _post,  # noqa: F401
                                     _version, browser, server)
 
 pytestmark = pytest.mark.browser
 
-DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 MIN_TARGET = 44
 """Smallest tap target, CSS pixels (Apple's and Material's guidance is 44–48)."""
 
 
 def _doc_shot(page, name: str) -> None:
-    """What the phone shows (its viewport, not the whole page) for docs/webui.md."""
-    page.screenshot(path=str(DOCS_IMG / f"{name}.png"))
+    """What the phone shows (its viewport, not the whole page); docs/webui.md shows copies."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def _state(server, token, table):
@@ -74,6 +74,13 @@ def test_seven_hills_a_card_then_a_hill_without_scrolling(server, browser, lang)
     assert ("赤6" if lang == "ja" else "red 6") in page.inner_text("#moves .step2:visible .step2-head")
     assert page.evaluate("scrollY") == 0
     _doc_shot(page, f"webui-picker-hill-{lang}")
+    if lang == "en":   # the view is redrawn (another phone takes Ben's seat): red 6 stays picked
+        page.evaluate("window.before = document.querySelector('.gameview')")
+        ben_ctx, ben = _phone(browser)
+        _join(ben, server, table["code"], seat=1)
+        page.wait_for_function("() => document.querySelector('.gameview') !== window.before")
+        assert "red 6" in page.inner_text("#moves .step2:visible .step2-head")
+        ben_ctx.close()
     # "another card" goes back, and the move is played by the hill's button
     page.tap("#moves .step2:visible .pick-back")
     assert page.locator("#moves button.pick:visible").count() == 9
@@ -115,7 +122,7 @@ def test_the_host_corrects_and_overrides_with_the_picker(server, browser):
     host.tap(".ov-panel:visible .step2:visible button.ov-move >> nth=4")     # hill 5
     assert "Ben" in host.inner_text("#override-chosen") and "5" in host.inner_text("#override-chosen")
     host.locator("details.override").scroll_into_view_if_needed()
-    host.screenshot(path=str(DOCS_IMG / "webui-override-picker.png"))
+    _doc_shot(host, "webui-override-picker")
     host.fill("#override-reason", "we let Ben lay two")
     before = _version(host)
     host.tap("#override")
@@ -174,4 +181,31 @@ def test_camera_mode_offers_the_cards_the_page_says_you_may_hold(server, browser
     assert all(m.get("card") is None for m in _state(server, table["host_token"], table)["moves"])
     for ctx, phone in phones:
         assert not phone.errors
+        ctx.close()
+
+
+def test_the_host_screen_gives_the_camera_the_room(tmp_path, browser):
+    """Issue 14, point 10: the camera view is no small, half-empty panel on the host's screen."""
+    import cv2
+    import numpy as np
+
+    from tests.web_helpers import make_app
+    from webui.server import RunningServer
+    frame = np.full((540, 960, 3), 90, np.uint8)
+    cv2.rectangle(frame, (100, 100), (860, 440), (40, 160, 40), -1)
+    jpeg = cv2.imencode(".jpg", frame)[1].tobytes()
+    app = make_app(tmp_path, FRAME_SOURCE=lambda table_id: (jpeg, "image/jpeg"))
+    with RunningServer(app) as srv:
+        table = _create(srv, "wheel", 3, ["Ann", "Ben", "Chie"])
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        host = ctx.new_page()
+        host.goto(f"{srv.url}{table['host_url']}?token={table['host_token']}")
+        host.wait_for_function("() => document.getElementById('camera').naturalWidth > 0")
+        grid = host.locator(".hostgrid").bounding_box()
+        panel = host.locator("section.camera").bounding_box()
+        image = host.locator("#camera").bounding_box()
+        assert image["width"] >= 0.6 * grid["width"], (image, grid)       # the frame gets the room
+        assert panel["height"] - image["height"] < 110, (panel, image)    # and fills its panel
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        host.screenshot(path=str(SHOTS / "host-camera.png"))
         ctx.close()

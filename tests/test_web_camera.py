@@ -3,6 +3,7 @@ pipeline as a webcam and the session applies what they show; bad frames are refu
 nothing; HTTPS with the self-signed certificate."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import ssl
@@ -21,6 +22,7 @@ from tests.camera_helpers import dealt_wheel, jpeg
 from tests.web_helpers import make_app
 from vision.sources import PushedFrames, SourceError
 from webui.camera import FRAME_MAX_BYTES, CameraFeed, FrameRefused, cameras, decode_frame, jpeg_size
+from webui.camera_page import camera_token, camera_url
 from webui.demo import wait_until
 
 
@@ -115,26 +117,44 @@ def test_bad_frames_are_refused_and_change_nothing(app, wheel_frames):
     assert r.status_code == 409 and "Another camera" in r.get_json()["error"] and "別のカメラ" in r.get_json()["ja"]
 
 
-def test_the_camera_page_is_the_hosts(app):
+def test_the_camera_page_is_for_the_phone_the_host_chose(app, wheel_frames):
+    frames, _ = wheel_frames
     tables, s, host = _table(app)
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = "192.168.1.7"   # a phone, not this computer
-    assert client.get(f"/camera/{s.id}").status_code == 403
-    assert client.get(f"/camera/{s.id}?token={tables.join(s.id, 'phone')}").status_code == 403
-    r = client.get(f"/camera/{s.id}?token={host}")
-    assert r.status_code == 302 and "token=" not in r.headers["Location"]   # kept in a cookie
-    page = client.get(f"/camera/{s.id}?lang=ja")
-    assert page.status_code == 200
-    text = page.get_data(as_text=True)
-    assert "スマホカメラ" in text and f'data-frame="/api/tables/{s.id}/camera/frame"' in text
-    # the host page offers the phone-camera link; its QR carries the host token, for the host only
-    host_page = client.get(f"/host/{s.id}").get_data(as_text=True)
-    assert "Use a phone as the camera" in host_page and 'id="camcheck"' in host_page
-    assert client.get(f"/api/tables/{s.id}/camera/qr.svg").status_code == 200
+    camera = camera_token(tables, s.id)
+    assert camera != host and camera != camera_token(tables, "another")
     phone = app.test_client()
-    phone.environ_base["REMOTE_ADDR"] = "192.168.1.8"
+    phone.environ_base["REMOTE_ADDR"] = "192.168.1.7"   # a phone, not this computer
+    assert phone.get(f"/camera/{s.id}").status_code == 403
+    assert phone.get(f"/camera/{s.id}?token={tables.join(s.id, 'phone')}").status_code == 403
+    # the host screen offers the link; it carries the camera's token, never the host's
+    desk = app.test_client()
+    host_page = desk.get(f"/host/{s.id}", follow_redirects=True).get_data(as_text=True)
+    assert "Use a phone as the camera" in host_page and 'id="camcheck"' in host_page
+    assert desk.get(f"/api/tables/{s.id}/camera/qr.svg").status_code == 200
+    with app.test_request_context():
+        link = camera_url(s.id)
+    assert link.endswith(f"/camera/{s.id}?token={camera}") and host not in link
+    r = phone.get(f"/camera/{s.id}?token={camera}")
+    assert r.status_code == 302 and "token=" not in r.headers["Location"]   # kept in a cookie
+    page = phone.get(f"/camera/{s.id}?lang=ja")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "スマホカメラ" in text and host not in text
+    assert f'data-frame="/api/tables/{s.id}/camera/frame"' in text and f'data-token="{camera}"' in text
+    # the camera phone streams frames (by its cookie alone) and reads the check; it is no host
+    r = phone.post(f"/api/tables/{s.id}/camera/frame", data=frames[0], headers={"Content-Type": "image/jpeg"})
+    assert r.status_code == 202, r.get_json()
+    assert phone.get(f"/api/tables/{s.id}/camera/check").status_code == 200
+    as_camera = {"X-Table-Token": camera}
+    assert phone.post(f"/api/tables/{s.id}/undo", json={"version": 0}, headers=as_camera).status_code == 401
+    assert phone.get(f"/api/tables/{s.id}/camera/qr.svg", headers=as_camera).status_code == 403
+    assert phone.get(f"/host/{s.id}").status_code == 403
     assert phone.get(f"/api/tables/{s.id}/camera/qr.svg",
                      headers={"X-Table-Token": tables.join(s.id, "phone")}).status_code == 403
+    # the host's own device opens the camera page without the link: it gets the camera's cookie
+    remote_host = app.test_client()
+    remote_host.environ_base["REMOTE_ADDR"] = "192.168.1.9"
+    remote_host.get(f"/host/{s.id}?token={host}")
+    assert remote_host.get(f"/camera/{s.id}", follow_redirects=True).status_code == 200
 
 
 def test_jpeg_size_reads_the_header_only():
@@ -265,3 +285,12 @@ def test_a_4k_phone_is_taken_and_reads_at_twice_the_resolution(app, wheel_frames
     for key in ("lowest_px_per_mm", "highest_px_per_mm"):
         assert checks["uhd"][key] == pytest.approx(2 * checks["hd"][key], rel=0.03)
     assert checks["uhd"]["readable"] > checks["hd"]["readable"]
+
+
+def test_camera_bench_runs_a_phone_through_a_real_server(wheel_frames):
+    from webui import camera_bench
+    report = camera_bench.run(8, table=wheel_frames)
+    json.dumps(report)
+    assert report["frames_sent"] == 8 and 2 <= report["frames_read"] <= 8
+    assert report["deal_matches_frames"] and report["deal_applied_after_s"] is not None
+    assert report["check_next"] == "overhead" and report["post_ms"]["median"] > 0

@@ -17,6 +17,7 @@ from tests.camera_helpers import dealt_wheel, write_y4m
 from tests.test_web_browser import ARGS, CHROMIUM, PHONE, SHOTS
 from tests.web_helpers import make_app
 from webui.camera import cameras
+from webui.camera_page import camera_token
 from webui.demo import wait_until
 from webui.server import RunningServer
 from webui.tls import certificate
@@ -54,7 +55,7 @@ def test_a_phone_streams_the_table_and_the_session_applies_it(tmp_path, browser,
         phone = ctx.new_page()
         errors: list[str] = []
         phone.on("pageerror", lambda e: errors.append(str(e)))
-        phone.goto(f"{server.url}/camera/{s.id}?token={tables.host_token(s.id)}")
+        phone.goto(f"{server.url}/camera/{s.id}?token={camera_token(tables, s.id)}")   # the host's link
         assert phone.evaluate("window.isSecureContext")
         phone.wait_for_function("document.getElementById('preview').videoWidth === 1920",
                                 timeout=15000)

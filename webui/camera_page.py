@@ -9,6 +9,8 @@ phone itself, for any camera a table has: webcam, video, the demo's or a phone.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import time
 from typing import Any
 
@@ -23,22 +25,39 @@ from webui.phone import redirect_with_token
 
 bp = Blueprint("camera", __name__)
 
+CAMERA_COOKIE = "tcc_"
+"""The camera phone's cookie (``tcc_<table>``): the camera's token, kept out of the page's URL."""
+
 CHECK_WIDTH = 960
 """Width of the set-up check's picture (a phone screen's worth)."""
 
 
-def _host_only(table_id: str) -> None:
-    """Refuse (401/403) unless the request carries the host's token for the table."""
-    role = tables().role(table_id, token_for(table_id, allow_cookie=True))
+def camera_token(registry: Any, table_id: str) -> str:
+    """The token of the table's camera phone: it may stream frames and read the set-up check,
+    nothing else (no undo, no override, no game view), so the link the host shows to the phone
+    that will look down on the table gives away no more than a camera's eye."""
+    return hmac.new(registry.secret, f"camera:{table_id}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def _camera_or_host(table_id: str) -> str:
+    """"host" or "camera" for the request's token (header, query or cookie); else a 401/403."""
+    token = token_for(table_id, allow_cookie=True)
+    cookie = request.cookies.get(f"{CAMERA_COOKIE}{table_id}")
+    camera = camera_token(tables(), table_id)
+    if any(t and hmac.compare_digest(t, camera) for t in (token, cookie)):
+        return "camera"
+    role = tables().role(table_id, token)
+    if role == "host":
+        return role
     if role is None:
-        fail(401, "Open the camera page from the host screen's link: only the host's devices may "
-                  "be the table's camera.",
-             ja="ホスト画面のリンクからカメラのページを開いてください。テーブルのカメラになれるのはホストの端末だけです。")
-    if role != "host":
-        fail(403, "A player's phone cannot be the table's camera: open the camera link from the "
-                  "host screen on the phone that will look down on the table.",
-             ja="プレイヤーのスマホはテーブルのカメラになれません。テーブルを見下ろすスマホで、ホスト画面の"
-                "カメラのリンクを開いてください。")
+        fail(401, "Open the camera page from the host screen's link: only the phone the host "
+                  "chose may be the table's camera.",
+             ja="ホスト画面のリンクからカメラのページを開いてください。テーブルのカメラになれるのは"
+                "ホストが選んだスマホだけです。")
+    fail(403, "A player's phone cannot be the table's camera: open the camera link from the "
+              "host screen on the phone that will look down on the table.",
+         ja="プレイヤーのスマホはテーブルのカメラになれません。テーブルを見下ろすスマホで、ホスト画面の"
+            "カメラのリンクを開いてください。")
 
 
 @bp.get("/camera/<table_id>")
@@ -47,15 +66,19 @@ def page(table_id: str) -> Any:
     s = get_session(table_id)
     token = request.args.get("token")
     here = url_for("camera.page", table_id=table_id)
-    if token and tables().role(table_id, token) == "host":
-        return redirect_with_token(here, f"tch_{table_id}", token)   # the token leaves the URL
-    if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
-        if local_request():     # this computer is the host's, as for the host page
-            return redirect_with_token(here, f"tch_{table_id}", tables().host_token(table_id))
-        return error_answer(403, "This is the host's camera page: open it with the link on the host "
-                                 "screen.",
-                            "ホストのカメラのページです。ホスト画面のリンクから開いてください。")
-    return render_template("camera.html", s=s, lang=lang(), token=tables().host_token(table_id),
+    camera = camera_token(tables(), table_id)
+    if token and (hmac.compare_digest(token, camera) or tables().role(table_id, token) == "host"):
+        # the link's token leaves the URL; the phone keeps the camera's token, never the host's
+        return redirect_with_token(here, f"{CAMERA_COOKIE}{table_id}", camera)
+    cookie = request.cookies.get(f"{CAMERA_COOKIE}{table_id}") or ""
+    if not hmac.compare_digest(cookie, camera):
+        host = tables().role(table_id, request.cookies.get(f"tch_{table_id}")) == "host"
+        if host or local_request():     # the host's device, or this computer (as for the host page)
+            return redirect_with_token(here, f"{CAMERA_COOKIE}{table_id}", camera)
+        return error_answer(403, "This is the table's camera page: open it with the link on the "
+                                 "host screen.",
+                            "テーブルのカメラのページです。ホスト画面のリンクから開いてください。")
+    return render_template("camera.html", s=s, lang=lang(), token=camera,
                            res="4k" if request.args.get("res") == "4k" else "hd",
                            title=s.game.title, title_ja=s.game.title_ja)
 
@@ -65,7 +88,7 @@ def frame(table_id: str) -> tuple[Response, int]:
     """One JPEG frame of the table's phone camera (body: image/jpeg, host token). It is read by
     the table's pipeline when the pipeline is free (newer frames replace waiting ones)."""
     get_session(table_id)
-    _host_only(table_id)
+    _camera_or_host(table_id)
     if not vision_available():
         fail(503, "The camera pipeline (vision/) is not installed in this build: the table is "
                   "scored by tapping.",
@@ -128,7 +151,7 @@ def _source(worker: Any) -> dict[str, Any]:
 def check_json(table_id: str) -> Response:
     """The camera set-up check as JSON: the next step and warnings (in ``?lang=``), the figures."""
     get_session(table_id)
-    _host_only(table_id)
+    _camera_or_host(table_id)
     worker, result, _ = _check(table_id)
     resp = jsonify({**result.to_json(lang()), **_source(worker),
                     "image": url_for("camera.check_image", table_id=table_id)})
@@ -142,7 +165,7 @@ def check_image(table_id: str) -> Response:
     import cv2
     from vision import camera_check
     get_session(table_id)
-    _host_only(table_id)
+    _camera_or_host(table_id)
     worker, result, raw = _check(table_id)
     if raw is None:
         fail(404, "No frame from the camera yet.", ja="カメラからの映像がまだありません。")
@@ -162,18 +185,20 @@ def check_image(table_id: str) -> Response:
 
 
 def camera_url(table_id: str) -> str:
-    """The phone-camera page's address with the host token (what the host's phone opens)."""
+    """The phone-camera page's address with the camera's token (what the camera phone opens)."""
     base = current_app.config.get("PUBLIC_URL") or request.host_url
     return (base.rstrip("/") + url_for("camera.page", table_id=table_id)
-            + f"?token={tables().host_token(table_id)}")
+            + f"?token={camera_token(tables(), table_id)}")
 
 
 @bp.get("/api/tables/<table_id>/camera/qr.svg")
 def qr(table_id: str) -> Response:
-    """The phone-camera link as a QR code, for the host's own phone (it carries the host token)."""
+    """The phone-camera link as a QR code, on the host screen (it carries the camera's token)."""
     from webui.host import qr_svg
     get_session(table_id)
-    _host_only(table_id)
+    if _camera_or_host(table_id) != "host":
+        fail(403, "Only the host screen shows the camera link.",
+             ja="カメラのリンクを表示できるのはホスト画面だけです。")
     resp = make_response(qr_svg(camera_url(table_id)))
     resp.mimetype = "image/svg+xml"
     resp.headers["Cache-Control"] = "no-store"

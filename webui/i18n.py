@@ -166,10 +166,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "phone_camera_use": ("Use a phone as the camera", "スマホをカメラとして使う"),
     "phone_camera_how": ("Open this on the phone that will look down on the table (a stand or a "
                          "lamp arm about 1 m above the middle of the table, rear camera down). The "
-                         "link makes that phone a host device: show it to no one else.",
+                         "link lets that phone only send the camera's picture; still, show it to no "
+                         "one else.",
                          "テーブルを真上から写すスマホでこれを開いてください(テーブル中央の約1m上に"
-                         "スタンドやアームで固定し、背面カメラを下に)。このリンクでそのスマホはホスト"
-                         "端末になります。他の人には見せないでください。"),
+                         "スタンドやアームで固定し、背面カメラを下に)。このリンクで許されるのはカメラ"
+                         "映像の送信だけですが、他の人には見せないでください。"),
     "phone_camera_https": ("Off this computer a phone's camera needs HTTPS: start the server with "
                            "companion serve --lan --https and accept the certificate warning once.",
                            "このコンピューター以外ではスマホのカメラにHTTPSが必要です。"
@@ -201,7 +202,6 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "says ready.",
                     "このページを開いたまま画面をオンにしておいてください。「準備完了」になったら"
                     "スマホを動かさないでください。"),
-    "camera_host_page": ("Host screen", "ホスト画面"),
     "camera_resolution": ("Resolution", "解像度"),
 }
 

@@ -86,7 +86,23 @@
             function (el) { return el.className; });
           var reason = document.getElementById("override-reason");
           var typed = reason ? reason.value : "";
+          /* a card picked for a turn stays picked if the new view offers it still (the host's
+             override picker starts afresh: its choice was just used or is to be made again) */
+          var picked = Array.prototype.map.call(view.querySelectorAll("#moves .picker .step2:not([hidden])"), function (p) {
+            var box = p.closest(".picker"), from = box.querySelector(".pick[data-step='" + p.dataset.for + "']");
+            return {picker: box.dataset.picker, key: from ? from.dataset.key : ""};
+          });
+          var tab = view.querySelector(".ov-seat.on");
+          tab = tab ? tab.dataset.panel : null;
           view.innerHTML = html;
+          if (tab !== null) {
+            var again = view.querySelector(".ov-seat[data-panel='" + tab + "']");
+            if (again) again.click();
+          }
+          picked.forEach(function (k) {
+            var again = view.querySelector(".picker[data-picker='" + k.picker + "'] .pick[data-key='" + k.key + "']");
+            if (again && k.key) again.click();
+          });
           view.querySelectorAll("details[class]").forEach(function (el) {
             if (open.indexOf(el.className) >= 0) el.open = true;
           });
