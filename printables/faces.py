@@ -61,8 +61,8 @@ TURNED = set("ー-—〜～")   # drawn a quarter turn: in vertical text these r
 def tategaki_cells(s: str) -> list[tuple[str, str]]:
     """Split Japanese text into the cells of vertical writing: ``(kind, text)`` with kind
     ``upright``, ``small`` (small kana, set to the upper right), ``turned`` (long vowel mark),
-    ``tcy`` (up to three digits set across one cell, 縦中横), ``latin`` (a run of Latin letters
-    turned sideways) or ``space``."""
+    ``tcy`` (up to three digits, or one or two letters, set across one cell, 縦中横), ``latin`` (a
+    longer run of Latin letters, turned sideways) or ``space``."""
     cells: list[tuple[str, str]] = []
     i = 0
     while i < len(s):
@@ -72,15 +72,16 @@ def tategaki_cells(s: str) -> list[tuple[str, str]]:
             while j < len(s) and s[j].isascii() and (s[j].isdigit() or (s[j] == "/" and j + 1 < len(s)
                                                                       and s[j + 1].isdigit())):
                 j += 1
-            run = s[i:j]
-            cells.extend(("tcy", run[k:k + 3]) for k in range(0, len(run), 3))
+            run = s[i:j]   # up to three across one line (縦中横); a year stands digit by digit
+            cells.extend([("tcy", run)] if len(run) <= 3 else [("upright", d) for d in run])
             i = j
             continue
         if ch.isascii() and ch.isalpha():
             j = i
             while j < len(s) and s[j].isascii() and (s[j].isalpha() or s[j] in ".'"):
                 j += 1
-            cells.append(("latin", s[i:j]))
+            # one or two letters stand upright across the line, like digits (a rank: ♠A, 時代IV)
+            cells.append(("tcy" if j - i <= 2 else "latin", s[i:j]))
             i = j
             continue
         if ch == " ":
@@ -240,11 +241,11 @@ def _card_frame(c: Canvas, card: cat.Card, bleed: float) -> DeckStyle:
     """The deck's frame around a white panel, with wide bars beside the QR code's quiet zone."""
     style = style_of(card.id)
     _frame(c, style.frame, style.pattern, bleed)
-    c.setFillColor(white)
-    c.roundRect(FRAME_MM, FRAME_MM, CW - 2 * FRAME_MM, CH - 2 * FRAME_MM, 2.2, stroke=0, fill=1)
+    c.setFillColor(white)   # the panel leaves the frame showing as bars beside the QR's quiet zone
+    for y in (FRAME_MM, CH - CASCADE - 2.2):
+        c.roundRect(FRAME_MM, y, CW - 2 * FRAME_MM, CASCADE - FRAME_MM + 2.2, 2.2, stroke=0, fill=1)
+    c.rect(BAR_MM, CASCADE, CW - 2 * BAR_MM, CH - 2 * CASCADE, stroke=0, fill=1)
     _white_corners(c)
-    for x0, x1 in ((0.0, BAR_MM), (CW - BAR_MM, CW)):
-        _frame(c, style.frame, style.pattern, bleed, x0, CASCADE, x1, CH - CASCADE)
     # the cascade guide: a small notch where each bar starts, 20 mm from either end
     c.setFillColor(white)
     for y, sign in ((CASCADE, 1), (CH - CASCADE, -1)):

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, HexColor
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
 from companion import catalogue as cat
 
@@ -78,13 +78,18 @@ def pattern_form(c: Canvas, pattern: str, frame: str) -> str:
     if not c.hasForm(name):
         r = PATTERN_REACH_MM
         c.beginForm(name, -r, -r, cat.CARD_WIDTH_MM + r, cat.CARD_HEIGHT_MM + r)
-        draw_pattern(c, pattern, -r, -r, cat.CARD_WIDTH_MM + r, cat.CARD_HEIGHT_MM + r, pattern_ink(frame))
+        draw_pattern(c, pattern, -r, -r, cat.CARD_WIDTH_MM + r, cat.CARD_HEIGHT_MM + r, pattern_ink(frame),
+                     HexColor(frame))
         c.endForm()
     return name
 
 
-def draw_pattern(c: Canvas, pattern: str, x0: float, y0: float, x1: float, y1: float, ink: Color) -> None:
-    """Fill the rectangle (x0, y0)–(x1, y1) with ``pattern`` lines in ``ink`` (the caller clips)."""
+def draw_pattern(c: Canvas, pattern: str, x0: float, y0: float, x1: float, y1: float, ink: Color,
+                 frame_colour: Color | None = None) -> None:
+    """Fill the rectangle (x0, y0)–(x1, y1) with ``pattern`` lines in ``ink`` (the caller clips);
+    ``frame_colour`` is the colour under it (white unless given)."""
+    from reportlab.lib.colors import white
+    frame_colour = frame_colour or white
     c.saveState()
     c.setStrokeColor(ink)
     c.setFillColor(ink)
@@ -111,25 +116,27 @@ def draw_pattern(c: Canvas, pattern: str, x0: float, y0: float, x1: float, y1: f
         for k in range(int((w + h) / 2.0) + 2):
             c.line(x0 + k * 2.0 - h, y1, x0 + k * 2.0, y0)
             c.line(x0 + k * 2.0 - h, y0, x0 + k * 2.0, y1)
-    elif pattern == "checks":            # Prussia: small checks
-        size = 1.6
+    elif pattern == "checks":            # Prussia: small checks (every other row XOR every other
+        size = 1.6                       # column, filled even-odd: a few dozen rectangles, fast to print)
         p = c.beginPath()
-        for i in range(int(w / size) + 2):
-            for j in range(int(h / size) + 2):
-                if (i + j) % 2 == 0:
-                    p.rect(x0 + i * size, y0 + j * size, size, size)
-        c.drawPath(p, stroke=0, fill=1)
-    elif pattern == "links":             # Chains: rows of chain links
-        c.setLineWidth(0.45)
-        row = 0
-        y = y0 + 1.2
+        for i in range(0, int(w / size) + 2, 2):
+            p.rect(x0 + i * size, y0, size, h)
+        for j in range(0, int(h / size) + 2, 2):
+            p.rect(x0, y0 + j * size, w, size)
+        c.drawPath(p, stroke=0, fill=1, fillMode=FILL_EVEN_ODD)
+    elif pattern == "links":             # Chains: rows of chain links (a dashed line with round
+        c.setLineCap(1)                  # caps, hollowed by a thinner one in the frame's colour)
+        row, y = 0, y0 + 1.2
         while y < y1 + 2:
             x = x0 - 2 + (1.6 if row % 2 else 0)
-            while x < x1 + 2:
-                c.roundRect(x, y - 0.7, 2.6, 1.4, 0.7, stroke=1, fill=0)
-                x += 3.2
+            for width, colour in ((1.4, ink), (0.5, frame_colour)):
+                c.setStrokeColor(colour)
+                c.setLineWidth(width)
+                c.setDash([1.8, 1.4], 0)
+                c.line(x, y, x1 + 2, y)
             y += 2.2
             row += 1
+        c.setDash()
     elif pattern == "dots":              # tokens: a plain dot grid
         p = c.beginPath()
         for i in range(int(w / 2) + 2):

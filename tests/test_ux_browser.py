@@ -74,6 +74,13 @@ def test_seven_hills_a_card_then_a_hill_without_scrolling(server, browser, lang)
     assert ("赤6" if lang == "ja" else "red 6") in page.inner_text("#moves .step2:visible .step2-head")
     assert page.evaluate("scrollY") == 0
     _doc_shot(page, f"webui-picker-hill-{lang}")
+    if lang == "en":   # the view is redrawn (another phone takes Ben's seat): red 6 stays picked
+        page.evaluate("window.before = document.querySelector('.gameview')")
+        ben_ctx, ben = _phone(browser)
+        _join(ben, server, table["code"], seat=1)
+        page.wait_for_function("() => document.querySelector('.gameview') !== window.before")
+        assert "red 6" in page.inner_text("#moves .step2:visible .step2-head")
+        ben_ctx.close()
     # "another card" goes back, and the move is played by the hill's button
     page.tap("#moves .step2:visible .pick-back")
     assert page.locator("#moves button.pick:visible").count() == 9

@@ -3,6 +3,7 @@ game reads right, names everywhere, Japanese complete, scores explained, the hos
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -213,3 +214,13 @@ def test_views_speak_one_language_and_no_ids(client, game):
                         json={"version": st["version"], "prompt": p["id"], "choice": p["choices"][0]["id"]})
         else:
             assert step(client, table, rng).status_code == 200
+
+
+def test_the_hosts_picker_offers_every_card_for_every_seat_from_the_start(client):
+    """Issue 14, point 7: the override/correction picker covers all moves of the right shape (any
+    card, any seat) — even though the host's page shows no hand — and takes no typed JSON."""
+    table = new_table(client, "hills")
+    html = client.get(f"/t/{table['id']}/view?token={table['host_token']}").get_data(as_text=True)
+    moves = [json.loads(m) for m in re.findall(r"class=\"big ov-move[^\"]*\" data-move='([^']+)'", html)]
+    assert {(m["player"], m.get("card")) for m in moves} >= {(0, "H-R9"), (1, "H-B1"), (1, "H-R3"), (0, None)}
+    assert {m["hill"] for m in moves} == set(range(1, 8)) and "<textarea" not in html

@@ -41,7 +41,8 @@ MINOR = ("soft",)
 """Frame-quality warnings that do not stop cards being read: said, but after the camera's place."""
 
 FIT = 0.94
-"""Share of the frame the watched area may fill when the advice is to lower the camera."""
+"""Share of the frame the watched area may fill across and along (a margin for a camera nudged
+later): the advice to raise the camera makes it fit so, the advice to lower it keeps it so."""
 
 
 MESSAGES: dict[str, tuple[str, str]] = {

@@ -200,7 +200,7 @@ class Pipeline:
             self._scanned = True
             codes = scan.result() if scan is not None else self.detector.scan_qr_full(grey, boxes)
             sightings += self._qr_only(codes, sightings, cal)
-        sightings = self._on_table(frame, sightings, cal)
+        sightings = self._on_table(frame, grey, sightings, cal)
         poses = poses_on_table(sightings, cal)
         seen: list[SeenCard] = [None] * len(sightings)     # type: ignore[list-item]
         # cards read by one marker first: their QR code is what confirms them soonest
@@ -241,12 +241,13 @@ class Pipeline:
         self._settle(boxes)
         return self._scene(frame, still)
 
-    def _on_table(self, frame: np.ndarray, sightings: list[Sighting], cal: Calibration) -> list[Sighting]:
+    def _on_table(self, frame: np.ndarray, grey: np.ndarray, sightings: list[Sighting],
+                  cal: Calibration) -> list[Sighting]:
         """The sightings that are cards lying on the table: not a picture on a screen, not held
         above the table, not outside the play area (``vision.plane``); the others are kept in
         ``ignored`` (drawn on the annotated frame) and logged once."""
         area = self.layout.bounds() if self.layout.name == "corners" else None
-        reasons = plane.judge(sightings, frame, cal, area)
+        reasons = plane.judge(sightings, frame, cal, area, grey)
         self.ignored = [plane.Ignored(s.card_id, r, tuple(map(tuple, s.outline_px().round(1).tolist())))
                         for s, r in zip(sightings, reasons) if r is not None]
         for item in self.ignored:
@@ -258,8 +259,18 @@ class Pipeline:
     def _assess(self, grey: np.ndarray) -> FrameQuality:
         """Judge this frame's sharpness, glare and exposure (``vision.quality``); kept for ``status``."""
         self._since_quality = 0
-        self.frame_quality = self.quality.assess(grey, self.calibration, self.layout.bounds())
+        self.frame_quality = self.quality.assess(grey, self.calibration, self.layout.bounds(), self.marker_outlines())
         return self.frame_quality
+
+    def marker_outlines(self) -> list[np.ndarray]:
+        """Frame px outlines (4, 2) of every marker (or QR code) of a tracked card where it was last
+        read, so in view: glare over them counts whatever its size (no marker is mostly white)."""
+        cal = self.calibration
+        live = {t.number for t in self.tracker.tracks}
+        marks = [m for n, (_, _, m) in self._last_marks.items() if n in live and len(m) % 4 == 0]
+        if cal is None or not marks:
+            return []
+        return list(cal.to_image(np.vstack(marks)).reshape(-1, 4, 2))
 
     def _read(self, grey: np.ndarray, s: Sighting, cal: Calibration, pose: np.ndarray) -> SeenCard:
         """One sighting (``pose``: its ``to_table``) into table mm, its QR code read (within the
@@ -450,13 +461,15 @@ class Pipeline:
         # glare washing out part of it (its marker, most often) hides it, it does not take it away:
         # only what the glare leaves is compared, and a card mostly under glare is covered. Only
         # where this frame has a glare spot: a taken card can bare white paper just as bright
-        washed = quality.glared(now, then) if self._under_glare(track) else np.zeros(now.shape, bool)
+        washed = quality.glared(now, then, where=open_part) if self._under_glare(track) else np.zeros(now.shape, bool)
         if washed.any():
             if (washed & open_part).sum() > GLARE_COVERS * open_part.sum():
                 return "covered"
             seen = open_part & ~washed
             limit = SAME_LOOK if open_part.all() else SAME_PART
-            same = seen.mean() >= UNCOVERED_SHARE and _correlation(now, then, seen) > limit
+            # what the glare leaves of a cascade's strip may be small: half the strip's minimum
+            # (~200 px at 1 px/mm) still tells a card from another one at SAME_PART
+            same = seen.mean() >= UNCOVERED_SHARE / 2 and _correlation(now, then, seen) > limit
         elif open_part.all():
             same = cv2.matchTemplate(now, then, cv2.TM_CCOEFF_NORMED)[0, 0] > SAME_LOOK
         else:   # cards over it: its uncovered part (a cascade's strip) must look the same

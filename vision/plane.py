@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -72,21 +73,23 @@ class Ignored:
 
 
 def judge(sightings: list[Sighting], frame: np.ndarray, calibration: Calibration,
-          area: tuple[float, float, float, float] | None = None) -> list[str | None]:
+          area: tuple[float, float, float, float] | None = None, grey: np.ndarray | None = None) -> list[str | None]:
     """For each sighting (before ``poses_on_table`` re-aims it), why it is not a card lying on
     the table ("off_table", "screen", "outside"), or None when it is; ``area`` is the play area
-    (x0, y0, x1, y1 mm), None when not known."""
+    (x0, y0, x1, y1 mm), None when not known; ``grey``: the frame in grey, if at hand."""
     if not sightings:
         return []
     scale, stretch = _fit(sightings, calibration)
-    dark, cast = _looks(sightings, frame)
+    dark, cast = _looks(sightings, frame, grey)
     known = ~np.isnan(cast)
     out: list[str | None] = []
+    # bluer than the paper of the other cards in view (a blue lamp turns all paper blue): their
+    # median, which one card among several barely moves
+    typical = float(np.median(cast[known])) if known.sum() >= 3 else None
     for i, s in enumerate(sightings):
         others = known.copy()
         others[i] = False
-        # bluer than the paper of the other cards in view (a blue lamp turns all paper blue)
-        paper = float(np.median(cast[others])) if others.any() else 0.0
+        paper = typical if typical is not None else float(np.median(cast[others])) if others.any() else 0.0
         if s.card_id.startswith("T-SEAT"):
             reason = None       # seat tokens: small, at the table's edges, never on a screen
         elif not SCALE[0] <= scale[i] <= SCALE[1] or stretch[i] > MAX_STRETCH:
@@ -103,55 +106,72 @@ def judge(sightings: list[Sighting], frame: np.ndarray, calibration: Calibration
 
 def _fit(sightings: list[Sighting], calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
     """(scale, stretch) of each sighting's read points mapped to the table: the singular values of
-    the best affine map from the card's printed points."""
+    the best affine map from the card's printed points (solved for all sightings with as many
+    points at once)."""
     counts = [len(s.image_pts) for s in sightings]
     mapped = np.split(calibration.to_table(np.vstack([s.image_pts for s in sightings])), np.cumsum(counts)[:-1])
     scale, stretch = np.ones(len(sightings)), np.ones(len(sightings))
-    for i, (s, table) in enumerate(zip(sightings, mapped)):
-        src = np.column_stack([s.card_pts, np.ones(len(s.card_pts))])
-        affine = np.linalg.lstsq(src, table, rcond=None)[0][:2].T
-        big, small = np.linalg.svd(affine, compute_uv=False)
-        scale[i], stretch[i] = float(np.sqrt(big * small)), float(big / max(small, 1e-9))
+    for n in set(counts):
+        chosen = [i for i, c in enumerate(counts) if c == n]
+        src = np.array([sightings[i].card_pts for i in chosen])                       # (k, n, 2)
+        dst = np.array([mapped[i] for i in chosen])
+        src_c, dst_c = src - src.mean(axis=1, keepdims=True), dst - dst.mean(axis=1, keepdims=True)
+        # least squares: linear part A with dst_c ≈ src_c Aᵀ
+        a = np.linalg.solve(np.swapaxes(src_c, 1, 2) @ src_c, np.swapaxes(src_c, 1, 2) @ dst_c)
+        values = np.linalg.svd(np.swapaxes(a, 1, 2), compute_uv=False)               # (k, 2)
+        scale[chosen] = np.sqrt(values[:, 0] * values[:, 1])
+        stretch[chosen] = values[:, 0] / np.maximum(values[:, 1], 1e-9)
     return scale, stretch
 
 
-def _samples(s: Sighting) -> tuple[np.ndarray, np.ndarray]:
-    """Card-mm points of the ring just outside the card and of its inside."""
-    w, h = s.size_mm
+@lru_cache(maxsize=16)
+def _samples(size_mm: tuple[float, float]) -> np.ndarray:
+    """Card-mm points: the ring just outside the card (``RING`` of them), then its inside."""
+    w, h = size_mm
     t = np.linspace(0.1, 0.9, 12)
     d = RING_MM
     ring = np.vstack([np.column_stack([t * w, np.full(12, -d)]), np.column_stack([t * w, np.full(12, h + d)]),
                       np.column_stack([np.full(12, -d), t * h]), np.column_stack([np.full(12, w + d), t * h])])
     xs, ys = np.meshgrid(np.linspace(3, w - 3, 10), np.linspace(3, h - 3, 14))
-    return ring, np.column_stack([xs.ravel(), ys.ravel()])
+    return np.vstack([ring, np.column_stack([xs.ravel(), ys.ravel()])])
 
 
-def _looks(sightings: list[Sighting], frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+RING = 48
+
+
+def _looks(sightings: list[Sighting], frame: np.ndarray, grey: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """(dark ring share, blue cast of the white) of each sighting; the cast is NaN where the card
-    shows too little white (or the frame is grey)."""
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    shows too little white (or the frame is grey). All sightings' samples at once."""
+    if grey is None:
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
-    dark, cast = np.zeros(len(sightings)), np.full(len(sightings), np.nan)
-    for i, s in enumerate(sightings):
-        ring, inside = _samples(s)
-        px = cv2.perspectiveTransform(np.vstack([ring, inside]).reshape(-1, 1, 2), s.to_image).reshape(-1, 2)
-        ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < w - 1) & (px[:, 1] < h - 1)
-        xy = np.round(px).astype(np.int64)
-        ring_ok, inside_ok = ok[:len(ring)], ok[len(ring):]
-        if not inside_ok.any():
-            continue
-        values = grey[xy[:, 1].clip(0, h - 1), xy[:, 0].clip(0, w - 1)].astype(np.float64)
-        white = float(np.percentile(values[len(ring):][inside_ok], 90))
-        r = values[:len(ring)][ring_ok]
-        if len(r):
-            dark[i] = float(np.mean((r < DARK_GREY) & (r < DARK_SHARE_OF_WHITE * white)))
-        if frame.ndim == 3:
-            at = xy[len(ring):][inside_ok]
-            bgr = frame[at[:, 1], at[:, 0]].astype(np.float64)
-            paper = bgr[(bgr.min(axis=1) >= 150) & (bgr.mean(axis=1) >= 0.85 * white)]
-            if len(paper) >= 5:
-                cast[i] = float(np.median(paper[:, 0] - paper[:, 2]))
+    card = np.array([_samples(s.size_mm) for s in sightings])                         # (n, p, 2)
+    homographies = np.array([s.to_image for s in sightings])
+    pts = np.einsum("nij,npj->npi", homographies[:, :, :2], card) + homographies[:, None, :, 2]
+    px = pts[..., :2] / pts[..., 2:3]
+    ok = (px[..., 0] >= 0) & (px[..., 1] >= 0) & (px[..., 0] < w - 1) & (px[..., 1] < h - 1)
+    xs, ys = np.round(px[..., 0]).astype(np.int64).clip(0, w - 1), np.round(px[..., 1]).astype(np.int64).clip(0, h - 1)
+    values = grey[ys, xs].astype(np.float64)
+    white = _ranked(values[:, RING:], ok[:, RING:], 0.9, 255.0)
+    darkish = ok[:, :RING] & (values[:, :RING] < DARK_GREY) & (values[:, :RING] < DARK_SHARE_OF_WHITE * white[:, None])
+    dark = darkish.sum(axis=1) / np.maximum(ok[:, :RING].sum(axis=1), 1)
+    cast = np.full(len(sightings), np.nan)
+    if frame.ndim == 3:
+        bgr = frame[ys[:, RING:], xs[:, RING:]].astype(np.float64)                     # (n, q, 3)
+        paper = ok[:, RING:] & (bgr.min(axis=2) >= 150) & (bgr.mean(axis=2) >= 0.85 * white[:, None])
+        enough = paper.sum(axis=1) >= 5
+        cast[enough] = _ranked(bgr[..., 0] - bgr[..., 2], paper, 0.5, np.nan)[enough]
     return dark, cast
+
+
+def _ranked(values: np.ndarray, valid: np.ndarray, share: float, empty: float) -> np.ndarray:
+    """Per row, the ``share`` quantile (by rank) of the ``valid`` values (``empty`` for a row with
+    none): numpy's nan-quantiles are ~20× slower on these small rows."""
+    count = valid.sum(axis=1)
+    ordered = np.sort(np.where(valid, values, np.inf), axis=1)
+    at = np.floor(share * np.maximum(count - 1, 0)).astype(np.int64)
+    out = ordered[np.arange(len(values)), at]
+    return np.where(count > 0, out, empty)
 
 
 def _outside(s: Sighting, calibration: Calibration, area: tuple[float, float, float, float]) -> bool:

@@ -55,9 +55,10 @@ class PyramidFinder(MarkerFinder):
 
     def _full_markers(self, grey: np.ndarray, half: np.ndarray, window: int, constant: float) -> tuple[np.ndarray, np.ndarray]:
         """(ids, full-frame corners) of the candidates one threshold of ``half`` shows, read on ``grey``."""
-        quads = self._candidates(half, self._quads(half, window, constant))
-        # a half-size pixel's centre x maps to 2x + 0.5 on the full frame
-        return self._identify(grey, quads * 2.0 + 0.5)
+        # a half-size pixel's centre x maps to 2x + 0.5 on the full frame; the candidate rules
+        # (shape, and 3 px from the edge) are judged there, as a full search would
+        quads = self._candidates(grey, self._quads(half, window, constant) * 2.0 + 0.5)
+        return self._identify(grey, quads)
 
 
 # --- the benchmark -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -31,7 +31,7 @@ REFERENCE_WIDTH = 1920
 """Pixel limits below are for a 1080p frame; a larger frame scales them (a 4K frame's 10 px of
 blur cover as much of a marker as 5 px of a 1080p frame)."""
 
-BLUR_LIMIT_PX = 5.5
+BLUR_LIMIT_PX = 5.85
 """A frame smeared by more than this (shake or motion, px of a 1080p frame) is not read: between the
 5 px at which marker reading must still work and the 6 px at which it must not be trusted (measured
 estimates: 4.9–5.1 px for 5 px of motion blur, 6.0–6.2 for 6 px)."""
@@ -61,8 +61,9 @@ EDGE_REACH = 8
 TILE = 64
 """Sharpness is measured on tiles of this size (px) with the most contrast, not the whole frame."""
 
-TILES = 40
-"""How many tiles: ~8 % of a 1080p frame, 1–2 ms instead of ~30 ms for the whole frame."""
+TILES = 28
+"""How many tiles: ~6 % of a 1080p frame, ~2 ms instead of ~30 ms for the whole frame (the
+estimates of the table below do not change from 40 tiles to 28)."""
 
 DIRECTIONS = 8
 """Edges are judged in this many directions (22.5° each): motion in any direction smears one of
@@ -84,6 +85,13 @@ SATURATED = 248
 GLARE_RADIUS_MM = 12.0
 """A clipped blob is glare when a disc of this radius fits inside it (blank paper: ≤ 10.7 mm)."""
 
+GLARE_ON_MARKER = 3
+"""...or when this many of its pixels (at a quarter of the frame's size: ~1/9 of a marker at
+1.4 px/mm) lie on a washed-out marker of a card known to lie there."""
+
+WASHED_MARKER = 0.4
+"""A marker is washed out when this share of it is clipped (its black is more than half of it)."""
+
 GLARE_PX_PER_MM = 2.0
 """The resolution assumed for ``GLARE_RADIUS_MM`` when no calibration is given (1080p; the finest a
 webcam over a whole table gives: a larger guess would take paper for glare)."""
@@ -102,6 +110,9 @@ SHAKE_FRAMES = (3, 8)
 
 GLARE_GAIN = 30
 """A pixel washed out by glare is at least this many grey levels brighter than the same place was."""
+
+GLARE_DARKER = 0.02
+"""...and a place where more than this share got that much darker is not under glare."""
 
 SIDES = ("left", "right", "far", "near", "middle")
 
@@ -211,7 +222,8 @@ class FrameQuality:
         out: list[Warning] = []
         if self.refused:
             out.append(Warning("refused", reason=self.refused))
-        if self.shaking or self.blur_px > BLUR_WARN_PX:
+        # a frame out of focus also smears unevenly: it is called shaking only while in focus
+        if self.shaking or (self.blur_px > BLUR_WARN_PX and self.refused != "out_of_focus"):
             out.append(Warning("shaking"))
         if self.focus_px > FOCUS_LIMIT_PX:
             out.append(Warning("out_of_focus"))
@@ -226,32 +238,40 @@ class FrameQuality:
         return tuple(out)
 
 
-def assess(frame: np.ndarray, calibration: Any = None, table: tuple[float, float, float, float] | None = None) -> FrameQuality:
+def assess(frame: np.ndarray, calibration: Any = None, table: tuple[float, float, float, float] | None = None,
+           markers: Sequence[np.ndarray] = ()) -> FrameQuality:
     """Sharpness, glare and exposure of one BGR or grey frame; ``calibration`` (a
-    ``vision.calibrate.Calibration``) and ``table`` (x0, y0, x1, y1 mm) name glare's side by the table."""
+    ``vision.calibrate.Calibration``) and ``table`` (x0, y0, x1, y1 mm) name glare's side by the
+    table; ``markers`` ((4, 2) px outlines of the markers of cards known to lie there, never white)
+    let glare of any size over them count."""
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     factor = grey.shape[1] / REFERENCE_WIDTH
-    focus, blur = sharpness(grey)
     quarter = cv2.resize(grey, (max(1, grey.shape[1] // 4), max(1, grey.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+    focus, blur = sharpness(grey, quarter)
     levels = np.cumsum(cv2.calcHist([quarter], [0], None, [256], [0, 256]).ravel()) / quarter.size
     median, paper = int(np.searchsorted(levels, 0.5)), int(np.searchsorted(levels, 0.99))
     clipped = float(1 - levels[SATURATED - 1])
     return FrameQuality(round(blur / factor, 2), round(focus / factor, 2), float(median), float(paper),
-                        round(clipped, 4), glare_spots(quarter, 4.0, calibration, table))
+                        round(clipped, 4), glare_spots(quarter, 4.0, calibration, table, markers))
 
 
-def sharpness(grey: np.ndarray) -> tuple[float, float]:
+def sharpness(grey: np.ndarray, quarter: np.ndarray | None = None) -> tuple[float, float]:
     """(focus, blur) in px of this frame: the sharpest direction's edge width, and the motion smear
-    (``BLUR_GAIN`` · sqrt(widest² − the width at right angles to it)) measured on the ``TILES`` tiles with most contrast."""
+    (``BLUR_GAIN`` · sqrt(widest² − the width at right angles to it)) measured on the ``TILES`` tiles
+    with most contrast; ``quarter``: ``grey`` reduced four times, if at hand."""
     h, w = grey.shape[:2]
     r = EDGE_REACH
     rows, cols = (h - 2 * r) // TILE, (w - 2 * r) // TILE
     if rows <= 0 or cols <= 0:
         return 0.0, 0.0
-    # where the contrast is: a tile's range of grey at an eighth of its size (cheap)
-    small = cv2.resize(grey[r:r + rows * TILE, r:r + cols * TILE], (cols * 8, rows * 8), interpolation=cv2.INTER_AREA)
-    spread = (cv2.dilate(small, np.ones((3, 3), np.uint8)).astype(np.int16) - cv2.erode(small, np.ones((3, 3), np.uint8)))
-    score = spread.reshape(rows, 8, cols, 8).max(axis=(1, 3))
+    # where the contrast is: each tile's range of grey on the frame at a quarter of its size
+    # (``quarter``, when the caller has it: one reduction serves this, exposure and glare)
+    if quarter is None:
+        quarter = cv2.resize(grey, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    q, n = r // 4, TILE // 4
+    small = quarter[q:q + rows * n, q:q + cols * n]
+    spread = cv2.subtract(cv2.dilate(small, np.ones((3, 3), np.uint8)), cv2.erode(small, np.ones((3, 3), np.uint8)))
+    score = spread.reshape(rows, n, cols, n).max(axis=(1, 3)).astype(np.int16)
     order = np.argsort(-score, axis=None)[:TILES]
     order = order[score.ravel()[order] >= EDGE_CONTRAST // 2]
     if len(order) == 0:
@@ -301,40 +321,74 @@ def _inner(count: int, size: int) -> np.ndarray:
 
 
 def glare_spots(small: np.ndarray, scale: float, calibration: Any = None,
-                table: tuple[float, float, float, float] | None = None) -> tuple[Glare, ...]:
-    """Clipped blobs of ``small`` (the frame reduced ``scale`` times) too large for blank paper."""
+                table: tuple[float, float, float, float] | None = None,
+                markers: Sequence[np.ndarray] = ()) -> tuple[Glare, ...]:
+    """Clipped blobs of ``small`` (the frame reduced ``scale`` times) too large for blank paper, or
+    over any of ``markers`` (frame px outlines: a marker's black is never white)."""
     mask = cv2.compare(small, SATURATED, cv2.CMP_GE) // 255
     h, w = small.shape[:2]
     px_per_mm = GLARE_PX_PER_MM * w * scale / REFERENCE_WIDTH
     if calibration is not None:
         px_per_mm = max(calibration.px_per_mm(_table_centre(table)), 1e-3) if table else px_per_mm
-    # a disc of the glare radius (at the finest the table is seen, a little less) must fit: most
-    # frames have none, told by one erosion
+    on_markers = np.zeros_like(mask)
+    if len(markers):
+        # a marker is at least 40 % black (its border and half its bits): one washed out that much
+        # lies under glare (white bits and the paper around them clip in a bright room)
+        which = np.zeros(mask.shape, np.int32)
+        for n, m in enumerate(markers, start=1):
+            cv2.fillConvexPoly(which, np.round(np.asarray(m) / scale).astype(np.int32), n)
+        area = np.bincount(which.ravel(), minlength=len(markers) + 1)
+        washed = np.bincount(which[mask > 0], minlength=len(markers) + 1)
+        glared = (washed >= WASHED_MARKER * np.maximum(area, 1)) & (area > 0)
+        glared[0] = False
+        on_markers = (glared[which] & (mask > 0)).astype(np.uint8)
+    # a disc of the glare radius (at the finest the table is seen, a little less) must fit, or the
+    # blob must lie on a marker: most frames have neither, told by one erosion
     reach = max(1, int(GLARE_RADIUS_MM * px_per_mm / scale * 0.5))
-    if not cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))).any():
+    if not on_markers.any() and \
+            not cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))).any():
         return ()
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
     inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    # each blob's largest inner disc and its pixels on washed-out markers, all blobs at once; only
+    # those that may hold the glare disc somewhere (half the radius at the table's centre: a
+    # tilted camera sees its far side coarser) or lie on markers are looked at one by one
+    clipped = mask > 0
+    ids, depth = labels[clipped], inside[clipped]
+    order = np.argsort(ids, kind="stable")
+    ids, depth = ids[order], depth[order]
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    deepest = np.zeros(count)
+    deepest[ids[starts]] = np.maximum.reduceat(depth, starts)
+    marked = np.bincount(labels[on_markers > 0], minlength=count)
     spots = []
-    for label in range(1, count):
-        x, y, bw, bh, area = stats[label]
-        if area < 4:
+    for label in np.flatnonzero((deepest >= reach) | (marked >= GLARE_ON_MARKER)):
+        if label == 0:
             continue
+        x, y, bw, bh, _ = stats[label]
         at = (float(centroids[label][0] * scale), float(centroids[label][1] * scale))
         if calibration is not None:
             px_per_mm = _px_per_mm(calibration, at)
-        radius = float(inside[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == label].max()) * scale / px_per_mm
-        if radius >= GLARE_RADIUS_MM:
+        radius = float(deepest[label]) * scale / px_per_mm
+        if radius >= GLARE_RADIUS_MM or marked[label] >= GLARE_ON_MARKER:
             box = (int(x * scale), int(y * scale), int((x + bw) * scale), int((y + bh) * scale))
             spots.append(Glare(_side(at, (w * scale, h * scale), calibration, table), box, round(radius, 1)))
     return tuple(spots)
 
 
-def glared(now: np.ndarray, then: np.ndarray, halo: int = 3) -> np.ndarray:
+def glared(now: np.ndarray, then: np.ndarray, halo: int = 3, where: np.ndarray | None = None) -> np.ndarray:
     """Where a place's look ``now`` is washed out by glare that was not there ``then`` (two grey
     patches of one place): clipped now, and brighter than then, grown by ``halo`` px (the soft rim
-    of a reflection brightens what lies around its clipped middle)."""
-    washed = (now >= SATURATED - 8) & (now.astype(np.int16) - then >= GLARE_GAIN)
+    of a reflection brightens what lies around its clipped middle). Glare only adds light: where
+    more than ``GLARE_DARKER`` of the place (or of ``where``) got darker, something else lies there
+    now (a card taken away shows the print of the one below), and nothing is glare."""
+    change = now.astype(np.int16) - then
+    darker = change <= -GLARE_GAIN
+    if where is not None:
+        darker &= where
+    if np.count_nonzero(darker) > GLARE_DARKER * (np.count_nonzero(where) if where is not None else darker.size):
+        return np.zeros(now.shape, bool)
+    washed = (now >= SATURATED - 8) & (change >= GLARE_GAIN)
     if halo and washed.any():
         washed = cv2.dilate(washed.astype(np.uint8), np.ones((2 * halo + 1, 2 * halo + 1), np.uint8)) > 0
     return washed
@@ -405,11 +459,92 @@ class QualityMeter:
         return sum(self._jumps) >= SHAKE_FRAMES[0]
 
     def assess(self, frame: np.ndarray, calibration: Any = None,
-               table: tuple[float, float, float, float] | None = None) -> FrameQuality:
+               table: tuple[float, float, float, float] | None = None, markers: Sequence[np.ndarray] = ()) -> FrameQuality:
         """``assess`` with ``shaking`` from the recent frames (call ``jumped`` on every frame)."""
-        quality = assess(frame, calibration, table)
+        quality = assess(frame, calibration, table, markers)
         if self.shaking:
             quality = FrameQuality(quality.blur_px, quality.focus_px, quality.brightness, quality.paper,
                                    quality.clipped, quality.glare, True)
         self.last = quality
         return quality
+
+
+# --- measuring it on rendered tables ---------------------------------------------------------------
+def measure(quick: bool = False) -> dict[str, Any]:
+    """The figures behind the limits above, on ``vision.synthetic`` tables (mid-game, five games,
+    1.4 px/mm): the blur estimate for motion blur of 0–9 px at four angles (and whether the frame is
+    refused); and glare: a pipeline that read each table watches it with three glare spots that stay
+    put (``vision.synthetic``'s spots, about half over markers) — the visible cards it still
+    identifies, against a fresh pipeline's look at the glared frames."""
+    import random
+    from vision import layouts, synthetic
+    from vision.bench import GAME_PLAYERS, game_states, placements, reported_cards, score
+    from vision.pipeline import Pipeline
+    lengths, angles = (0, 3, 5, 6, 7, 9), ((0, 90) if quick else (0, 45, 90, 135))
+    games = list(GAME_PLAYERS)[:2] if quick else list(GAME_PLAYERS)
+    blur: dict[int, list[float]] = {n: [] for n in lengths}
+    refused: dict[int, int] = {n: 0 for n in lengths}
+    glare = {"visible": 0, "kept": 0, "fresh": 0, "wrong": 0, "tables": 0, "reported": 0, "hidden": 0,
+             "clean_reported": 0}
+    for game_id in games:
+        players = GAME_PLAYERS[game_id]
+        states = game_states(game_id, seed=1)
+        placed = placements(game_id, states[len(states) // 2], seed=0)
+        cam = synthetic.Camera.looking_at(layouts.table_size(game_id, players), 1.4, seed=1)
+        sharp = synthetic.render(cam, placed, 1)[0]
+        for n in lengths:
+            for angle in angles:
+                q = assess(cv2.filter2D(sharp, -1, synthetic._smear(n, angle)) if n else sharp)
+                blur[n].append(q.blur_px)
+                refused[n] += q.refused is not None
+        watcher = Pipeline(game_id, players)
+        for i in range(3):
+            watcher.process(synthetic.render(cam, placed, 10 + i)[0])
+        quality_of_clean = watcher.quality.assess(synthetic.render(cam, placed, 19)[0], watcher.calibration,
+                                                  watcher.layout.bounds(), watcher.marker_outlines())
+        lying = [(p.shown_id, p.centre) for p in placed]
+        truth = [(placed[i].shown_id, placed[i].centre) for i in synthetic.visible_truth(cam, placed)
+                 if not placed[i].card_id.startswith("K-CAL")]
+        fresh = Pipeline(game_id, players)
+        for i in range(5):
+            frame = synthetic.render(cam, placed, 20 + i)[0]
+            core = synthetic._draw_glare(frame, cam, placed, 3, random.Random(f"glare:{game_id}"))
+            kept = watcher.process(frame)
+            seen = fresh.process(frame)
+        glared_truth = [(placed[i].shown_id, placed[i].centre)
+                        for i in synthetic.visible_truth(cam, placed, core) if not placed[i].card_id.startswith("K-CAL")]
+        identified, wrong = score(truth, reported_cards(kept), lying)
+        glare["visible"] += len(truth)
+        glare["kept"] += identified
+        glare["wrong"] += wrong
+        glare["fresh"] += score(truth, reported_cards(seen), lying)[0]
+        glare["hidden"] += len(truth) - len(glared_truth)
+        glare["tables"] += 1
+        glare["reported"] += bool(watcher.frame_quality and watcher.frame_quality.glare)
+        glare["clean_reported"] += bool(quality_of_clean.glare)
+    return {"blur": {n: {"estimate": [round(min(v), 2), round(max(v), 2)], "refused": refused[n],
+                         "frames": len(v)} for n, v in blur.items()},
+            "glare": glare}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m vision.quality [--quick]``: print ``measure()``."""
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m vision.quality", description=measure.__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="two games, two angles")
+    args = parser.parse_args(argv)
+    result = measure(args.quick)
+    print("motion blur px | estimated blur_px (min–max) | frames refused")
+    for n, r in result["blur"].items():
+        print(f"{n:>14} | {r['estimate'][0]:>5.2f}–{r['estimate'][1]:<5.2f}             | {r['refused']}/{r['frames']}")
+    g = result["glare"]
+    print(f"glare (3 spots a table, {g['visible']} visible cards, {g['hidden']} of them with every marker under "
+          f"a spot's core): a pipeline that read the table keeps {g['kept']} "
+          f"({100 * g['kept'] / max(1, g['visible']):.2f}%), {g['wrong']} misidentified; a fresh pipeline "
+          f"identifies {g['fresh']}; glare reported on {g['reported']} of {g['tables']} tables "
+          f"(on {g['clean_reported']} of them without glare)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

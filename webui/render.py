@@ -283,8 +283,7 @@ def _any_card_of(game: str, like: str) -> list[str]:
     return [c.id for c in catalogue.cards_of(game) if c.kind in kinds and c.kind != "back"]
 
 
-def override_moves(engine: Game, templates: list[dict[str, Any]], players: int,
-                   layout: dict[str, Any]) -> list[dict[str, Any]]:
+def override_moves(engine: Game, templates: list[dict[str, Any]], players: int) -> list[dict[str, Any]]:
     """Every move of the shapes in ``templates`` (the moves legal now and the last move played)
     for any seat and any card: what a house ruling or a correction may name."""
     game = engine.id
@@ -325,14 +324,15 @@ def override_moves(engine: Game, templates: list[dict[str, Any]], players: int,
     return list(seen.values())
 
 
-def override_picker(engine: Game, st: dict[str, Any], names: list[str], lang: str) -> list[Section]:
+def override_picker(engine: Game, names: list[str], lang: str) -> list[Section]:
     """The host's picker for an override or a correction: per seat (and the table's chance moves),
-    every move of the right shape, chosen the way a player chooses a move."""
-    templates = list(st.get("legal_moves") or []) + list(st.get("chance_moves") or [])
-    if st.get("moves"):
-        last = {k: v for k, v in st["moves"][-1].items() if k not in ("version", "override")}
-        templates.append(last)
-    moves = override_moves(engine, templates, len(names), st.get("layout") or {})
+    every move of the right shape, chosen the way a player chooses a move. The shapes come from the
+    engine (the moves legal now and the last move), not from the host's view, which hides hands:
+    every card of the game is offered anyway, so the picker tells nothing a hand holds."""
+    templates = [m.to_json() for m in engine.legal_moves()[:400]]
+    if engine.log:
+        templates.append(engine.log[-1].to_json())
+    moves = override_moves(engine, templates, len(names))
     by_seat: "OrderedDict[int, list[dict[str, Any]]]" = OrderedDict()
     for m in moves:
         by_seat.setdefault(m["player"], []).append(m)
