@@ -2,8 +2,9 @@
 
 Python API (small on purpose):
 
-* ``build(target, players=None, paper="a4", bleed=0.0, out=None) -> Printed`` writes one target's
-  PDF (``wheel``, ``hills``, ``spartacus``, ``prussia``, ``chains``, ``tokens``, ``stickers``).
+* ``build(target, players=None, paper="a4", bleed=3.0, out=None, single=False) -> Printed`` writes
+  one target's PDF (``wheel``, ``hills``, ``spartacus``, ``prussia``, ``chains``, ``tokens``,
+  ``stickers``); ``single``: one card a page with TrimBox and BleedBox, for print services.
 * ``render_card_png(card_id, px_per_mm=8.0)`` and ``render_back_png(back_id, px_per_mm=8.0)``
   rasterise one card face or deck back (BGR numpy image, OpenCV order) from the very drawing code
   of the printed sheets, through the PDF and pypdfium2, for vision's synthetic camera frames;

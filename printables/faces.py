@@ -72,8 +72,8 @@ def tategaki_cells(s: str) -> list[tuple[str, str]]:
             while j < len(s) and s[j].isascii() and (s[j].isdigit() or (s[j] == "/" and j + 1 < len(s)
                                                                       and s[j + 1].isdigit())):
                 j += 1
-            run = s[i:j]
-            cells.extend(("tcy", run[k:k + 3]) for k in range(0, len(run), 3))
+            run = s[i:j]   # up to three across one line (縦中横); a year stands digit by digit
+            cells.extend([("tcy", run)] if len(run) <= 3 else [("upright", d) for d in run])
             i = j
             continue
         if ch.isascii() and ch.isalpha():

@@ -537,3 +537,26 @@ def test_decks_tell_apart_in_greyscale():
                     assert d >= GREY_APART, f"{card_id} ({game}) and {other_id} ({other}) are {d:.1f} apart"
     within = [grey_distance(greys[a], greys[b]) for ids in DECK_FACES.values() for a in ids for b in ids]
     assert max(within) < GREY_APART / 2      # the measure sees frames, not the card's own lettering
+
+
+def test_japanese_is_set_upright_in_vertical_lines():
+    from printables.faces import tategaki_cells
+    assert tategaki_cells("デッキ2・7(1/7)") == [
+        ("upright", "デ"), ("small", "ッ"), ("upright", "キ"), ("tcy", "2"), ("upright", "・"), ("tcy", "7"),
+        ("upright", "︵"), ("tcy", "1/7"), ("upright", "︶")]     # brackets in their vertical forms
+    assert tategaki_cells("ローマ七丘") == [("upright", "ロ"), ("turned", "ー"), ("upright", "マ"),
+                                          ("upright", "七"), ("upright", "丘")]
+    assert [k for k, _ in tategaki_cells("1800年頃")] == ["upright"] * 6     # a year digit by digit
+    assert tategaki_cells("♠A Prussia") == [("upright", "♠"), ("tcy", "A"), ("space", " "), ("latin", "Prussia")]
+
+
+@pytest.mark.parametrize("back_id, words", [("B-NATION", ["輪る七年戦争", "国家 · nations"]),
+                                            ("B-PLAY", ["輪る七年戦争", "トランプ · playing cards"]),
+                                            ("B-WHEEL", ["歴史の車輪", "Wheel of History"]),
+                                            ("B-C03", ["チェーンズ", "デッキ3 · deck 3"])])
+def test_backs_carry_the_games_own_title(tmp_path, back_id, words):
+    from printables.raster import card_pdf
+    path = tmp_path / "back.pdf"
+    path.write_bytes(card_pdf(back_id, "back"))
+    said = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    assert all(w in said for w in words), said
