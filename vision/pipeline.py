@@ -167,12 +167,28 @@ class Pipeline:
                 return self._scene(frame, False)
             return self._scene(frame, still)
         # a frame smeared by shake or out of focus is not read: markers would be missed (and cards
-        # taken for gone) or, worse, misread; the tracks stand as on a moving frame
-        self._assess(grey)
-        self.refused = self.frame_quality.refused
+        # taken for gone) or, worse, misread; the tracks stand as on a moving frame. It is judged
+        # on another core while this one looks for markers (what was found is dropped if refused)
+        judged = pool().submit(self._assess, grey)
+        # once per settled scene, the frame is scanned for QR codes no marker points at (a card
+        # whose both markers are covered, or a foreign code: logged and ignored), on another core
+        # while this one looks for markers
+        scan = pool().submit(self.detector.scan_qr_full, grey, boxes) \
+            if still and not self._scanned and self.calibration is not None else None
+        self.detector.small_markers = self._small_markers(grey.shape)
+        size = (grey.shape[1], grey.shape[0])
+
+        def calibration(markers: dict[str, np.ndarray]) -> Calibration | None:
+            # the cards are grouped on the table through the calibration, which a refused
+            # (smeared) frame does not update
+            return self.calibration if judged.result().refused else self._calibrate(markers, still, size)
+        found = self.detector.detect(grey, boxes, calibration)
+        self.refused = judged.result().refused
         if self.refused is not None:
             log.info("frame %d not read: %s (blur %.1f px, focus %.1f px)", self.frame_index, self.refused,
                      self.frame_quality.blur_px, self.frame_quality.focus_px)
+            if scan is not None:
+                scan.result()
             self._scanned = False
             if self.calibration is None:
                 with self._lock:
@@ -182,14 +198,6 @@ class Pipeline:
         # a little smear (a shaky camera): what it reads is kept, but a card it misses is not taken
         # off (its look would not compare), as on a moving frame
         steady = still and self.frame_quality.blur_px <= quality.BLUR_WARN_PX
-        # once per settled scene, the frame is scanned for QR codes no marker points at (a card
-        # whose both markers are covered, or a foreign code: logged and ignored), on another core
-        # while this one looks for markers
-        scan = pool().submit(self.detector.scan_qr_full, grey, boxes) \
-            if still and not self._scanned and self.calibration is not None else None
-        self.detector.small_markers = self._small_markers(grey.shape)
-        size = (grey.shape[1], grey.shape[0])
-        found = self.detector.detect(grey, boxes, lambda markers: self._calibrate(markers, still, size))
         if self.calibration is None:
             with self._lock:
                 self._last = (frame, None)
