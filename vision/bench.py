@@ -526,14 +526,18 @@ def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None
                                                if not p.card_id.startswith("K-CAL") and m.max() < synthetic.VISIBLE_PX_PER_MM))
                     pipeline = Pipeline(game_id, GAME_PLAYERS[game_id], layout=view.layout, decoder=decoder)
                     corners = [p for p in placed_cards if p.card_id.startswith("K-CAL")]
+                    truth_cal = replace(view.true_calibration, markers=tuple(sorted(view.layout.markers)))
                     if len(synthetic.visible_truth(view.cam, corners)) < 4:
-                        pipeline.calibration = view.true_calibration      # a corner out of view
+                        # a corner out of view: calibrated as with all four (earlier, or by the
+                        # truth); the two or three in view must not replace it (from two corner
+                        # markers a 45° camera misplaces far cards by ~20 mm)
+                        pipeline.calibration = truth_cal
                     scene = None
                     for i, shot in enumerate(shots):
                         scene, ms, _ = _timed(pipeline, shot.image)
                         if i > 0:
                             full_ms.append(ms)
-                    r["self_calibrated"] += pipeline.calibration is not view.true_calibration
+                    r["self_calibrated"] += pipeline.calibration is not truth_cal
                     screen = last.screen.card_id if last.screen is not None else None
                     counts = score_reports(truth, reported_cards(scene) if scene else [], lying, screen)
                     for key, n in counts.items():
