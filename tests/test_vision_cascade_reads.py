@@ -36,8 +36,8 @@ def _missing(pipeline: Pipeline, card_id: str) -> None:
     """From now on the pipeline's marker search misses ``card_id`` (a read lost to blur)."""
     detect = pipeline.detector.detect
 
-    def without(grey, boxes=None):
-        found = detect(grey, boxes)
+    def without(grey, boxes=None, calibrate=None):
+        found = detect(grey, boxes, calibrate)
         found.sightings = [s for s in found.sightings if s.card_id != card_id]
         return found
     pipeline.detector.detect = without

@@ -10,11 +10,17 @@ import pytest
 import qrcode
 
 from companion import catalogue as cat
-from tests.test_vision_detect import SCATTER, render
+from tests.test_vision_detect import render
 from vision.calibrate import CalibrationLayout
 from vision.pipeline import Pipeline
 from vision.sources import SourceError, frames
 
+# the detector's scatter (tests.test_vision_detect), as a table of Seven Hills: cards of other games
+# are not cards here
+SCATTER = [("H-R1", True, (-300.0, -100.0), 0.0), ("H-R2", True, (-220.0, 20.0), 10.0),
+           ("H-R5", True, (-140.0, -100.0), 20.0), ("H-R7", True, (-60.0, 20.0), 30.0),
+           ("H-H1", True, (20.0, -100.0), 40.0), ("H-BBAN", True, (100.0, 20.0), 50.0),
+           ("H-RBAN", True, (180.0, -100.0), 60.0), ("H-H3", False, (300.0, 300.0), 30.0)]
 CASCADE = [(f"H-B{k}", True, (-300.0, 250.0 + 20 * k), 0.0) for k in range(1, 7)]
 TABLE = SCATTER + CASCADE + [("T-SEAT1", True, (250.0, 420.0), 180.0)]
 
@@ -50,10 +56,10 @@ def test_a_card_taken_away_is_dropped_after_still_frames():
     p = pipeline()
     for i in range(3):
         p.process(render(TABLE, px_per_mm=1.4, seed=i))
-    fewer = [c for c in TABLE if c[0] != "S-G7"]
+    fewer = [c for c in TABLE if c[0] != "H-R7"]
     p.process(render(fewer, px_per_mm=1.4, seed=5, hand=(-60.0, 20.0)))     # the hand takes it
     scenes = [p.process(render(fewer, px_per_mm=1.4, seed=6 + i)) for i in range(4)]
-    assert "S-G7" not in ids(scenes[-1])
+    assert "H-R7" not in ids(scenes[-1])
     assert len(scenes[-1].cards) == len(SCATTER + CASCADE) - 1
 
 
@@ -76,21 +82,25 @@ def test_foreign_qr_code_and_marker_are_ignored_with_a_log_line(caplog):
     p = pipeline()
     with caplog.at_level(logging.INFO, logger="vision"):
         for i in range(3):
-            scene = p.process(render(SCATTER, px_per_mm=1.7, seed=i, extra=extra))
+            # a card of another game (Wheel) on the Seven Hills table: its marker and its QR code
+            # are read, and it is not a card of this game
+            scene = p.process(render(SCATTER + [("W-R1", True, (-300.0, 200.0), 5.0)], px_per_mm=1.7, seed=i,
+                                     extra=extra))
     logged = caplog.text
     assert "marker 999: not one of our cards" in logged
+    assert f"marker {cat.card('W-R1').marker}: W-R1, not in this game" in logged
     assert "foreign QR code 'HTTPS://EXAMPLE.COM/MENU'" in logged
     assert ids(scene) == sorted(("B-HILLY" if not up else cid) for cid, up, _, _ in SCATTER)
     assert not scene.conflicts
 
 
 def test_two_copies_of_one_card_are_a_conflict_not_merged():
-    table = SCATTER + [("W-R1", True, (150.0, 250.0), 15.0)]        # a second W-R1
+    table = SCATTER + [("H-R1", True, (150.0, 250.0), 15.0)]        # a second H-R1
     p = pipeline()
     for i in range(3):
         scene = p.process(render(table, px_per_mm=1.4, seed=i))
-    assert [c.card_id for c in scene.cards].count("W-R1") == 2
-    assert any(c.startswith("W-R1: 2 copies") for c in scene.conflicts)
+    assert [c.card_id for c in scene.cards].count("H-R1") == 2
+    assert any(c.startswith("H-R1: 2 copies") for c in scene.conflicts)
     assert p.step(render(table, px_per_mm=1.4, seed=9)) is None     # no observation from it
 
 
@@ -134,13 +144,13 @@ def test_cards_keep_their_look_without_keeping_old_frames():
     """A track keeps how its card looked (to tell a missed read from a card taken away) as a small
     patch, not as a reference to the whole frame it was read in."""
     p = pipeline()
-    fewer = [c for c in TABLE if c[0] != "S-G7"]
+    fewer = [c for c in TABLE if c[0] != "H-R7"]
     for i in range(4):                  # the scene settles: later frames are searched where they change
         p.process(render(TABLE, px_per_mm=1.4, seed=i))
     p.process(render(fewer, px_per_mm=1.4, seed=5, hand=(-60.0, 20.0)))     # the hand takes one card
     for i in range(2):                  # only the region around it is read again
         scene = p.process(render(fewer, px_per_mm=1.4, seed=6 + i))
-    assert "S-G7" not in ids(scene) and len(scene.cards) == len(TABLE) - 2
+    assert "H-R7" not in ids(scene) and len(scene.cards) == len(TABLE) - 2
     frames = {id(t.patch._source[0]) for t in p.tracker.tracks if t.patch is not None and t.patch._source is not None}
     assert len(frames) <= 1
     shapes = {t.patch.image().shape for t in p.tracker.tracks if t.patch is not None}

@@ -131,7 +131,9 @@ def test_both_detectors_read_the_same_table_and_a_wrong_name_is_refused():
     states = bench.game_states("spartacus", 1)
     placed = bench.placements("spartacus", states[len(states) // 2], seed=1)
     view = bench.View("spartacus", 1.4, seed=1)
-    frames = [view.frame(placed, seed=i) for i in range(2)]
+    # three frames: the first is not still (not read), and a card read by one marker alone
+    # (no QR code yet) is a card once a second frame reads it again
+    frames = [view.frame(placed, seed=i) for i in range(3)]
     scenes = {}
     for kind in ("quads", "aruco"):
         pipeline = Pipeline("spartacus", 3, layout=view.layout, detector=kind)
@@ -149,7 +151,8 @@ def test_pipelines_in_two_threads_read_what_each_reads_alone():
     """The finder's worker threads are shared: two pipelines at once must not mix their frames."""
     import threading
 
-    from tests.test_vision_detect import SCATTER, render
+    from tests.test_vision_detect import render
+    from tests.test_vision_detect_pipeline import SCATTER
     from vision.calibrate import CalibrationLayout
     tables = [SCATTER, SCATTER[:4]]
     frames = [[render(t, px_per_mm=1.4, seed=i) for i in range(3)] for t in tables]

@@ -25,6 +25,7 @@ def table() -> tuple[synthetic.Camera, tuple]:
 
 
 def frame(seed: int) -> np.ndarray:
+    """The table, rendered with ``seed``."""
     cam, placed = table()
     return synthetic.render(cam, placed, seed)[0]
 
@@ -51,6 +52,7 @@ def add_glare(image: np.ndarray, centre_px: tuple[float, float], sigma_px: float
 
 
 def pipeline() -> Pipeline:
+    """A fresh pipeline for the game (it calibrates from the K-CAL markers)."""
     return Pipeline(GAME, PLAYERS)
 
 

@@ -28,6 +28,7 @@ def shots(size: tuple[int, int]) -> tuple[synthetic.Camera, list[np.ndarray]]:
 
 
 def read(size: tuple[int, int]) -> tuple[Pipeline, set[tuple[str, tuple[int, int]]]]:
+    """A fresh pipeline after the frames at ``size``, and the cards it reads with their places."""
     p = Pipeline(GAME, PLAYERS)
     for image in shots(size)[1]:
         scene = p.process(image)

@@ -21,19 +21,25 @@ GAME, PLAYERS, SCALE = "spartacus", 3, 1.5
 
 @lru_cache(maxsize=None)
 def lying() -> tuple[Placement, ...]:
+    """A mid-game Spartacus table's placements."""
     states = game_states(GAME, seed=1)
     return tuple(placements(GAME, states[len(states) // 2], seed=0))
 
 
-def watch(cam: synthetic.Camera, images: list[np.ndarray]) -> Pipeline:
-    p = Pipeline(GAME, PLAYERS)
-    p.calibration = Calibration(np.linalg.inv(cam.homography), (), 0.0, cam.k)   # the corners may be out of view
-    for image in images:
-        p.scene = p.process(image)
-    return p
+class Watched:
+    """A fresh pipeline (given the camera's calibration: the corners may be out of view) after
+    ``images``, and its last scene."""
+
+    def __init__(self, cam: synthetic.Camera, images: list[np.ndarray]) -> None:
+        self.pipeline = Pipeline(GAME, PLAYERS)
+        self.pipeline.calibration = Calibration(np.linalg.inv(cam.homography), (), 0.0, cam.k)
+        for image in images:
+            self.scene = self.pipeline.process(image)
+        self.ignored, self.status = self.pipeline.ignored, self.pipeline.status
 
 
-def read(p: Pipeline) -> set[str]:
+def read(p: Watched) -> set[str]:
+    """The card ids of the last scene."""
     return {c.card_id for c in p.scene.cards}
 
 
@@ -43,11 +49,11 @@ def test_a_phone_held_over_the_table_does_not_become_a_card(elevation, seed):
                                       conditions=Conditions(elevation=elevation, screen=True))
     shots = [synthetic.render_frame(cam, lying(), 7) for _ in range(3)]     # the phone held still
     phone = shots[0].screen.card_id
-    p = watch(cam, [s.image for s in shots])
+    p = Watched(cam, [s.image for s in shots])
     assert phone not in read(p)
     plain = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
                                         conditions=Conditions(elevation=elevation))
-    without = watch(plain, [synthetic.render(plain, lying(), 7)[0] for _ in range(3)])
+    without = Watched(plain, [synthetic.render(plain, lying(), 7)[0] for _ in range(3)])
     # every card read without the phone is read with it, but for those whose markers it hides
     clear = {lying()[i].shown_id for i in synthetic.visible_truth(plain, lying(), shots[0].hidden)}
     assert read(without) & clear <= read(p)
@@ -77,7 +83,7 @@ def test_a_phone_lying_flat_is_told_by_its_screen():
     on_table = {q.card_id for q in lying()}
     card = next(c for c in ("S-R10", "S-G8", "S-B7", "S-Y9") if c not in on_table)
     frames = [phone_lying_flat(cam, synthetic.render(cam, lying(), i)[0], card, (120.0, 480.0)) for i in range(3)]
-    p = watch(cam, frames)
+    p = Watched(cam, frames)
     assert card not in read(p)
     assert [(i.card_id, i.reason) for i in p.ignored if i.card_id == card] == [(card, "screen")]
     assert any(w.code == "screen" for w in p.status())
@@ -93,6 +99,6 @@ def test_a_card_outside_the_play_area_is_not_on_the_table():
     edge = Placement(spare[1], True, (w - 40.0, h / 2 + 100), 0.0, 901)  # inside, at its edge
     table = list(lying()) + [outside, edge]
     assert cam.project(np.array([outside.centre]))[0][0] < 1900, "the camera must see beside the table"
-    p = watch(cam, [synthetic.render(cam, table, i)[0] for i in range(3)])
+    p = Watched(cam, [synthetic.render(cam, table, i)[0] for i in range(3)])
     assert spare[1] in read(p) and spare[0] not in read(p)
     assert (spare[0], "outside") in {(i.card_id, i.reason) for i in p.ignored}

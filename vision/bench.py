@@ -2,7 +2,7 @@
 
 Frames are rendered from the printed card faces (``printables.raster``) laid out by each game's
 table plan (``vision.layouts.place``): perspective, a wooden table, blur, sensor noise, JPEG, hands.
-Two parts:
+Three parts:
 
 * per scale (1.2, 1.4, 1.7, 2.0 px/mm): mid-game tables of all five games, each seen in a few still
   frames by a fresh pipeline; the share of visible cards (a marker not covered by another card)
@@ -12,7 +12,12 @@ Two parts:
   moves), streamed through one pipeline whose stable observations go into a table session
   (``companion.session``) as in the product; the share of the true moves the session's log
   recovered by the camera alone, with one tap on a prompt, or typed in; and the share of still
-  tables whose stable observation equals what a perfect camera reads.
+  tables whose stable observation equals what a perfect camera reads;
+* conditions (``--part conditions``, only when asked): a real table (``vision.synthetic.Conditions``:
+  a camera at 45–90° at several yaws, a barrel lens, motion blur of 3–9 px, glare, a phone screen
+  held over the table, a lighting gradient) per scale; identified / visible (a marker seen at
+  ≥ 1.35 px/mm along the card's worse axis and not hidden), duplicates and misidentified cards
+  (counted over every card, however coarse), against pyzbar on the full frame.
 """
 from __future__ import annotations
 
@@ -355,7 +360,9 @@ def scale_bins(quick: bool, decoder: str, detectors: Sequence[str] = DETECTORS) 
     as at start, after a camera bump, and every ``FULL_EVERY``-th still frame); a *stream* is every
     frame of short games (hand frames, still frames searched only where they changed)."""
     from vision.pipeline import Pipeline
-    stills = 2 if quick else 3
+    # three frames of a fresh pipeline: the first is not still (not read); a card read by one
+    # marker alone, its QR code not read yet, is a card once the next frame reads it again
+    stills = 3
     picks = (0.5,) if quick else (0.3, 0.6, 0.9)
     moves = 2 if quick else 6
     out: dict[str, Any] = {}
@@ -427,6 +434,137 @@ def _stats(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
     return {"median": round(statistics.median(ordered), 1),
             "p95": round(ordered[min(len(ordered) - 1, int(math.ceil(0.95 * len(ordered))) - 1)], 1)}
+
+
+# --- part 3: conditions of a real table ----------------------------------------------------------
+def conditions() -> dict[str, Any]:
+    """The named conditions of ``--part conditions`` (``vision.synthetic.Conditions``)."""
+    from vision.synthetic import Conditions
+    return {
+        "overhead": Conditions(elevation=90.0),
+        "tilt 60°": Conditions(elevation=60.0, yaw=20.0),
+        "tilt 45° yaw 0°": Conditions(elevation=45.0, yaw=0.0),
+        "tilt 45° yaw 120°": Conditions(elevation=45.0, yaw=120.0),
+        "tilt 45° yaw 250°": Conditions(elevation=45.0, yaw=250.0),
+        "barrel": Conditions(elevation=90.0, barrel=0.09),
+        "blur 3 px": Conditions(elevation=90.0, motion_blur=3.0),
+        "blur 5 px": Conditions(elevation=90.0, motion_blur=5.0),
+        "blur 7 px": Conditions(elevation=90.0, motion_blur=7.0),
+        "blur 9 px": Conditions(elevation=90.0, motion_blur=9.0),
+        "glare": Conditions(elevation=80.0, glare=6),
+        "phone screen": Conditions(elevation=75.0, yaw=10.0, screen=True),
+        "lighting gradient": Conditions(elevation=85.0, gradient=0.6),
+    }
+
+
+def score_reports(truth: list[tuple[str, tuple[float, float]]], reported: list[tuple[str, tuple[float, float]]],
+                  lying: list[tuple[str, tuple[float, float]]], screen: str | None = None) -> dict[str, int]:
+    """``score`` with every kind of error counted: identified (a visible true card, once),
+    duplicates (a card already reported, reported again: one card taken for two), misidentified
+    (no card of that id lies there: a wrong read, a card of a deck not in play, a card on a
+    screen), from a screen (of those, the screen's card)."""
+    free, unclaimed = list(truth), list(lying)
+    out = {"identified": 0, "duplicates": 0, "misidentified": 0, "from_screen": 0}
+    for card_id, centre in sorted(reported, key=lambda r: r[0]):
+        near = [t for t in free if t[0] == card_id and math.dist(t[1], centre) <= MATCH_MM]
+        there = [t for t in lying if t[0] == card_id and math.dist(t[1], centre) <= MATCH_MM]
+        if near:
+            t = min(near, key=lambda t: math.dist(t[1], centre))
+            free.remove(t)
+            if t in unclaimed:
+                unclaimed.remove(t)
+            out["identified"] += 1
+        elif there:
+            spare = [t for t in there if t in unclaimed]
+            if spare:       # a true card not counted visible (covered, too coarse) read anyway
+                unclaimed.remove(spare[0])
+            else:
+                out["duplicates"] += 1
+        else:
+            out["misidentified"] += 1
+            out["from_screen"] += card_id == screen
+    return out
+
+
+def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None,
+                   scales: Sequence[float] | None = None) -> dict[str, Any]:
+    """Per condition and scale: mid-game tables of all five games seen by a fresh pipeline
+    (calibrating itself from the K-CAL markers when all four are in view, else given the true
+    calibration); identified / visible (``vision.synthetic.VISIBLE_PX_PER_MM`` along the card's
+    worse axis, a marker not covered by a card, the hand, glare or the phone), duplicates,
+    misidentified (cards from the screen among them), the full look's time; with pyzbar on the
+    full frame as the baseline."""
+    from vision import synthetic
+    from vision.pipeline import Pipeline
+    chosen = conditions()
+    names = list(chosen) if names is None else list(names)
+    scales = ((1.2, 1.7) if quick else SCALES) if scales is None else scales
+    stills = 3          # as ``scale_bins``
+    picks = (0.5,) if quick else (0.3, 0.7)
+    states = {g: game_states(g, seed=1, limit=None) for g in GAME_PLAYERS}
+    out: dict[str, Any] = {}
+    for name in names:
+        cond = chosen[name]
+        for scale in scales:
+            load = [round(os.getloadavg()[0], 2)]
+            r = {"visible": 0, "identified": 0, "duplicates": 0, "misidentified": 0, "from_screen": 0,
+                 "baseline_identified": 0, "baseline_misidentified": 0, "tables": 0, "frames": 0,
+                 "self_calibrated": 0, "below_1.35": 0}
+            full_ms: list[float] = []
+            for g, game_id in enumerate(GAME_PLAYERS):
+                view = View(game_id, scale, seed=g + 1, conditions=cond)
+                for k, pick in enumerate(picks):
+                    placed_cards = placements(game_id, states[game_id][int(pick * (len(states[game_id]) - 1))], seed=k)
+                    shots = [synthetic.render_frame(view.cam, placed_cards, 100 * k + i) for i in range(stills)]
+                    last = shots[-1]
+                    found = [placed_cards[i] for i in synthetic.visible_truth(
+                        view.cam, placed_cards, last.hidden, synthetic.VISIBLE_PX_PER_MM)]
+                    truth = [(p.shown_id, p.centre) for p in found if not p.card_id.startswith("K-CAL")]
+                    lying = [(p.shown_id, p.centre) for p in placed_cards if not p.card_id.startswith("K-CAL")]
+                    res = synthetic.card_resolution(view.cam, placed_cards)
+                    r["below_1.35"] += int(sum(1 for p, m in zip(placed_cards, res)
+                                               if not p.card_id.startswith("K-CAL") and m.max() < synthetic.VISIBLE_PX_PER_MM))
+                    pipeline = Pipeline(game_id, GAME_PLAYERS[game_id], layout=view.layout, decoder=decoder)
+                    corners = [p for p in placed_cards if p.card_id.startswith("K-CAL")]
+                    if len(synthetic.visible_truth(view.cam, corners)) < 4:
+                        pipeline.calibration = view.true_calibration      # a corner out of view
+                    scene = None
+                    for i, shot in enumerate(shots):
+                        scene, ms, _ = _timed(pipeline, shot.image)
+                        if i > 0:
+                            full_ms.append(ms)
+                    r["self_calibrated"] += pipeline.calibration is not view.true_calibration
+                    screen = last.screen.card_id if last.screen is not None else None
+                    counts = score_reports(truth, reported_cards(scene) if scene else [], lying, screen)
+                    for key, n in counts.items():
+                        r[key] += n
+                    base, _ = baseline(last.image, view.true_calibration)
+                    b = score_reports(truth, base, lying, screen)
+                    r["baseline_identified"] += b["identified"]
+                    r["baseline_misidentified"] += b["misidentified"] + b["duplicates"]
+                    r["visible"] += len(truth)
+                    r["tables"] += 1
+                    r["frames"] += stills
+            load.append(round(os.getloadavg()[0], 2))
+            out.setdefault(name, {})[f"{scale}"] = {
+                **r, "identified_share": round(r["identified"] / max(1, r["visible"]), 4),
+                "baseline_share": round(r["baseline_identified"] / max(1, r["visible"]), 4),
+                "full_look_ms": _stats(full_ms), "load_average": load}
+    return out
+
+
+def _print_conditions(result: dict[str, Any]) -> None:
+    print("condition            px/mm  visible  identified  dupl.  misid. (screen) | pyzbar  misid. | "
+          "cards <1.35  self-cal.  full look ms  load")
+    for name, per in result.items():
+        for scale, r in per.items():
+            print(f"{name:<20} {scale:>5}  {r['visible']:>7}  {100 * r['identified_share']:>9.2f}%  "
+                  f"{r['duplicates']:>5}  {r['misidentified']:>6} ({r['from_screen']:>2})    | "
+                  f"{100 * r['baseline_share']:>6.2f}%  {r['baseline_misidentified']:>5} | "
+                  f"{r['below_1.35']:>11}  {r['self_calibrated']:>4}/{r['tables']:<4} "
+                  f"{r['full_look_ms']['median']:>6}/{r['full_look_ms']['p95']:<6} "
+                  f"{r['load_average'][0]}/{r['load_average'][1]}")
+    sys.stdout.flush()
 
 
 # --- part 2: whole games -------------------------------------------------------------------------
@@ -617,8 +755,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--quick", action="store_true", help="fewer tables and moves (a few minutes)")
     parser.add_argument("--decoder", choices=("zxing", "pyzbar"), default="zxing", help="QR decoder")
-    parser.add_argument("--part", choices=("all", "scales", "games", "4k"), default="all",
-                        help="4k: the same tables at 1080p and 4K (vision.pyramid), not part of all")
+    parser.add_argument("--part", choices=("all", "scales", "games", "conditions", "4k"), default="all",
+                        help="all = scales and games; conditions (a real table: tilt, lens, blur, glare, "
+                             "a phone screen, light) and 4k (the same tables at 1080p and 4K, "
+                             "vision.pyramid) run only when asked")
+    parser.add_argument("--conditions", help="conditions: comma-separated names (default all: "
+                        + ", ".join(conditions()) + ")")
+    parser.add_argument("--scales", help="conditions: comma-separated px/mm (default 1.2,1.7 with "
+                        "--quick, else " + ",".join(map(str, SCALES)) + ")")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
     parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")
@@ -635,6 +779,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                                       DETECTORS if args.detector == "both" else (args.detector,))
         if not args.json:
             _print_scales(result["scales"])
+    if args.part == "conditions":
+        names = None if not args.conditions else [n.strip() for n in args.conditions.split(",")]
+        unknown = [n for n in names or () if n not in conditions()]
+        if unknown:
+            parser.error(f"unknown condition {unknown[0]!r}: choose from {', '.join(conditions())}")
+        try:
+            scales = None if not args.scales else [float(x) for x in args.scales.split(",")]
+        except ValueError:
+            parser.error(f"--scales {args.scales!r}: give px/mm numbers, e.g. 1.2,1.7")
+        result["conditions"] = condition_bins(args.quick, args.decoder, names, scales)
+        if not args.json:
+            _print_conditions(result["conditions"])
     if args.part == "4k":       # vision.pyramid's part: 4K frames against 1080p
         from vision.pyramid import bench_4k, print_4k
         result["4k"] = bench_4k(args.quick, args.decoder)

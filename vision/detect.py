@@ -18,6 +18,7 @@ import logging
 import math
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Callable, Collection
 
 import cv2
 import numpy as np
@@ -32,7 +33,19 @@ QR_PX_PER_MM = 4.0
 """Crops for the QR decoder are rectified to this resolution (a 2 mm module becomes 8 px)."""
 
 SAME_CARD_MM = 20.0
-"""Two markers of one id whose card outlines' centres lie closer than this are one physical card."""
+"""Two markers of one id whose card outlines' centres lie closer than this are one physical card
+(in table mm once calibrated, where a card keeps its size however the camera looks at it)."""
+
+SAME_CARD_DEG = 15.0
+"""... and whose card outlines point the same way (or opposite ways: the other corner's marker is
+printed turned 180°) to within this many degrees."""
+
+MIN_PX_PER_MODULE = 2.0
+"""A marker read coarser than this (px per module along its worse axis; a 15 mm marker is 7 modules
+across, its border included: 2.0 is 0.93 px/mm) is not an identification, at most "something is
+there". Measured on rendered tables seen at 45–70° (docs/vision.md): of the markers in view the
+finder reads 98–100 % from 3 px per module, 52 % at 2.0, 32 % at 1.75, 4 % at 1.5: below 2 it
+reads by luck, and there a far-side card (~1.7) was once read as another deck's marker."""
 
 DECODERS = ("zxing", "pyzbar")
 
@@ -70,6 +83,27 @@ class MarkerHit:
 
     marker: int
     corners: np.ndarray         # (4, 2) float64
+
+    @property
+    def px_per_module(self) -> float:
+        """The resolution it was read at: px per module (of the 7 across) along its worse axis."""
+        return px_per_module(self.corners[None])[0]
+
+
+def px_per_module(corners: np.ndarray) -> np.ndarray:
+    """``MarkerHit.px_per_module`` of many markers' corners (M, 4, 2) at once."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2)          # (M, 4)
+    return np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2 / cat.MARKER_BITS
+
+
+@cache
+def cards_in_play(game_id: str, players: int) -> frozenset[str]:
+    """Every id that can lie on this game's table: its cards (Chains: the players' decks only),
+    their backs, the seat tokens of its seats and the calibration markers."""
+    cards = [c for c in cat.cards_of(game_id) if game_id != "chains" or (c.deck or 0) <= players]
+    return frozenset({c.id for c in cards} | {cat.back_of(c) for c in cards}
+                     | {f"T-SEAT{n}" for n in range(1, players + 1)}
+                     | {c.id for c in cat.cards_of("table", "calibration")})
 
 
 @dataclass
@@ -134,6 +168,7 @@ class FrameDetections:
     calibration: dict[str, np.ndarray]          # K-CAL id -> (4, 2) px corners
     conflicts: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
+    faint: list[MarkerHit] = field(default_factory=list)   # too coarse to say which: something is there
 
 
 def poses_on_table(sightings: list[Sighting], calibration: Calibration) -> list[np.ndarray]:
@@ -176,7 +211,8 @@ class _Logged:
 class Detector:
     """Finds cards in frames: markers first, then QR codes on rectified per-card crops."""
 
-    def __init__(self, decoder: str = "zxing", detector: str = "quads") -> None:
+    def __init__(self, decoder: str = "zxing", detector: str = "quads", cards: Collection[str] | None = None) -> None:
+        """``cards``: the ids that can be on this table (``cards_in_play``); others are foreign."""
         if decoder not in DECODERS:
             raise ValueError(f"unknown QR decoder {decoder!r}: choose one of {', '.join(DECODERS)}")
         if detector not in DETECTORS:
@@ -186,6 +222,7 @@ class Detector:
         self.aruco = aruco_detector()
         self.finder = MarkerFinder()
         self.small_markers = True   # markers may be under ~20 px: the finder's extra window (``find``)
+        self.cards = None if cards is None else frozenset(cards)
         self._logged = _Logged()
 
     # --- markers -------------------------------------------------------------------------------
@@ -212,36 +249,54 @@ class Detector:
             return []
         return [MarkerHit(int(i), c.reshape(4, 2).astype(np.float64) + offset) for c, i in zip(corners, ids.ravel())]
 
-    def detect(self, frame: np.ndarray, boxes: list[Box] | None = None) -> FrameDetections:
+    def detect(self, frame: np.ndarray, boxes: list[Box] | None = None,
+               calibrate: Callable[[dict[str, np.ndarray]], Calibration | None] | None = None) -> FrameDetections:
         """Cards and calibration markers in one BGR (or grey) frame (or only inside ``boxes``),
-        from markers alone."""
+        from markers alone. A marker read coarser than ``MIN_PX_PER_MODULE`` is only "something
+        there" (``faint``); one of a card not in play is foreign. ``calibrate``: given the K-CAL
+        corners read, the calibration to use (or None): markers of one id are then grouped into
+        cards on the table, in mm, by the card's own geometry; without it, in the image."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         hits: dict[str, list[MarkerHit]] = {}
         calibration: dict[str, np.ndarray] = {}
         foreign: list[str] = []
-        for hit in self.markers(grey, boxes):
+        faint: list[MarkerHit] = []
+        found = self.markers(grey, boxes)
+        fine = px_per_module(np.array([h.corners for h in found])) >= MIN_PX_PER_MODULE if found else []
+        for hit, readable in zip(found, fine):
             card = cat.by_marker(hit.marker)
-            if card is None:
+            if not readable:
+                faint.append(hit)
+            elif card is None:
                 what = f"marker {hit.marker}: not one of our cards"
+                self._logged.once(what)
+                foreign.append(what)
+            elif self.cards is not None and card.id not in self.cards:
+                what = f"marker {hit.marker}: {card.id}, not in this game"
                 self._logged.once(what)
                 foreign.append(what)
             elif card.kind == "calibration":
                 calibration[card.id] = hit.corners
             else:
                 hits.setdefault(card.id, []).append(hit)
+        cal = calibrate(calibration) if calibrate is not None else None
         sightings: list[Sighting] = []
         conflicts: list[str] = []
         ordered = [(card_id, hit) for card_id, group in hits.items() for hit in group]
-        first = iter(rigid_fits(np.array([_upright(c) for c, _ in ordered]),
-                                np.array([hit.corners for _, hit in ordered]), scale=True)) if ordered else iter(())
+        if cal is not None:
+            first = iter(_table_poses([c for c, _ in ordered], [hit.corners for _, hit in ordered], cal))
+        else:
+            first = iter(rigid_fits(np.array([_upright(c) for c, _ in ordered]),
+                                    np.array([hit.corners for _, hit in ordered]), scale=True)) if ordered else iter(())
         for card_id, group in hits.items():
-            found = _group(card_id, group, np.array([next(first) for _ in group]))
-            if len(found) > 1 and not card_id.startswith("B-"):
-                where = ", ".join(f"({x:.0f}, {y:.0f}) px" for x, y in (s.centre_px() for s in found))
-                conflicts.append(f"{card_id}: {len(found)} copies in view at {where}")
+            poses = np.array([next(first) for _ in group])
+            found_cards = _group(card_id, group, poses) if cal is None else _group_on_table(card_id, group, poses, cal)
+            if len(found_cards) > 1 and not card_id.startswith("B-"):
+                where = ", ".join(f"({x:.0f}, {y:.0f}) px" for x, y in (s.centre_px() for s in found_cards))
+                conflicts.append(f"{card_id}: {len(found_cards)} copies in view at {where}")
                 log.warning("conflict: %s", conflicts[-1])
-            sightings.extend(found)
-        return FrameDetections(sightings, calibration, conflicts, foreign)
+            sightings.extend(found_cards)
+        return FrameDetections(sightings, calibration, conflicts, foreign, faint)
 
     # --- QR codes ------------------------------------------------------------------------------
     def read_qr(self, grey: np.ndarray, sighting: Sighting) -> str | None:
@@ -290,10 +345,14 @@ class Detector:
 
     def _parse(self, payload: str) -> cat.Card | None:
         try:
-            return cat.parse(payload)
+            card = cat.parse(payload)
         except cat.PayloadError as err:
             self._logged.once(f"QR code: {err}")
             return None
+        if self.cards is not None and card.id not in self.cards:
+            self._logged.once(f"QR code: {card.id}, not in this game")
+            return None
+        return card
 
     def _decode(self, crop: np.ndarray) -> list[tuple[str, bool]]:
         """(payload, upside down?) of each QR code in an upright card crop."""
@@ -337,15 +396,8 @@ def _group(card_id: str, group: list[MarkerHit], first: np.ndarray) -> list[Sigh
     corners = np.array([hit.corners for hit in group])
     sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean(axis=1)
     px_per_mm = sides / cat.marker_rects(card_id)[0].w
-    cards: list[list[int]] = []
-    for i in range(len(group)):
-        for members in cards:
-            if np.linalg.norm(centres[members[0]] - centres[i]) < SAME_CARD_MM * px_per_mm[i]:
-                members.append(i)
-                break
-        else:
-            cards.append([i])
     out = []
+    cards = _clusters(centres, SAME_CARD_MM * px_per_mm)
     for members in cards:
         to_image = first[members[0]]
         if len(members) == 1:
@@ -353,6 +405,69 @@ def _group(card_id: str, group: list[MarkerHit], first: np.ndarray) -> list[Sigh
         else:
             card_pts, image_pts = _points(card_id, [group[i] for i in members], to_image)
             to_image = rigid_fit(card_pts, image_pts, scale=True)
+        out.append(Sighting(card_id, card.kind != "back", card_pts, image_pts, to_image, len(members)))
+    return out
+
+
+def _clusters(centres: np.ndarray, near: np.ndarray, angles: np.ndarray | None = None) -> list[list[int]]:
+    """Markers -> cards: each marker joins the first card whose first marker's outline centre lies
+    within ``near`` (per marker) of its own (and, given ``angles``, points the same or the
+    opposite way within ``SAME_CARD_DEG``), else it starts a card."""
+    cards: list[list[int]] = []
+    for i in range(len(centres)):
+        for members in cards:
+            first = members[0]
+            turn = 0.0 if angles is None else (angles[i] - angles[first]) % 180.0
+            if np.linalg.norm(centres[first] - centres[i]) < near[i] and min(turn, 180 - turn) < SAME_CARD_DEG:
+                members.append(i)
+                break
+        else:
+            cards.append([i])
+    return cards
+
+
+def _table_poses(card_ids: list[str], corners: list[np.ndarray], cal: Calibration) -> np.ndarray:
+    """(H, 3, 3) card mm -> table mm from each marker alone, taking it as the card's upright one:
+    its corners mapped through the calibration (the full table homography and the lens), then a
+    similarity fit in table mm (never in the image: the table mapping has taken the perspective
+    out). Its scale is ~1 for a card on the table; it is left free so that the two markers of a
+    picture held above the table (mapped too large) still agree on one card, whose joint rigid fit
+    then shows it is not a card lying flat (``vision.plane``)."""
+    if not card_ids:
+        return np.zeros((0, 3, 3))
+    on_table = cal.to_table(np.vstack(corners)).reshape(-1, 4, 2)
+    return rigid_fits(np.array([_upright(c) for c in card_ids]), on_table, scale=True)
+
+
+def _group_on_table(card_id: str, group: list[MarkerHit], poses: np.ndarray, cal: Calibration) -> list[Sighting]:
+    """``_group`` in table mm: markers of one id are one card when the card outlines they give
+    (``_table_poses``) have their centres within ``SAME_CARD_MM`` and point the same way or
+    opposite ways (the card's two printed markers) within ``SAME_CARD_DEG``; each card is then
+    fitted to all its markers' corners together, and its outline mapped back into the image
+    through ``cal``."""
+    card = cat.card(card_id)
+    w, h = cat.card_size_mm(card_id)
+    upright = _upright(card_id)
+    centres = poses[:, :2, :2] @ np.array([w / 2, h / 2]) + poses[:, :2, 2]
+    angles = np.degrees(np.arctan2(poses[:, 1, 0], poses[:, 0, 0]))      # (scale does not turn)
+    cards = _clusters(centres, np.full(len(group), SAME_CARD_MM), angles)
+    out = []
+    for members in cards:
+        pose = poses[members[0]]
+        if len(members) == 1:
+            card_pts, image_pts = upright, group[members[0]].corners
+        else:
+            src = []
+            for i in members:      # the same printed marker as the first, or the card's other one
+                turn = abs((angles[i] - angles[members[0]] + 180.0) % 360.0 - 180.0)
+                src.append(upright if turn < 90 else np.array([w, h]) - upright)
+            card_pts, image_pts = np.vstack(src), np.vstack([group[i].corners for i in members])
+            pose = rigid_fit(card_pts, cal.to_table(image_pts), scale=True)
+        # the outline as seen (its scale free, as each marker's: a picture held up shows larger);
+        # the card's pose on the table is the rigid fit of these points (``poses_on_table``)
+        outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+        to_image = cv2.getPerspectiveTransform(
+            outline.astype(np.float32), cal.to_image(map_points(pose, outline)).astype(np.float32)).astype(np.float64)
         out.append(Sighting(card_id, card.kind != "back", card_pts, image_pts, to_image, len(members)))
     return out
 

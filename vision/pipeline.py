@@ -19,7 +19,7 @@ import numpy as np
 
 from companion import catalogue as cat
 from vision.calibrate import Calibration, CalibrationLayout, calibrate
-from vision.detect import Box, Detector, Sighting, card_pose_mm, map_points, poses_on_table
+from vision.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
 from vision import plane, quality
 from vision.markers import pool
 from vision.pyramid import PyramidFinder
@@ -77,6 +77,10 @@ marker finder also searches the threshold window only small markers need (``visi
 QR_TRIES = 3
 """A card whose QR code is not read after this many tries is left to its markers (e.g. a cascade)."""
 
+CONFIRM_MM = 10.0
+"""A card read by one marker alone, without its QR code and with no track, is held back until the
+same id is read again this close to where it was, in a later frame (one misread is not a card)."""
+
 QUALITY_EVERY = 8
 """Still frames in which nothing changed are judged for blur and glare every this many frames."""
 
@@ -100,7 +104,7 @@ class Pipeline:
         self.game_id = game_id
         self.players = players
         self.layout = layout or default_layout(game_id, players)
-        self.detector = Detector(decoder, detector)
+        self.detector = Detector(decoder, detector, cards_in_play(game_id, players))
         self.detector.finder = PyramidFinder()      # a 4K frame: candidates at half size (vision.pyramid)
         self.motion = MotionMeter()
         self.quality = QualityMeter()
@@ -133,6 +137,7 @@ class Pipeline:
         self._marks: list[tuple[str, Any, np.ndarray]] = []   # this frame: id, corners, marker mm
         self._last_marks: dict[int, tuple[str, Any, np.ndarray]] = {}   # track -> the same, last read
         self._arrived: dict[int, tuple[tuple[float, float], int]] = {}   # -> (place, since frame)
+        self._tentative: list[SeenCard] = []    # read once by one marker: held back (``_confirmed``)
 
     # --- one frame -------------------------------------------------------------------------------
     def process(self, frame: np.ndarray) -> TableScene | None:
@@ -162,12 +167,28 @@ class Pipeline:
                 return self._scene(frame, False)
             return self._scene(frame, still)
         # a frame smeared by shake or out of focus is not read: markers would be missed (and cards
-        # taken for gone) or, worse, misread; the tracks stand as on a moving frame
-        self._assess(grey)
-        self.refused = self.frame_quality.refused
+        # taken for gone) or, worse, misread; the tracks stand as on a moving frame. It is judged
+        # on another core while this one looks for markers (what was found is dropped if refused)
+        judged = pool().submit(self._assess, grey)
+        # once per settled scene, the frame is scanned for QR codes no marker points at (a card
+        # whose both markers are covered, or a foreign code: logged and ignored), on another core
+        # while this one looks for markers
+        scan = pool().submit(self.detector.scan_qr_full, grey, boxes) \
+            if still and not self._scanned and self.calibration is not None else None
+        self.detector.small_markers = self._small_markers(grey.shape)
+        size = (grey.shape[1], grey.shape[0])
+
+        def calibration(markers: dict[str, np.ndarray]) -> Calibration | None:
+            # the cards are grouped on the table through the calibration, which a refused
+            # (smeared) frame does not update
+            return self.calibration if judged.result().refused else self._calibrate(markers, still, size)
+        found = self.detector.detect(grey, boxes, calibration)
+        self.refused = judged.result().refused
         if self.refused is not None:
             log.info("frame %d not read: %s (blur %.1f px, focus %.1f px)", self.frame_index, self.refused,
                      self.frame_quality.blur_px, self.frame_quality.focus_px)
+            if scan is not None:
+                scan.result()
             self._scanned = False
             if self.calibration is None:
                 with self._lock:
@@ -177,14 +198,6 @@ class Pipeline:
         # a little smear (a shaky camera): what it reads is kept, but a card it misses is not taken
         # off (its look would not compare), as on a moving frame
         steady = still and self.frame_quality.blur_px <= quality.BLUR_WARN_PX
-        # once per settled scene, the frame is scanned for QR codes no marker points at (a card
-        # whose both markers are covered, or a foreign code: logged and ignored), on another core
-        # while this one looks for markers
-        scan = pool().submit(self.detector.scan_qr_full, grey, boxes) \
-            if still and not self._scanned and self.calibration is not None else None
-        self.detector.small_markers = self._small_markers(grey.shape)
-        found = self.detector.detect(grey, boxes)
-        self._calibrate(found.calibration, still, (grey.shape[1], grey.shape[0]))
         if self.calibration is None:
             with self._lock:
                 self._last = (frame, None)
@@ -196,7 +209,14 @@ class Pipeline:
             codes = scan.result() if scan is not None else self.detector.scan_qr_full(grey, boxes)
             sightings += self._qr_only(codes, sightings, cal)
         sightings = self._on_table(frame, grey, sightings, cal)
-        seen = [self._read(grey, s, cal, pose) for s, pose in zip(sightings, poses_on_table(sightings, cal))]
+        poses = poses_on_table(sightings, cal)
+        seen: list[SeenCard] = [None] * len(sightings)     # type: ignore[list-item]
+        # cards read by one marker first: their QR code is what confirms them soonest
+        for i in sorted(range(len(sightings)), key=lambda i: sightings[i].markers > 1):
+            seen[i] = self._read(grey, sightings[i], cal, poses[i])
+        keep = self._confirmed(sightings, seen)
+        sightings = [s for s, k in zip(sightings, keep) if k]
+        seen = [c for c, k in zip(seen, keep) if k]
         # where each sighting's read points lie on the table, mapped once for _visible and _marks
         marks_mm = np.split(cal.to_table(np.vstack([s.image_pts for s in sightings])),
                             np.cumsum([len(s.image_pts) for s in sightings])[:-1]) if sightings else []
@@ -284,6 +304,24 @@ class Pipeline:
                 pose = s.to_table(cal)
         return self._seen(s, pose)
 
+    def _confirmed(self, sightings: list[Sighting], seen: list[SeenCard]) -> list[bool]:
+        """Which sightings are cards: read by two markers, by the QR code, or the card of a track;
+        any other is held back until a later frame reads the same id within ``CONFIRM_MM`` of it."""
+        out, tentative = [], []
+        for s, card in zip(sightings, seen):
+            sure = s.markers > 1 or s.qr == s.card_id or s.source != "marker"
+            if not sure:
+                track = self.tracker.find(card.card_id, card.centre)
+                sure = track is not None and math.dist(track.card.centre, card.centre) <= self.tracker.match_mm
+            if not sure:
+                sure = any(t.card_id == card.card_id and math.dist(t.centre, card.centre) <= CONFIRM_MM
+                           for t in self._tentative)
+                if not sure:
+                    tentative.append(card)
+            out.append(sure)
+        self._tentative = tentative
+        return out
+
     def _changed_boxes(self, shape: tuple[int, ...]) -> list[Box] | None:
         """Where to look for markers in this still frame: None for the whole frame (not calibrated
         or settled yet, or the periodic full look), else the regions that changed since the scene
@@ -332,7 +370,8 @@ class Pipeline:
         ``persist`` still frames: later still frames look only where the image changed since."""
         self._since_full = 0 if boxes is None else self._since_full + 1
         signature = tuple(sorted(t.card.card_id for t in self.tracker.tracks))
-        pending = any(t.missing for t in self.tracker.tracks)     # a card about to be taken off
+        # a card about to be taken off, or one read once waiting for a second read
+        pending = any(t.missing for t in self.tracker.tracks) or bool(self._tentative)
         self._settled = 0 if pending else self._settled + 1 if signature == self._signature else 1
         self._signature = signature
         if self._settled >= self.persist:
@@ -378,10 +417,11 @@ class Pipeline:
             found.append(s)
         return found
 
-    def _calibrate(self, markers: dict[str, np.ndarray], still: bool, frame: tuple[int, int]) -> None:
+    def _calibrate(self, markers: dict[str, np.ndarray], still: bool, frame: tuple[int, int]) -> Calibration | None:
+        """Calibrate (again) from the K-CAL markers read, if they moved; the calibration to use."""
         current = self.calibration
         if current is not None and (not still or len(markers) < len(current.markers)):
-            return
+            return current
         moved = [k for k in markers if k not in self._cal_seen
                  or np.abs(markers[k] - self._cal_seen[k]).max() > CALIBRATION_MOVED_PX]
         if current is None or moved:
@@ -391,6 +431,7 @@ class Pipeline:
                 if current is None:
                     log.info("calibrated from %s (%.2f mm RMS)", ", ".join(fresh.markers), fresh.error_mm)
                 self.calibration = fresh
+        return self.calibration
 
     @staticmethod
     def _seen(s: Sighting, pose: np.ndarray) -> SeenCard:

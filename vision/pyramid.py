@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import time
 from typing import Any, Iterator
 
 import cv2

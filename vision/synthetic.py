@@ -43,7 +43,8 @@ CALIBRATION_QUIET_MM = 5.0   # white paper left around a cut-out K-CAL marker
 MAX_TILT = 0.04          # how much narrower the far edge looks at most (perspective)
 FOCAL_PX = 1500.0        # a webcam's focal length at 1080p (about 65° across the frame)
 MAX_WORLD_SCALE = 4.0    # table-image px/mm at most (a steep camera sees its near edge large)
-WORLD_MARGIN_MM = 250.0  # how much of the floor around the table a steep camera's table image holds
+WORLD_MARGIN_MM = 250.0  # how much of the room around the table a posed camera's table image holds
+FLOOR = (52, 58, 66)     # the floor beyond that (BGR)
 VISIBLE_PX_PER_MM = 1.35
 """A card counts as visible (in ``conditions`` ground truth) when one of its unobscured markers is
 seen at least this fine along the card's worse axis: below it a 15 mm marker is under 20 px."""
@@ -261,12 +262,13 @@ class Camera:
                                       np.linalg.inv(self.homography)).reshape(-1, 2)
         self.world_scale = self.px_per_mm * SUPERSAMPLE
         if self.pose is not None:
-            # a steep camera sees far over the floor and its near edge large: the table image
-            # holds the table and a margin (the rest of the frame reflects it), as fine as the
-            # finest part of the table in view needs
+            # a steep camera sees far past the table and its near edge large: the table image
+            # holds the table and a margin (past it: the floor), as fine as the finest part of
+            # the table in view needs
             w, h = self.table
             mm = np.clip(mm, (-WORLD_MARGIN_MM, -WORLD_MARGIN_MM), (w + WORLD_MARGIN_MM, h + WORLD_MARGIN_MM))
-            self.world_scale = min(MAX_WORLD_SCALE, SUPERSAMPLE * self._finest(mm))
+            # (in quarter steps: cameras share their card rasters, rendered once per scale)
+            self.world_scale = min(MAX_WORLD_SCALE, math.ceil(SUPERSAMPLE * self._finest(mm) * 4) / 4)
         self.world_origin = (float(mm[:, 0].min()) - 10, float(mm[:, 1].min()) - 10)
         self.world_size = (int((mm[:, 0].max() - self.world_origin[0] + 10) * self.world_scale),
                            int((mm[:, 1].max() - self.world_origin[1] + 10) * self.world_scale))
@@ -322,7 +324,10 @@ class Camera:
                 level = cv2.pyrDown(level)
             if weight is None:
                 continue
-            seen = cv2.remap(level, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+            # past the table image lies the floor, far below the table and out of focus: a flat
+            # dark colour (a reflected table image would show the cards and corners twice)
+            seen = cv2.remap(level, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                             borderValue=FLOOR)
             out += seen.astype(np.float32) * weight[..., None]
         return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
@@ -623,15 +628,17 @@ def render_frame(cam: Camera, placements: Sequence[Placement], seed: int = 0,
     for p in sorted(placements, key=lambda q: q.z):
         _paste(world, raster(p.shown_id, scale), cam, p)
     frame = cam.look(world)
-    light = cam.light() if not cond.gradient else cam.light() * _gradient(cond.gradient, rng)
+    # the lamp, its glare and a phone propped over the table stay put from frame to frame (a
+    # still table stays still); only a hand, the exposure and the sensor change
+    light = cam.light() if not cond.gradient else cam.light() * _gradient(cond.gradient, random.Random(f"lamp:{cam.seed}"))
     frame = cv2.multiply(frame, light, scale=exposure(seed) + rng.uniform(-0.005, 0.005), dtype=cv2.CV_8U)
     mask = glare = screen = None
     if hand_at is not None:
         mask = _draw_hand(frame, hand_polygon(cam, hand_at, rng), rng)
     if cond.glare:
-        glare = _draw_glare(frame, cam, placements, cond.glare, random.Random(f"glare:{cam.seed}:{seed}"))
+        glare = _draw_glare(frame, cam, placements, cond.glare, random.Random(f"glare:{cam.seed}"))
     if cond.screen:
-        screen = _draw_phone(frame, cam, placements, random.Random(f"phone:{cam.seed}:{seed}"))
+        screen = _draw_phone(frame, cam, placements, random.Random(f"phone:{cam.seed}"))
     if cond.motion_blur:
         frame = cv2.filter2D(frame, -1, _smear(cond.motion_blur, rng.uniform(0, 180)))
     if effects.blur:
@@ -727,8 +734,8 @@ def _screen_card(placements: Sequence[Placement], rng: random.Random) -> str:
     games = [cat.card(p.card_id).game for p in placements if cat.card(p.card_id).game not in ("table", "back")]
     game = max(set(games), key=games.count) if games else "spartacus"
     lying = {p.card_id for p in placements}
-    choices = [c.id for c in cat.cards_of(game) if c.id not in lying and cat.qr_rect(c.id) is not None]
-    return rng.choice(sorted(choices))
+    cards = [c.id for c in cat.cards_of(game) if c.kind != "pawn"]
+    return rng.choice(sorted(set(cards) - lying) or cards)
 
 
 def _phone_image(card_id: str, rng: random.Random) -> np.ndarray:

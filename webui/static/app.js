@@ -66,15 +66,20 @@
 
   function seat() { return d.seat || ""; }
 
+  var forceNext = false;
   function refresh(force) {
-    if (force) shown = -1;   /* same version, other seat or language: draw it anyway */
+    /* same version, but a new seat, role or request: draw it anyway. `shown` keeps the version on
+       screen meanwhile, so a tap during the fetch still sends the version it was based on */
+    if (force) forceNext = true;
     if (fetching) { again = true; return fetching; }
+    var forced = forceNext;
+    forceNext = false;
     var url = "/t/" + tableId + "/view?seat=" + encodeURIComponent(seat()) + "&lang=" + d.lang;
     fetching = fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
       if (!r.ok) throw new Error("view " + r.status);
       var v = parseInt(r.headers.get("X-Version") || "-1", 10);
       return r.text().then(function (html) {
-        if (v > shown || v < 0) {   /* never redraw a version already shown: taps stay put */
+        if (v > shown || v < 0 || (forced && v >= shown)) {   /* else never redraw a version shown: taps stay put */
           var view = document.getElementById("view");
           /* a fold-out the reader opened (the host's override) stays open, its reason typed */
           var open = Array.prototype.map.call(view.querySelectorAll("details[open][class]"),
