@@ -102,7 +102,9 @@ def test_a_filmed_game_reaches_the_phones(tmp_path):
         placed = sorted(layouts.place("wheel", replay.layout(), 3, random.Random(k)), key=lambda p: p.z)
         cards = [(p.card_id, p.face_up, p.centre, p.angle_deg) for p in placed
                  if not p.card_id.startswith("K-CAL")]
-        for _ in range(3):
+        # four frames a state: the first after a change moves; a card first read by one marker is
+        # held back until a second still frame reads it again; a change stands after two still frames
+        for _ in range(4):
             frame = render(cards, px_per_mm=1.3, seed=n, layout=default_layout("wheel", 3),
                            cam=camera(1.3, centre_mm=(width / 2, height / 2)))
             cv2.imwrite(str(folder / f"f{n:03d}.jpg"), frame)

@@ -149,12 +149,16 @@ class DemoCamera(FrameWorker):
     def _run(self) -> None:
         import cv2
         shown: Any = None
+        still = 0
         while not self.stop_event.is_set():
             s = self.tables.get(self.table_id)
             with self.tables.lock(self.table_id):
                 layout = s.game.layout()
             key = freeze(layout)
-            if key == shown and self.frames >= 3:      # a few still frames, then only on change
+            # a few still frames after each change (a card read once is confirmed by the next
+            # frame, a change stands after two), then none until the table changes again
+            still = still + 1 if key == shown else 0
+            if still >= 4:
                 self.stop_event.wait(0.3)
                 continue
             placed = self.layouts.place(s.game_id, layout, s.players, random.Random(1))
