@@ -20,7 +20,7 @@ from companion.history.bgstats import anonymous
 from companion.history.record import read_plays
 from webui.charts import PALETTE, bar_rows, line_chart
 from webui.common import ApiError, get_session, lang, require_role, tables
-from webui.i18n import STRINGS, t
+from webui.i18n import add_strings, t
 
 bp = Blueprint("history", __name__)
 
@@ -67,7 +67,7 @@ HISTORY_STRINGS: dict[str, tuple[str, str]] = {
     "known_players": ("Known players: tap to add", "登録済みのプレイヤー(タップで追加)"),
     "show_all": ("Show all plays", "すべてのプレイを表示"),
 }
-STRINGS.update({k: v for k, v in HISTORY_STRINGS.items() if k not in STRINGS})
+add_strings(HISTORY_STRINGS)
 
 
 @bp.record_once

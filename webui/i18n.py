@@ -299,6 +299,15 @@ def player_count(low: int, high: int, lang: str) -> str:
     return f"{low} players" if low == high else f"{low}–{high} players"
 
 
+def add_strings(table: dict[str, tuple[str, str]]) -> None:
+    """Add a blueprint's own (English, Japanese) strings to ``STRINGS``; a key that already stands
+    with other words is an error (one area's words would show in another's place)."""
+    clash = sorted(k for k, v in table.items() if STRINGS.get(k, v) != v)
+    if clash:
+        raise ValueError(f"i18n keys already used with other words: {', '.join(clash)}")
+    STRINGS.update(table)
+
+
 def t(key: str, lang: str) -> str:
     """The UI string ``key`` in ``lang`` (English if the language is unknown)."""
     en, ja = STRINGS.get(key, (key, key))

@@ -22,7 +22,7 @@ from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, PAPERS, PLAYERS, 
                                SheetLayout, build, players_for)
 from webui.common import lang
 from webui.history import allowed
-from webui.i18n import STRINGS, t
+from webui.i18n import add_strings, t
 
 bp = Blueprint("printing", __name__)
 
@@ -77,7 +77,7 @@ PRINT_STRINGS: dict[str, tuple[str, str]] = {
                       "ホストに日本語の印刷用フォントがありません。"
                       "`sudo apt-get install fonts-ipaexfont-gothic` でインストールしてください。"),
 }
-STRINGS.update({k: v for k, v in PRINT_STRINGS.items() if k not in STRINGS})
+add_strings(PRINT_STRINGS)
 COUNT_WHAT = {"spartacus": ("Spartacus colour sets", "スパルタクスの色のセット"),
               "chains": ("Chains Pairs decks", "チェーンズのペアーズのデッキ"),
               "tokens": ("seat tokens", "席トークン"), "stickers": ("Pairs decks to label", "ラベルを貼るデッキ")}
