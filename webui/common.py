@@ -218,4 +218,5 @@ def install_helpers(app: Flask) -> None:
                                  circle_xy=render.circle_xy, result_words=render.result_words,
                                  shows_total=render.shows_total, option_words=option_words,
                                  choice_words=choice_words, player_count=player_count,
-                                 move_picker=render.move_picker, override_picker=render.override_picker)
+                                 move_picker=render.move_picker, override_picker=render.override_picker,
+                                 deal_words=render.deal_words)

@@ -53,6 +53,26 @@ STRINGS: dict[str, tuple[str, str]] = {
     "chance": ("The table (a card is turned over)", "卓(カードをめくる)"),
     "moves": ("Moves", "指し手"),
     "deal_random": ("Let the app shuffle / draw", "アプリにシャッフル/ドローさせる"),
+    "lay_circle": ("Lay the circle", "円を並べる"),
+    "lay_circle_hint": ("The app shuffles the 25 cards: lay them clockwise as the circle below shows, "
+                        "and the pawn where it stands.",
+                        "アプリが25枚を切ります。下に表示される円のとおりに時計回りに並べ、コマを示された位置に置いてください。"),
+    "wait_circle": ("The host lays the circle (or enters the circle you laid).",
+                    "ホストが円を並べます(または並べた円を入力します)。"),
+    "lay_terminals": ("Lay the terminals", "終端カードを並べる"),
+    "lay_terminals_hint": ("Each player takes one card of each value 1–10 out of their deck and lays "
+                           "them out as terminal cards; the app records them and the decks are shuffled.",
+                           "各プレイヤーは自分の山札から1〜10のカードを1枚ずつ抜き出して終端カードとして並べます。"
+                           "アプリが記録し、山札を切ります。"),
+    "wait_terminals": ("The host lays out the terminal cards to begin.",
+                       "ホストが終端カードを並べてゲームを始めます。"),
+    "deal_hands": ("Let the app deal the hands", "アプリに手札を配らせる"),
+    "draw_random": ("Let the app draw the card", "アプリにカードを引かせる"),
+    "override_nothing": ("Nothing to override or replace yet: the game begins with the table laid out "
+                         "(the button above).", "まだ上書き・置き換えできる手はありません。まず卓を並べてください(上のボタン)。"),
+    "or_dealt": ("Or, if you dealt real cards at the table", "または、卓で実際に配った場合"),
+    "answer_first": ("Answer the question above first: moves wait until it is settled.",
+                     "先に上の確認に答えてください。決まるまで手は指せません。"),
     "enter_drawn": ("Or tap the card that was drawn", "または引いたカードをタップ"),
     "undo": ("Undo last move", "一手戻す"),
     "undo_request": ("Ask the host to undo", "ホストに取り消しを依頼"),

@@ -107,6 +107,8 @@ def _group_key(game: str, move: dict[str, Any], state: dict[str, Any], lang: str
             return t("terminals", lang)
         if kind == "reveal":
             return t("enter_drawn", lang)
+    if kind == "deal":   # two-player Prussia: real cards dealt at the table, hands not entered
+        return t("or_dealt", lang)
     if move.get("player", 0) < 0:
         return t("enter_drawn", lang)
     return t("moves", lang)
@@ -274,6 +276,38 @@ def move_picker(groups: list[dict[str, Any]], game: str, lang: str,
             chance = buttons[0]["move"].get("player", 0) < 0
             sections.append(_picker_section(game, group.get("title", ""), buttons, lang, chance))
     return sections
+
+
+@dataclass(frozen=True)
+class DealWords:
+    """What the one tap at a chance node does, in the page's language: the button, a line under
+    it, and what a phone that may not tap it reads meanwhile."""
+
+    label: str
+    hint: str
+    waiting: str
+    opening: bool = False
+    """True for the move that lays out the whole table (the game cannot start otherwise)."""
+
+
+CHANCE_WORDS = {
+    # the opening move that lays out the whole table: one tap, said as what the table does
+    "lay_circle": ("lay_circle", "lay_circle_hint", "wait_circle"),
+    "setup": ("lay_terminals", "lay_terminals_hint", "wait_terminals"),
+    "deal": ("deal_hands", "", "chance_is_hosts"),
+    "draw": ("draw_random", "", "chance_is_hosts"),
+}
+"""The chance kinds whose tap has words of its own; any other is "let the app shuffle / draw"."""
+
+
+def deal_words(engine: Game, lang: str) -> DealWords:
+    """The words of the app's tap at a chance node (``POST /deal``): "Lay the circle" at the start
+    of the Wheel of History, "Lay the terminals" at the start of Chains, else a shuffle or draw."""
+    import random
+    kind = engine.sample_chance(random.Random(0)).kind if engine.is_chance_node() else ""
+    label, hint, waiting = CHANCE_WORDS.get(kind, ("deal_random", "", "chance_is_hosts"))
+    return DealWords(t(label, lang), t(hint, lang) if hint else "", t(waiting, lang),
+                     opening=kind in ("lay_circle", "setup"))
 
 
 def _any_card_of(game: str, like: str) -> list[str]:
