@@ -173,14 +173,21 @@ def stored(path, history) -> Store:
     return store
 
 
+def through_a_file(base, history, fmt: str):
+    """``history`` stored in ``base``/a.db, exported as ``fmt`` and imported into an empty b.db:
+    (source store, target store, the file's text)."""
+    source = stored(base / "a.db", history)
+    text = exchange.export(source, query.plays(source), fmt, everything=True)
+    target = Store(base / "b.db")
+    exchange.import_text(target, text)
+    return source, target, text
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(history=histories())
 def test_an_import_of_an_export_reproduces_the_same_rows(tmp_path_factory, history):
     base = tmp_path_factory.mktemp("rt")
-    source = stored(base / "a.db", history)
-    text = exchange.export(source, query.plays(source), "json", everything=True)
-    target = Store(base / "b.db")
-    exchange.import_text(target, text)
+    _, target, text = through_a_file(base, history, "json")
     assert rows(base / "b.db") == rows(base / "a.db")
     exchange.import_text(target, text)          # importing twice changes nothing
     assert rows(base / "b.db") == rows(base / "a.db")

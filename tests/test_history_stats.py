@@ -5,17 +5,16 @@ h-indexes, records) and ``companion history player|stats --json``. Real SQLite f
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from companion.cli import main
-from companion.history import Play, Seat, bgstats, dates, edit, exchange, query
+from companion.history import Play, Seat, dates, edit, exchange, query
 from companion.history.record import backfill, write_play
 from companion.session import Store, TableSession
-from tests.test_history import histories, stored, tap_through
+from tests.test_history import histories, tap_through, through_a_file
 
 EXAMPLE = Path(__file__).parent / "data" / "bgstats-example.json"
 
@@ -96,11 +95,8 @@ def test_a_file_of_other_games_only_imports_nothing_and_says_so(store):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(history=histories())
 def test_our_bgstats_export_imported_reproduces_our_plays(tmp_path_factory, history):
-    base = tmp_path_factory.mktemp("bg")
-    source = stored(base / "a.db", history)
-    text = exchange.export(source, query.plays(source), "bgstats", everything=True)
-    target = Store(base / "b.db")
-    done = exchange.import_text(target, text)
+    source, target, text = through_a_file(tmp_path_factory.mktemp("bg"), history, "bgstats")
+    done = exchange.import_text(target, text)     # twice: the same plays again, nothing added
     assert [m.how for m in done.reading.games] == ["source"] * len({p.game for p in history})
     back = {p.id: p for p in query.plays(target)}
     assert sorted(back) == sorted(p.id for p in history)

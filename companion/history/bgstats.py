@@ -41,7 +41,7 @@ def minutes(play: Play) -> int:
 
 def person_key(seat: Seat, play: Play) -> str:
     """Who a seat is across plays: the person's name, or for a placeholder seat that table's seat."""
-    return f"seat:{play.session}:{seat.seat}" if anonymous(seat) else f"name:{seat.name.casefold()}"
+    return f"seat:{play.session or play.id}:{seat.seat}" if anonymous(seat) else f"name:{seat.name.casefold()}"
 
 
 def anonymous(seat: Seat) -> bool:
