@@ -116,6 +116,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "stale": ("The table changed meanwhile; refreshed — please tap again.",
               "その間に卓が変わりました。更新したのでもう一度タップしてください。"),
     "offline": ("Reconnecting…", "再接続中…"),
+    "loading": ("Loading…", "読み込み中…"),
     "draw": ("Draw", "ドロー"),
     "next_draw": ("The next draw", "次のドロー"),
     "odds_win": ("win", "勝利"),

@@ -12,7 +12,7 @@ from companion.games import GAME_IDS, game_class
 from webui.api import find_table, phone_label, state_for
 from webui.common import ApiError, Caller, get_session, lang, session_module, tables
 from webui.i18n import pick
-from webui.render import score_chart
+from webui.render import override_picker, score_chart
 from webui.rules import rules_page
 
 bp = Blueprint("phone", __name__)
@@ -157,6 +157,27 @@ def view(table_id: str) -> Any:
     resp = make_response(html)
     resp.headers["X-Version"] = str(version)
     resp.headers["X-Role"] = who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/t/<table_id>/override")
+def override(table_id: str) -> Any:
+    """The host's override / correction picker for the version now: fetched when the host opens
+    the fold-out (in Seven Hills it is ~300 buttons, most of the host view's rendering time)."""
+    s = get_session(table_id)
+    who = page_caller(table_id)
+    if who is None or who.role != "host":
+        raise ApiError(403, "Only the host overrides or replaces a move.",
+                       ja="手の上書きや置き換えはホストだけができます。")
+    language = lang()
+    with tables().lock(table_id):
+        version = s.refresh().version
+        key = (tables().db_path, table_id, version, "override", language)
+        html = _cached_view(key, lambda: render_template(
+            "override.html", lang=language, ov=override_picker(s.game, s.names, language)))
+    resp = make_response(html)
+    resp.headers["X-Version"] = str(version)
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

@@ -336,10 +336,17 @@ def override_moves(engine: Game, templates: list[dict[str, Any]], players: int) 
     if game == "prussia" and any(k == ("place", "slot") for k in values):
         values[("place", "slot")] = list(OrderedDict.fromkeys(
             [*values[("place", "slot")], *(engine.slot_name(k) for k in engine.table.all_slots())]))
+    expanded: set[tuple[Any, ...]] = set()
     for m in templates:
         if any(isinstance(v, (list, dict)) for v in m.values()):
             continue   # a whole laid circle or a deal is no single card: not offered here
         chance = m.get("player", 0) < 0
+        like = card_info(m.get("card")) if isinstance(m.get("card"), str) else None
+        shape = (m["kind"], tuple(sorted(k for k in m if k not in ("player", "kind"))),
+                 m["player"] if chance else None, like.kind if like else None)
+        if shape in expanded:
+            continue   # every template of one shape spans the same moves: expand it once
+        expanded.add(shape)
         seats = [m["player"]] if chance else list(range(players))
         params = [k for k in m if k not in ("player", "kind")]
         options: list[dict[str, Any]] = [{}]
