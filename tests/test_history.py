@@ -42,7 +42,7 @@ def rows(db_path) -> dict[str, list[tuple]]:
     """Every row of the history tables, in a fixed order."""
     with sqlite3.connect(db_path) as db:
         return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-                for t in ("players", "plays", "play_seats")}
+                for t in ("players", "plays", "play_seats", "play_sources")}
 
 
 def test_a_game_played_by_taps_is_a_play_when_it_ends(store):
@@ -156,21 +156,38 @@ def histories(draw):
                           draw(st.integers(1, 3)), draw(st.sampled_from(["wheel", "hills", "spartacus", "chains"])),
                           {"start_player": start, "x": draw(st.booleans())}, when,
                           draw(st.integers(0, 20000)), draw(st.booleans()), draw(st.integers(0, 80)),
-                          draw(st.integers(0, 80)), seats))
+                          draw(st.integers(0, 80)), seats, *draw(st.sampled_from(SOURCES))))
     return plays
+
+
+SOURCES = [(None, ()), ("bgstats", ("moves",)), ("bgstats", ("duration", "moves", "scores", "start"))]
+"""Plays of our tables, and plays imported from BG Stats that did not say some things."""
+
+
+def stored(path, history) -> Store:
+    """A store at ``path`` holding the plays of ``history``."""
+    store = Store(path)
+    with store._write() as db:
+        for play in history:
+            write_play(db, play)
+    return store
+
+
+def through_a_file(base, history, fmt: str):
+    """``history`` stored in ``base``/a.db, exported as ``fmt`` and imported into an empty b.db:
+    (source store, target store, the file's text)."""
+    source = stored(base / "a.db", history)
+    text = exchange.export(source, query.plays(source), fmt, everything=True)
+    target = Store(base / "b.db")
+    exchange.import_text(target, text)
+    return source, target, text
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(history=histories())
 def test_an_import_of_an_export_reproduces_the_same_rows(tmp_path_factory, history):
     base = tmp_path_factory.mktemp("rt")
-    source = Store(base / "a.db")
-    with source._write() as db:
-        for play in history:
-            write_play(db, play)
-    text = exchange.export(source, query.plays(source), "json", everything=True)
-    target = Store(base / "b.db")
-    exchange.import_text(target, text)
+    _, target, text = through_a_file(base, history, "json")
     assert rows(base / "b.db") == rows(base / "a.db")
     exchange.import_text(target, text)          # importing twice changes nothing
     assert rows(base / "b.db") == rows(base / "a.db")

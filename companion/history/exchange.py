@@ -7,13 +7,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from companion.engine import GameError
 from companion.history import bgstats
 from companion.history.dates import iso, iso_utc
-from companion.history.record import Play, Seat, write_play
+from companion.history.record import UNKNOWN_FIELDS, Play, Seat, amended, play_dict, write_play
 
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
@@ -35,13 +36,8 @@ def players_of(db: Any, plays: Sequence[Play] | None) -> list[dict[str, Any]]:
 
 
 def play_json(play: Play) -> dict[str, Any]:
-    """One play as the JSON export writes it."""
-    return {"id": play.id, "session": play.session, "number": play.number, "game": play.game,
-            "options": dict(play.options), "started": play.started, "duration": play.duration,
-            "ended_early": play.ended_early, "camera_moves": play.camera_moves,
-            "tapped_moves": play.tapped_moves, "kept_by": play.kept_by, "winners": play.winners,
-            "seats": [{"seat": s.seat, "name": s.name, "player": s.player, "score": s.score,
-                       "winner": s.winner, "start": s.start} for s in play.seats]}
+    """One play as the JSON export writes it (``source`` and ``unknown`` only for an imported one)."""
+    return dict(play_dict(play), kept_by=play.kept_by, winners=play.winners)
 
 
 def export_json(db: Any, plays: Sequence[Play], *, everything: bool) -> dict[str, Any]:
@@ -112,27 +108,58 @@ def _play_from(data: Any, where: str) -> Play:
     session = data.get("session")
     if session is not None and not isinstance(session, str):
         raise HistoryError(f"{where}: 'session' must be text or null")
+    source, unknown = data.get("source"), data.get("unknown") or []
+    if source is not None and not isinstance(source, str):
+        raise HistoryError(f"{where}: 'source' must be text or null")
+    if not isinstance(unknown, list) or any(u not in UNKNOWN_FIELDS for u in unknown):
+        raise HistoryError(f"{where}: 'unknown' lists some of {', '.join(UNKNOWN_FIELDS)}")
     return Play(_need(data, "id", str, where), session, _need(data, "number", int, where), game,
                 _need(data, "options", dict, where), started, _need(data, "duration", int, where),
                 _need(data, "ended_early", bool, where), _need(data, "camera_moves", int, where),
-                _need(data, "tapped_moves", int, where), tuple(seats))
+                _need(data, "tapped_moves", int, where), tuple(seats), source, tuple(sorted(unknown)))
 
 
-def import_text(store: Any, text: str) -> tuple[int, int]:
-    """Import a JSON export (our backup format); return (players added, plays written). All or nothing."""
+@dataclass(frozen=True)
+class Imported:
+    """What an import did (or, for a dry run, would do)."""
+
+    kind: str
+    """``backup`` (our JSON) or ``bgstats``."""
+    players_added: int
+    plays: int
+    reading: bgstats.Reading | None = None
+    """For a BG Stats file: the games matched, the players, what was left out and what was unknown."""
+
+
+def _store_play(db: Any, play: Play) -> None:
+    """Write an imported play as the host left it: a play the host deleted stays deleted, a
+    corrected one stays corrected."""
+    kept = amended(db, play)
+    if kept is not None:
+        write_play(db, kept)
+
+
+def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, dry_run: bool = False) -> Imported:
+    """Import our JSON backup or a BG Stats export (``merge``: {BG Stats name: known player}); all or
+    nothing. ``dry_run`` reads and checks the file and says what it would do, writing nothing."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise HistoryError(f"not JSON ({err.msg} at line {err.lineno}); give a file made by "
-                           "`companion history export --format json`") from None
+                           "`companion history export --format json` or BG Stats' JSON export") from None
+    if bgstats.is_file(data):
+        return import_bgstats(store, data, merge=merge, dry_run=dry_run)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        hint = " (a BG Stats file goes to the BG Stats app, not back here)" \
-            if isinstance(data, dict) and "playerScores" in json.dumps(data.get("plays", ""))[:2000] else ""
-        raise HistoryError(f"not a history backup: expected \"format\": \"{FORMAT}\"{hint}")
+        raise HistoryError(f"not a history backup (expected \"format\": \"{FORMAT}\") nor a BG Stats "
+                           "export (\"games\", \"players\", \"plays\")")
+    if merge:
+        raise HistoryError("--merge is for BG Stats files: a backup's players are matched by name")
     people = _need(data, "players", list, "the file")
     plays = [_play_from(p, f"play {i + 1}") for i, p in enumerate(_need(data, "plays", list, "the file"))]
     added = 0
     with store._write() as db:
+        if dry_run:
+            db.execute("SAVEPOINT dry")
         ids: dict[int, int] = {}
         for i, person in enumerate(people):
             at = f"player {i + 1}"
@@ -155,6 +182,26 @@ def import_text(store: Any, text: str) -> tuple[int, int]:
                                        "who is not in the file's players")
             seats = tuple(Seat(s.seat, s.name, s.score, s.winner, s.start,
                                ids[s.player] if s.player is not None else None) for s in play.seats)
-            write_play(db, Play(play.id, play.session, play.number, play.game, play.options, play.started,
-                                play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats))
-    return added, len(plays)
+            _store_play(db, Play(play.id, play.session, play.number, play.game, play.options, play.started,
+                                 play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats,
+                                 play.source, play.unknown))
+        if dry_run:
+            db.execute("ROLLBACK TO dry")
+            db.execute("RELEASE dry")
+    return Imported("backup", added, len(plays))
+
+
+def import_bgstats(store: Any, data: Any, *, merge: dict[str, str] | None = None,
+                   dry_run: bool = False) -> Imported:
+    """Import the plays of our five games from a BG Stats export (see ``bgstats.read_file``)."""
+    from companion.history.query import known_players
+    reading = bgstats.read_file(data, known_players(store), merge)
+    if dry_run:
+        added = sum(1 for p in reading.people if p.known is None and not p.anonymous)
+        return Imported("bgstats", added, len(reading.plays), reading)
+    with store._write() as db:
+        before = db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
+        for play in reading.plays:
+            _store_play(db, play)
+        added = db.execute("SELECT COUNT(*) FROM players").fetchone()[0] - before
+    return Imported("bgstats", added, len(reading.plays), reading)

@@ -92,6 +92,18 @@ CREATE TABLE IF NOT EXISTS play_seats (
     PRIMARY KEY (play, seat)
 );
 CREATE INDEX IF NOT EXISTS play_seats_player ON play_seats (player);
+CREATE TABLE IF NOT EXISTS play_sources (
+    play     TEXT PRIMARY KEY,       -- a play that came from another app (BG Stats)
+    source   TEXT NOT NULL,          -- "bgstats"
+    unknown  TEXT NOT NULL           -- JSON list of what that app did not say: moves, duration, scores, start
+);
+CREATE TABLE IF NOT EXISTS play_edits (
+    play     TEXT PRIMARY KEY,       -- a play the host corrected or deleted (companion/history/edit.py)
+    made     TEXT NOT NULL,          -- ISO 8601 UTC
+    deleted  INTEGER NOT NULL,       -- 1: left out of the history (a test game); undo restores it
+    changes  TEXT,                   -- JSON {"seats": [{name, score, winner}], "duration"}; NULL if deleted
+    original TEXT NOT NULL           -- JSON: the play as recorded (what undo puts back)
+);
 """
 HISTORY_SCHEMA_VERSION = 1
 """``PRAGMA user_version`` once the play history was backfilled from the sessions already stored."""
