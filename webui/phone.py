@@ -95,8 +95,10 @@ def join() -> Any:
         return render_template("index.html", lang=lang(), code="",
                                error=pick(err.message, err.extra.get("ja", ""), lang())), err.status
     if table_id is None:
-        msg = ("Type the code shown on the host screen." if not code.strip() else
-               f"No table has the code {code.strip().upper()!r}. Check the host screen.")
+        msg = (pick("Type the code shown on the host screen.", "ホスト画面に表示されたコードを入力してください。", lang())
+               if not code.strip() else
+               pick(f"No table has the code {code.strip().upper()!r}. Check the host screen.",
+                    f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。", lang()))
         return render_template("index.html", lang=lang(), error=msg, code=code), 404 if code else 400
     if tables().caller(table_id, request.cookies.get(f"tc_{table_id}")) is not None:
         return redirect(url_for("phone.table", table_id=table_id))   # joined before: keep its seat
@@ -143,7 +145,8 @@ def view(table_id: str) -> Any:
     s = get_session(table_id)
     who = page_caller(table_id)
     if who is None:
-        return {"error": "Join the table first."}, 401
+        raise ApiError(401, "Join the table first (scan its QR code or type its code).",
+                       ja="先にテーブルに参加してください(QRコードを読むかコードを入力)。")
     language = lang()
     with tables().lock(table_id):
         version = s.refresh().version

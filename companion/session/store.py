@@ -120,7 +120,8 @@ class StaleVersion(SessionError):
 
     def __init__(self, expected: int, actual: int) -> None:
         super().__init__(f"the session changed (you saw version {expected}, it is now {actual}): "
-                         "reload and try again")
+                         "reload and try again",
+                         f"卓の状態が変わりました(版{expected}→{actual})。読み込み直してもう一度試してください")
         self.expected = expected
         self.actual = actual
 

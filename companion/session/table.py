@@ -197,7 +197,8 @@ class _State:
             raise SessionError(f"log entry {version} follows {self.version}: the log is damaged")
         self.version = version
         if self.ended is not None and kind not in ("undo", "next_game", "note"):
-            raise SessionError(f"the game is already over: {ENDED}" if kind == "end_game" else ENDED)
+            raise (SessionError(f"the game is already over: {ENDED}", f"ゲームはもう終わっています: {ENDED_JA}")
+                   if kind == "end_game" else SessionError(ENDED, ENDED_JA))
         self.close(data.get("close", []))
         events: list[Event] = []
         if kind in ("moves", "answer", "override", "correct"):
@@ -236,7 +237,8 @@ class _State:
     def _end(self, version: int, by: str) -> Event:
         """The host ends the current game early: scores as they stand, open prompts closed."""
         if self.game.is_over():
-            raise SessionError("the game is already over: there is nothing to end")
+            raise SessionError("the game is already over: there is nothing to end",
+                               "ゲームはもう終わっています。終了するものはありません")
         self.ended = {"version": version, "by": by, "prompts": self.prompts}
         self.prompts = {}
         scores, winners = self.game.scores(), self.game.winners()
@@ -259,7 +261,7 @@ class _State:
 
     def _undo(self) -> None:
         if not self.moves:
-            raise SessionError("there is no move to undo in this game")
+            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
         last = self.moves[-1]["version"]
         undone: list[Move] = []
         while self.moves and self.moves[-1]["version"] == last:
@@ -527,7 +529,8 @@ class TableSession:
     def observe(self, observation: Mapping[str, Any], *, source: str = "camera") -> Outcome:
         """Reconcile a stable observation of the table: apply, ask to choose, or say what is wrong."""
         if not isinstance(observation, Mapping):
-            raise SessionError("an observation must be a JSON object shaped like the game's layout")
+            raise SessionError("an observation must be a JSON object shaped like the game's layout",
+                               "観察はゲームの配置と同じ形のJSONオブジェクトにしてください")
         obs = dict(observation)
         for _ in range(OBSERVE_RETRIES):
             self._catch_up()
@@ -535,7 +538,8 @@ class TableSession:
                 return self._observe_once(obs, source)
             except StaleVersion:
                 continue   # someone wrote first: reconcile again against the new state
-        raise SessionError("the session keeps changing under this observation; try again")
+        raise SessionError("the session keeps changing under this observation; try again",
+                           "この観察の間に卓が変わり続けています。もう一度試してください")
 
     def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
         version, game = self.version, self.game
@@ -618,7 +622,9 @@ class TableSession:
         choice = next((c for c in prompt.choices if c["id"] == choice_id), None)
         if choice is None:
             raise SessionError(f"prompt {prompt_id} has no choice {choice_id!r} "
-                               f"(choices: {', '.join(c['id'] for c in prompt.choices)})")
+                               f"(choices: {', '.join(c['id'] for c in prompt.choices)})",
+                               f"確認{prompt_id}に選択肢{choice_id!r}はありません"
+                               f"(選択肢: {', '.join(c['id'] for c in prompt.choices)})")
         data = {"prompt": prompt_id, "choice": choice_id, "moves": choice["moves"],
                 "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
         return self._commit("answer", data, by, expected_version)
@@ -671,7 +677,9 @@ class TableSession:
         self._check_version(expected_version)
         if self.is_over():
             why = "the host ended it already" if self.ended_by_host else "it ended by the rules"
-            raise SessionError(f"the game is already over ({why}): there is nothing to end")
+            why_ja = "ホストがすでに終了しました" if self.ended_by_host else "ルールどおりに終わりました"
+            raise SessionError(f"the game is already over ({why}): there is nothing to end",
+                               f"ゲームはもう終わっています({why_ja})。終了するものはありません")
         return self._commit("end_game", {}, by, expected_version)
 
     @_locked
@@ -736,7 +744,7 @@ class TableSession:
         self._catch_up()
         plays = plays_of(self.store._db(), self.id, self._st)
         if not plays:
-            raise SessionError("no game of this session is finished yet")
+            raise SessionError("no game of this session is finished yet", "このセッションで終わったゲームはまだありません")
         if number is None:
             return push_payload(plays[-1])
         match = [p for p in plays if p.number == number]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import catalogue
-from companion.engine import CHANCE, Game, Move
+from companion.engine import CHANCE, Game, Move, Reason
 
 ROLES = ("seat", "table", "host", "watch")
 
@@ -257,13 +257,16 @@ def export_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     return dict(data, games=games)
 
 
-def may_see_odds(session: Any, viewer: Viewer) -> str | None:
-    """Why ``viewer`` may not ask for odds now (None if it may): odds are computed from the whole
-    state, so they are offered only where nothing is hidden from the asker (solo Prussia)."""
+def may_see_odds(session: Any, viewer: Viewer) -> Reason | None:
+    """Why ``viewer`` may not ask for odds now (None if it may), in English and Japanese (``.ja``):
+    odds are computed from the whole state, so they are offered only where nothing is hidden from
+    the asker (solo Prussia)."""
     if session.game_id != "prussia":
-        return f"Odds are offered for the Prussia game only; this table plays {session.game_id}."
+        return Reason(f"Odds are offered for the Prussia game only; this table plays {session.game_id}.",
+                      f"確率は輪る七年戦争だけで計算できます。この卓は{session.game.title_ja}です。")
     if session.players != 1:
-        return "Odds are offered for the solo game only: with two players they would be computed from both hands."
+        return Reason("Odds are offered for the solo game only: with two players they would be computed "
+                      "from both hands.", "確率は1人用だけで計算できます。2人用では両方の手札から計算することになるためです。")
     if viewer.role == "watch":
-        return "Claim the seat first: odds are for the player."
+        return Reason("Claim the seat first: odds are for the player.", "先に席を選んでください。確率はプレイヤー用です。")
     return None
