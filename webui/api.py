@@ -370,7 +370,7 @@ def undo(table_id: str) -> tuple[Response, int]:
     """Take back the last move: the host always; a player its own last turn until the next player
     acts (Board Game Arena's rule); the scorekeeper the last move it may enter. Anyone else asks.
     The host accepting a request (``{"phone": id}``) takes back every move back to and including
-    the asker's, each an undo in the log."""
+    the asker's as one undo in the log ("Ann's move was taken back")."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if who.role != "host":
             last = s.last_turn()
@@ -389,9 +389,11 @@ def undo(table_id: str) -> tuple[Response, int]:
             if request_["version"] != version:
                 fail(409, "The game moved on since the request: decline it, or undo by hand.",
                      ja="依頼の後にゲームが進みました。断るか、手動で取り消してください。", version=s.version)
-            result = None
-            while s.last_moves_of(None)[0] >= request_["target"] > 0:
-                result = s.undo(by="host", expected_version=s.version)
+            # one undo entry for all the moves back to the asker's, and the request settled in
+            # the same transaction: a restart never finds it half done
+            undone = s.undo_back_to(request_["target"], asked_by=request_["by"], expected_version=version,
+                                    after=lambda db: tables().store.drop_undo_requests(table_id, db=db))
+            result = {"undone": [m.to_json() for m in undone]}
         else:
             result = s.undo(by=who_says(s, who), expected_version=version)
         tables().settle_undos(table_id)

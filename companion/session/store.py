@@ -58,6 +58,13 @@ CREATE TABLE IF NOT EXISTS phones (
     PRIMARY KEY (session, phone)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS phones_one_per_seat ON phones(session, seat) WHERE seat IS NOT NULL;
+CREATE TABLE IF NOT EXISTS undo_requests (
+    session  TEXT NOT NULL REFERENCES sessions(id),
+    phone    TEXT NOT NULL,          -- the phone that asks (one request a phone)
+    data     TEXT NOT NULL,          -- JSON: who asks, for which log version, its moves, the version seen
+    asked    REAL NOT NULL,
+    PRIMARY KEY (session, phone)
+);
 """ + """
 -- The play history (companion/history, docs/history.md). A play is one finished game, written by
 -- the same transaction as the log entry that ended it (and withdrawn by the one that reopens it):
@@ -326,10 +333,37 @@ class Store:
                                f"席{seat + 1 if seat is not None else '?'}は別の端末が使っています") from None
 
     def remove_phone(self, session_id: str, phone: str) -> bool:
-        """Forget a phone (its token stops working); True if it was there."""
+        """Forget a phone (its token stops working) and its undo request; True if it was there."""
         with self._write() as db:
             cur = db.execute("DELETE FROM phones WHERE session = ? AND phone = ?", (session_id, phone))
+            db.execute("DELETE FROM undo_requests WHERE session = ? AND phone = ?", (session_id, phone))
             return cur.rowcount > 0
+
+    # ----------------------------------------------------------------- undo requests
+    def ask_undo(self, session_id: str, phone: str, request: dict[str, Any]) -> None:
+        """Keep a phone's request to take back its move (a newer one replaces it) until the host
+        answers: a restart of the server does not forget it."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO undo_requests (session, phone, data, asked) VALUES (?,?,?,?)",
+                       (session_id, phone, json.dumps(request, ensure_ascii=False), time.time()))
+
+    def undo_requests(self, session_id: str) -> list[dict[str, Any]]:
+        """The session's open undo requests, oldest first."""
+        rows = self._db().execute("SELECT data FROM undo_requests WHERE session = ? ORDER BY asked, phone",
+                                  (session_id,)).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def drop_undo_requests(self, session_id: str, phone: str | None = None,
+                           db: sqlite3.Connection | None = None) -> None:
+        """Forget one phone's undo request (declined), or all of a session's (a move was undone);
+        ``db``: inside a transaction already open (the undo entry's own)."""
+        where, args = ("session = ?", (session_id,)) if phone is None else \
+            ("session = ? AND phone = ?", (session_id, phone))
+        if db is not None:
+            db.execute(f"DELETE FROM undo_requests WHERE {where}", args)
+            return
+        with self._write() as txn:
+            txn.execute(f"DELETE FROM undo_requests WHERE {where}", args)
 
 
 def _digest(token: str) -> str:

@@ -110,9 +110,17 @@ HIDDEN_EVENT = ("A card that is face down now or in a hand (not shown here).",
                 "今は裏向きか手札にあるカード(ここには表示しません)。")
 
 
-def _event(e: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], viewer: Viewer) -> dict[str, Any]:
     if not names_hidden(e.get("data"), hidden):
         return e
+    data = e.get("data") or {}
+    if e.get("kind") == "undo" and isinstance(data.get("moves"), list):
+        # a move taken back is worth saying, only without the card the viewer may not see
+        en, ja = moves_words(game, names, [Move.from_json(m) for m in data["moves"]], viewer)
+        asked = data.get("asked_by")
+        text, text_ja = ((f"{asked}'s move was taken back: {en}.", f"{asked}の手を取り消しました: {ja}。")
+                         if asked else (f"Taken back: {en}.", f"取り消し: {ja}。"))
+        return {"kind": "undo", "text": text, "ja": text_ja, "data": redact(data, hidden), "version": e.get("version")}
     # the words name the card too: say only that something happened
     return {"kind": e.get("kind"), "text": HIDDEN_EVENT[0], "ja": HIDDEN_EVENT[1],
             "data": redact(e.get("data"), hidden), "version": e.get("version")}
@@ -203,7 +211,7 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         legal_moves=[m.to_json() for m in _moves_shown(game, viewer, legal, hidden)],
         chance_moves=[m.to_json() for m in chance],
         moves=redact(st["moves"], hidden),
-        events=[_event(e, hidden) for e in st["events"]],
+        events=[_event(e, hidden, game, session.names, viewer) for e in st["events"]],
         prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
     )
     return st
