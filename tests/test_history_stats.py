@@ -39,7 +39,7 @@ def test_a_bgstats_export_brings_the_plays_of_our_games_and_says_what_it_left_ou
         ("Spartacus", "spartacus", "title"), ("ローマ七丘", "hills", "title_ja"),
         ("wheel of history", "wheel", "title")}
     assert reading.other_games == (("Catan", 2), ("Azul", 1)) and reading.other_plays == 3
-    assert reading.left_out == (("ignored in BG Stats", 1),)
+    assert reading.left_out == (("ignored", 1),)
     people = {p.name: p for p in reading.people}
     assert people["ben"].known == "Ben" and people["Ann"].known == "Ann"       # any case: the same person
     assert people["Chie S."].known is None and people["Chie S."].looks_like == "Chie"   # offered, not merged
@@ -75,6 +75,7 @@ def test_merging_a_bgstats_player_into_a_known_one_and_the_cli_report(tmp_path, 
     assert "3 plays of other games left out (Catan 2, Azul 1)" in out
     assert "'ローマ七丘' is Seven Hills of Rome (matched by Japanese title)" in out
     assert "--merge 'Chie S.=Chie'" in out and "would import 4 plays" in out
+    assert "1 play left out: ignored in BG Stats" in out and "1 play: no scores" in out
     assert query.plays(Store(db)) == []                                    # a dry run writes nothing
     assert main(["history", "import", str(EXAMPLE), "--db", str(db), "--merge", "Chie S.=Chie"]) == 0
     assert "imported 4 plays (1 new player)" in capsys.readouterr().out     # 花子

@@ -110,6 +110,14 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- reading the app's file
+LEFT_OUT = {"ignored": ("ignored in BG Stats", "BG Statsで集計から除外"),
+            "no_players": ("no players", "プレイヤーなし"),
+            "no_date": ("no date", "日付なし"),
+            "same_person": ("the same person twice", "同じ人が2席"),
+            "not_a_play": ("not a play", "プレイではない")}
+"""Why a play of our games was left out: (English, Japanese)."""
+
+
 @dataclass(frozen=True)
 class GameMatch:
     """One of the file's games that is one of ours, and how we knew."""
@@ -145,7 +153,7 @@ class Reading:
     other_games: tuple[tuple[str, int], ...]
     """(name, plays) of the games that are not ours, most played first: left out."""
     left_out: tuple[tuple[str, int], ...]
-    """(reason, plays) of plays of our games left out."""
+    """(reason, plays) of plays of our games left out; the reasons are keys of ``LEFT_OUT``."""
     unknown: tuple[tuple[str, int], ...]
     """(field, plays) of what the file did not say (moves, duration, scores, start)."""
 
@@ -264,7 +272,7 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
     plays: list[Play] = []
     for i, raw in enumerate(data["plays"]):
         if not isinstance(raw, dict):
-            left["not a play"] = left.get("not a play", 0) + 1
+            left["not_a_play"] = left.get("not_a_play", 0) + 1
             continue
         ref = raw.get("gameRefId")
         if ref not in games:
@@ -273,16 +281,16 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
             continue
         match = games[ref]
         if raw.get("ignored"):
-            left["ignored in BG Stats"] = left.get("ignored in BG Stats", 0) + 1
+            left["ignored"] = left.get("ignored", 0) + 1
             continue
         scores = [s for s in raw.get("playerScores") or [] if isinstance(s, dict) and s.get("playerRefId") in players]
         if not scores:
-            left["no players"] = left.get("no players", 0) + 1
+            left["no_players"] = left.get("no_players", 0) + 1
             continue
         try:
             started = _when(raw.get("playDate"))
         except ValueError:
-            left["no date"] = left.get("no date", 0) + 1
+            left["no_date"] = left.get("no_date", 0) + 1
             continue
         if all(isinstance(s.get("seatOrder"), int) and s["seatOrder"] > 0 for s in scores):
             scores = sorted(scores, key=lambda s: s["seatOrder"])
@@ -295,7 +303,7 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
             name = merge.get(name.casefold(), known_by.get(name.casefold(), name))
             seat_names.append(name)
         if len({n.casefold() for n in seat_names}) != len(seat_names):
-            left["the same person twice"] = left.get("the same person twice", 0) + 1
+            left["same_person"] = left.get("same_person", 0) + 1
             continue
         points = [_score(s.get("score")) for s in scores]
         if any(p is None for p in points):

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.history import exchange, query
+from companion.history import bgstats, exchange, query
 from companion.history.dates import day_bounds, duration, human, iso
 from companion.history.exchange import HistoryError
+from companion.history.record import UNKNOWN_WORDS
 
 
 def _store(args: argparse.Namespace) -> Any:
@@ -217,11 +218,9 @@ def describe_reading(reading: Any) -> list[str]:
         more = ", …" if len(reading.other_games) > 5 else ""
         lines.append(f"{plural(reading.other_plays, 'play')} of other games left out ({names}{more})")
     for why, count in reading.left_out:
-        lines.append(f"{plural(count, 'play')} left out: {why}")
-    words = {"moves": "camera or taps unknown", "duration": "no duration", "scores": "no scores",
-             "start": "no start player"}
+        lines.append(f"{plural(count, 'play')} left out: {bgstats.LEFT_OUT[why][0]}")
     for what, count in reading.unknown:
-        lines.append(f"{plural(count, 'play')}: {words[what]}")
+        lines.append(f"{plural(count, 'play')}: {UNKNOWN_WORDS[what][0]}")
     return lines
 
 

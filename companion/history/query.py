@@ -177,6 +177,8 @@ class PlayerSummary:
     head_to_head: tuple[HeadToHead, ...]
     scores: dict[str, list[tuple[int, int]]]
     """Per game, (the person's play number, score) for the plays with scores: the score-over-time chart."""
+    others: dict[str, list[tuple[int, float]]]
+    """Per game, (the same play number, the other seats' average score): what the score was up against."""
 
     @property
     def win_rate(self) -> float:
@@ -212,16 +214,20 @@ def player_summary(history: Sequence[Play], name: str) -> PlayerSummary | None:
             row[1 if result > 0 else 2 if result < 0 else 3] += 1
     h2h = sorted((HeadToHead(o, *r) for o, r in versus.items()), key=lambda h: (-h.plays, h.other.casefold()))
     scores: dict[str, list[tuple[int, int]]] = {}
+    others: dict[str, list[tuple[int, float]]] = {}
     counter: dict[str, int] = defaultdict(int)
     for play, seat in mine:
         counter[play.game] += 1
         if play.knows("scores"):
             scores.setdefault(play.game, []).append((counter[play.game], seat.score))
+            rest = [s.score for s in play.seats if s is not seat]
+            if rest:
+                others.setdefault(play.game, []).append((counter[play.game], round(sum(rest) / len(rest), 1)))
     games = tuple(r for r in player_stats([play for play, _ in mine]) if r.name.casefold() == key)
     return PlayerSummary(person, len(mine), sum(seat.winner for _, seat in mine),
                          tuple(sorted(games, key=lambda r: (-r.plays, r.game))), current, longest,
                          mine[0][0], mine[-1][0], sum(p.duration for p, _ in mine if p.knows("duration")),
-                         tuple(h2h), scores)
+                         tuple(h2h), scores, others)
 
 
 # ----------------------------------------------------------------------------- a game's page, the overview

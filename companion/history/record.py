@@ -20,8 +20,12 @@ if TYPE_CHECKING:
     from companion.session.store import Store
 
 TAPPED, CAMERA, BOTH, UNKNOWN = "taps", "camera", "camera+taps", "unknown"
-UNKNOWN_FIELDS = ("moves", "duration", "scores", "start")
-"""What a play from another app may not say: camera or taps, how long, the scores, who started."""
+UNKNOWN_WORDS = {"moves": ("camera or taps unknown", "カメラ/タップ不明"),
+                 "duration": ("no duration", "所要時間なし"),
+                 "scores": ("no scores", "得点なし"),
+                 "start": ("no start player", "スタートプレイヤー不明")}
+"""What a play from another app may not say (camera or taps, how long, the scores, who started), in words."""
+UNKNOWN_FIELDS = tuple(UNKNOWN_WORDS)
 log = logging.getLogger(__name__)
 
 
