@@ -58,20 +58,24 @@ def history(server):  # noqa: F811
     return store
 
 
-def look(page, url: str, name: str) -> None:
-    """Open ``url``, check the layout and every chart's labels, and keep a screenshot."""
+def look(page, url: str, name: str, *, whole: bool = True) -> None:
+    """Open ``url``, check the layout and every chart's labels, and keep a screenshot (of the whole
+    page, or of what the first screen shows)."""
     page.goto(url)
     assert page.evaluate(OVERLAPS) == [], url
     assert page.evaluate(LAYOUT) == [], url
     assert not page.errors
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=whole)
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_player_game_and_overview_pages_read_cleanly_in_both_languages(server, browser, history, size):  # noqa: F811
     ctx, page = _phone(browser) if size == "phone" else _desktop(browser)
     for lang in ("en", "ja"):
+        look(page, f"{server.url}/history?lang={lang}", f"history-page-{lang}-{size}", whole=False)
+        page.locator("#plays").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"history-plays-{lang}-{size}.png"))
         look(page, f"{server.url}/history/overview?lang={lang}", f"history-overview-{lang}-{size}")
         assert page.locator("svg.chart.columns").count() == 1
         assert page.locator("svg.chart.columns text.tick:not(.count):not(.group)").count() >= 6   # month names
@@ -123,6 +127,7 @@ def test_a_play_is_corrected_deleted_and_restored_by_taps(server, browser, histo
     assert "修正しました" in page.inner_text("#done")
     assert page.locator(f"article.play[data-play='{play_id}'] .corrected").count() == 1
     assert {p.id: p for p in query.plays(history)}[play_id].seats[0].score == 123
+    page.locator(f"article.play[data-play='{play_id}']").screenshot(path=str(SHOTS / "history-corrected-ja-phone.png"))
     page.tap("#undo-done")                         # undo the correction
     page.wait_for_url(re.compile(r"done=restored"))
     assert {p.id: p for p in query.plays(history)}[play_id] == before

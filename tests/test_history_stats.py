@@ -93,7 +93,7 @@ def test_a_file_of_other_games_only_imports_nothing_and_says_so(store):
     assert done.plays == 0 and done.reading.other_plays == 8 and query.plays(store) == []
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(history=histories())
 def test_our_bgstats_export_imported_reproduces_our_plays(tmp_path_factory, history):
     source, target, text = through_a_file(tmp_path_factory.mktemp("bg"), history, "bgstats")
