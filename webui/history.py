@@ -426,7 +426,7 @@ def player() -> Any:
         window = max(0, len(summary.scores[game]) - CHART_PLAYS)
         mine = summary.scores[game][window:]
         first = mine[0][0]
-        lines = [(summary.name, mine), (t("h_others_avg", language),
+        lines = [(t("h_score", language), mine), (t("h_others_avg", language),   # the page names the player
                                         [(x, y) for x, y in summary.others.get(game, []) if x >= first])]
         charts.append((game, line_chart(lines, label=f'{t("h_score_over_time", language)}: {title(game, language)}',
                                         x_first=first, height=130, colours=[PALETTE[1], "#8d8d8d"])))
