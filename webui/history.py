@@ -417,7 +417,8 @@ def player() -> Any:
     language = _host_only()
     name = (request.args.get("name") or "").strip()
     store = tables().store
-    summary = query.player_summary(query.plays(store), name) if name else None
+    everything = query.plays(store)
+    summary = query.player_summary(everything, name) if name else None
     if summary is None:
         raise ApiError(404, f"No plays of {name!r}.", ja=f"{name!r}のプレイはありません。")
     charts = []   # one small chart a game: scores of different games do not share a scale
@@ -425,11 +426,12 @@ def player() -> Any:
         window = max(0, len(summary.scores[game]) - CHART_PLAYS)
         mine = summary.scores[game][window:]
         first = mine[0][0]
-        lines = [(summary.name, mine), (t("h_others_avg", language),
+        lines = [(t("h_score", language), mine), (t("h_others_avg", language),   # the page names the player
                                         [(x, y) for x, y in summary.others.get(game, []) if x >= first])]
         charts.append((game, line_chart(lines, label=f'{t("h_score_over_time", language)}: {title(game, language)}',
                                         x_first=first, height=130, colours=[PALETTE[1], "#8d8d8d"])))
-    recent = [p for p in query.plays(store, query.Filter(player=summary.name))][-10:]
+    key = summary.name.casefold()
+    recent = [p for p in everything if any(s.person and s.person.casefold() == key for s in p.seats)][-10:]
     return render_template("history_player.html", lang=language, p=summary, charts=charts, title=title,
                            recent=list(reversed(recent)), counted=counted, seat_label=seat_label)
 
@@ -447,7 +449,7 @@ def _overview_page(game: str | None) -> Any:
     section = _game_section(plays, game, language, colour) if game and plays else None
     return render_template("history_overview.html", lang=language, o=o, game=game, title=title,
                            months=month_chart(o.per_month, language), per_game=per_game, section=section,
-                           counted=counted, played_games=query.games_played(query.plays(store)))
+                           counted=counted, played_games=query.games_stored(store))
 
 
 @bp.get("/history/overview")

@@ -125,6 +125,12 @@ def distribution(history: Sequence[Play], game: str, bins: int = 6) -> list[tupl
     return rows
 
 
+def games_stored(store: Any) -> list[str]:
+    """The game ids that have plays in the store, most played first (without reading the plays)."""
+    rows = store._db().execute("SELECT game, COUNT(*) AS n FROM plays GROUP BY game ORDER BY n DESC, game")
+    return [game for game, _ in rows.fetchall()]
+
+
 def games_played(history: Sequence[Play]) -> list[str]:
     """The game ids that occur, most played first."""
     count: dict[str, int] = defaultdict(int)
