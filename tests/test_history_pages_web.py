@@ -85,6 +85,9 @@ def test_a_correction_needs_the_forms_token_and_undo_takes_it_back(client):
     assert {p.id: p for p in query.plays(store)}["t1-1"] == fixed
     bad = client.post("/history/play/t1-1?lang=ja", data=dict(form, score1="lots", csrf=token))
     assert bad.status_code == 400 and "整数" in bad.get_data(as_text=True)
+    twice = client.post("/history/play/t1-1?lang=ja", data=dict(form, name1="ann", csrf=token))
+    assert twice.status_code == 400 and "同じ名前の席が2つ" in twice.get_data(as_text=True)
+    assert {p.id: p for p in query.plays(store)}["t1-1"] == fixed                    # refused: unchanged
     r = client.post("/history/play/t1-1/undo", data={"csrf": token})
     assert r.status_code == 303 and {p.id: p for p in query.plays(store)}["t1-1"] == before
 

@@ -35,7 +35,7 @@ class SeatFix:
 def _stored(db: Any, play_id: str) -> Play:
     found = read_plays(db, "WHERE p.id = ?", (play_id,))
     if not found:
-        raise HistoryError(f"no play {play_id!r} in the history")
+        raise HistoryError(f"no play {play_id!r} in the history", f"記録にプレイ{play_id!r}はありません")
     return found[0]
 
 
@@ -57,18 +57,21 @@ def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: in
     for i, seat in enumerate(seats):
         name = clean_text(seat.name)
         if not name:
-            raise HistoryError(f"seat {i + 1}: a name is needed")
+            raise HistoryError(f"seat {i + 1}: a name is needed", f"席{i + 1}: 名前を入れてください")
         if not -MAX_SCORE <= int(seat.score) <= MAX_SCORE:
-            raise HistoryError(f"seat {i + 1}: a score between {-MAX_SCORE} and {MAX_SCORE}")
+            raise HistoryError(f"seat {i + 1}: a score between {-MAX_SCORE} and {MAX_SCORE}",
+                               f"席{i + 1}: 得点は{-MAX_SCORE}から{MAX_SCORE}まで")
         fixed.append({"name": name, "score": int(seat.score), "winner": bool(seat.winner)})
     if len({f["name"].casefold() for f in fixed}) != len(fixed):
-        raise HistoryError("two seats have the same name: each person sits once")
+        raise HistoryError("two seats have the same name: each person sits once",
+                           "同じ名前の席が2つあります。1人は1席です")
     if duration_min is not None and not 0 <= duration_min <= 24 * 60:
-        raise HistoryError("the duration is between 0 and 1440 minutes")
+        raise HistoryError("the duration is between 0 and 1440 minutes", "所要時間は0〜1440分です")
     with store._write() as db:
         play = _stored(db, play_id)
         if len(fixed) != len(play.seats):
-            raise HistoryError(f"the play has {len(play.seats)} seats, the correction {len(fixed)}")
+            raise HistoryError(f"the play has {len(play.seats)} seats, the correction {len(fixed)}",
+                               f"プレイは{len(play.seats)}席、修正は{len(fixed)}席です")
         original, earlier = _original(db, play), edit_of(db, play_id)
         changes: dict[str, Any] = {"seats": fixed, "scores_known": True}
         if duration_min is not None:
@@ -95,7 +98,8 @@ def undo(store: Any, play_id: str) -> Play:
     with store._write() as db:
         edit = edit_of(db, play_id)
         if edit is None:
-            raise HistoryError(f"play {play_id!r} was neither corrected nor deleted: nothing to undo")
+            raise HistoryError(f"play {play_id!r} was neither corrected nor deleted: nothing to undo",
+                               "このプレイには取り消す修正も削除もありません")
         db.execute("DELETE FROM play_edits WHERE play = ?", (play_id,))
         write_play(db, edit.original)
         return _stored(db, play_id)
