@@ -9,14 +9,13 @@ re-import keep them; undo deletes the correction and puts the play back as recor
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from companion.history.dates import iso_utc
 from companion.history.exchange import HistoryError
-from companion.history.record import Edit, Play, apply_changes, delete_play, edit_of, play_dict, \
+from companion.history.record import Edit, Play, apply_changes, delete_play, edit_of, edits_of, keep_edit, \
     read_plays, write_play
 
 MAX_SCORE = 10**6
@@ -78,7 +77,7 @@ def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: in
             changes["duration"] = duration_min * 60
         elif earlier and earlier.changes and earlier.changes.get("duration") is not None:
             changes["duration"] = earlier.changes["duration"]   # a second correction keeps the first's duration
-        _keep(db, play_id, False, changes, original)
+        keep_edit(db, Edit(play_id, _now(), False, changes, original))
         new = apply_changes(original, changes)
         write_play(db, new)
         return _stored(db, play_id)
@@ -88,7 +87,7 @@ def delete(store: Any, play_id: str) -> Play:
     """Leave a play out of the history (a test game); ``undo`` brings it back. Returns the play."""
     with store._write() as db:
         play = _stored(db, play_id)
-        _keep(db, play_id, True, None, _original(db, play))
+        keep_edit(db, Edit(play_id, _now(), True, None, _original(db, play)))
         delete_play(db, play_id)
         return play
 
@@ -107,18 +106,9 @@ def undo(store: Any, play_id: str) -> Play:
 
 def edits(store: Any) -> list[Edit]:
     """Every correction and deletion, newest first."""
-    rows = store._db().execute("SELECT play FROM play_edits ORDER BY made DESC, rowid DESC").fetchall()
-    found = [edit_of(store._db(), r[0]) for r in rows]
-    return [e for e in found if e is not None]
+    return edits_of(store._db())
 
 
 def deleted(store: Any) -> list[Edit]:
     """The plays the host deleted (newest deletion first), to restore."""
     return [e for e in edits(store) if e.deleted]
-
-
-def _keep(db: Any, play_id: str, is_deleted: bool, changes: dict[str, Any] | None, original: Play) -> None:
-    db.execute("INSERT OR REPLACE INTO play_edits (play, made, deleted, changes, original) VALUES (?,?,?,?,?)",
-               (play_id, _now(), int(is_deleted), json.dumps(changes) if changes is not None else None,
-                json.dumps(play_dict(original), ensure_ascii=False)))
-
