@@ -126,17 +126,31 @@ def new_table() -> tuple[Response, int]:
 
 
 def find_table(code: str) -> str | None:
-    """The table of a join code; wrong codes count against this client's join limit (429 once
-    it is spent, before the code is even looked at)."""
+    """The table of a join code; wrong codes count against this client's join limit (429 once it
+    is spent, whatever the code, unless it is a table this address has joined already: that tells
+    a guesser nothing it did not know)."""
     wait = guard.limit("join").wait(guard.client())
-    if wait:
+    table_id = tables().find(code)
+    if wait and not (table_id is not None and guard.joined_before(table_id)):
         fail(429, f"Too many wrong codes from this address: try again in {wait:.0f} s.",
              ja=f"このアドレスからの誤ったコードが多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
              retry_after=int(wait) + 1)
-    table_id = tables().find(code)
     if table_id is None:
         guard.limit("join").spend(guard.client())
     return table_id
+
+
+def new_phone(table_id: str, name: Any) -> str:
+    """Register a phone that found the table (counted per table and address: 429 past the limit);
+    its token."""
+    wait = guard.limit("phones").wait(f"{table_id} {guard.client()}")
+    if wait:
+        fail(429, f"Too many phones joined this table from this address: try again in {wait:.0f} s.",
+             ja=f"このアドレスからこの卓に参加した端末が多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
+             retry_after=int(wait) + 1)
+    token = tables().join(table_id, phone_label(name, table_id))
+    guard.phone_joined(table_id)
+    return token
 
 
 def phone_label(name: Any, table_id: str) -> str:
@@ -157,7 +171,7 @@ def join() -> Response:
     if table_id is None:
         fail(404, f"No table has the code {code.strip().upper()!r}. Check the host screen.",
              ja=f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。")
-    token = tables().join(table_id, phone_label(body.get("name"), table_id))
+    token = new_phone(table_id, body.get("name"))
     return jsonify({"id": table_id, "token": token,
                     "url": url_for("phone.table", table_id=table_id)})
 

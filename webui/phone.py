@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, make_response, redirect, render_te
 
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
-from webui.api import find_table, phone_label, state_for
+from webui.api import find_table, new_phone, state_for
 from webui.common import ApiError, Caller, get_session, lang, session_module, tables
 from webui.i18n import pick
 from webui.render import override_picker, score_chart
@@ -102,7 +102,11 @@ def join() -> Any:
         return render_template("index.html", lang=lang(), error=msg, code=code), 404 if code else 400
     if tables().caller(table_id, request.cookies.get(f"tc_{table_id}")) is not None:
         return redirect(url_for("phone.table", table_id=table_id))   # joined before: keep its seat
-    token = tables().join(table_id, phone_label(request.args.get("name"), table_id))
+    try:
+        token = new_phone(table_id, request.args.get("name"))
+    except ApiError as err:   # too many phones from this address at this table
+        return render_template("index.html", lang=lang(), code="",
+                               error=pick(err.message, err.extra.get("ja", ""), lang())), err.status
     return redirect_with_token(url_for("phone.table", table_id=table_id), f"tc_{table_id}", token)
 
 
