@@ -260,7 +260,8 @@ def page() -> Any:
     # one colour per person on every chart of the page, whatever the filter
     colour = {name: PALETTE[i % len(PALETTE)] for i, (name, _, _) in enumerate(query.win_share(everything))}
     total_wins = sum(w for _, w, _ in share) or 1
-    chart = bar_rows([(name, w / total_wins, f"{counted(w, 'win', language)} · {round(100 * w / total_wins)}%")
+    most_wins = max((w for _, w, _ in share), default=0) or 1   # the leader's bar runs the whole width
+    chart = bar_rows([(name, w / most_wins, f"{counted(w, 'win', language)} · {round(100 * w / total_wins)}%")
                       for name, w, _ in share[:10]], label=t("win_share", language),
                      colours=[colour.get(name, PALETTE[-1]) for name, _, _ in share[:10]])
     games = [which.game] if which.game else query.games_played(plays)
