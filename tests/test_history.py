@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.engine import Move
-from companion.history import Play, Seat, bgstats, dates, exchange, query
+from companion.history import Play, Seat, bgstats, dates, edit, exchange, query
 from companion.history.record import write_play
 from companion.session import Store, TableSession
 from companion.session.sim import play_through_camera
@@ -42,7 +42,7 @@ def rows(db_path) -> dict[str, list[tuple]]:
     """Every row of the history tables, in a fixed order."""
     with sqlite3.connect(db_path) as db:
         return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-                for t in ("players", "plays", "play_seats", "play_sources")}
+                for t in ("players", "plays", "play_seats", "play_sources", "play_edits")}
 
 
 def test_a_game_played_by_taps_is_a_play_when_it_ends(store):
@@ -173,10 +173,20 @@ def stored(path, history) -> Store:
     return store
 
 
-def through_a_file(base, history, fmt: str):
-    """``history`` stored in ``base``/a.db, exported as ``fmt`` and imported into an empty b.db:
-    (source store, target store, the file's text)."""
+def through_a_file(base, history, fmt: str, changes=()):
+    """``history`` stored in ``base``/a.db (with the host's ``changes``: (play index, delete?, score
+    shift)), exported as ``fmt`` and imported into an empty b.db: (source, target, the file's text)."""
     source = stored(base / "a.db", history)
+    for index, delete, shift in changes:
+        current = {p.id: p for p in query.plays(source)}
+        play = current.get(history[index % len(history)].id) if history else None
+        if play is None:
+            continue
+        if delete:
+            edit.delete(source, play.id)
+        else:
+            edit.correct(source, play.id, [edit.SeatFix(x.name, x.score + shift, x.winner) for x in play.seats],
+                         duration_min=abs(shift))
     text = exchange.export(source, query.plays(source), fmt, everything=True)
     target = Store(base / "b.db")
     exchange.import_text(target, text)
@@ -184,10 +194,11 @@ def through_a_file(base, history, fmt: str):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(history=histories())
-def test_an_import_of_an_export_reproduces_the_same_rows(tmp_path_factory, history):
+@given(history=histories(), changes=st.lists(st.tuples(st.integers(0, 5), st.booleans(), st.integers(-5, 5)),
+                                             max_size=3))
+def test_an_import_of_an_export_reproduces_the_same_rows(tmp_path_factory, history, changes):
     base = tmp_path_factory.mktemp("rt")
-    _, target, text = through_a_file(base, history, "json")
+    _, target, text = through_a_file(base, history, "json", changes)   # corrections and deletions too
     assert rows(base / "b.db") == rows(base / "a.db")
     exchange.import_text(target, text)          # importing twice changes nothing
     assert rows(base / "b.db") == rows(base / "a.db")

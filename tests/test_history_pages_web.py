@@ -8,11 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.history import query
 from companion.history.record import backfill
 from tests.test_history_stats import figures, play, store  # noqa: F401  (the hand-made plays)
 from tests.web_helpers import make_app
+from webui import charts
 
 REMOTE = {"REMOTE_ADDR": "192.168.1.23"}
 EXAMPLE = Path(__file__).parent / "data" / "bgstats-example.json"
@@ -85,6 +88,9 @@ def test_a_correction_needs_the_forms_token_and_undo_takes_it_back(client):
     assert {p.id: p for p in query.plays(store)}["t1-1"] == fixed
     bad = client.post("/history/play/t1-1?lang=ja", data=dict(form, score1="lots", csrf=token))
     assert bad.status_code == 400 and "整数" in bad.get_data(as_text=True)
+    twice = client.post("/history/play/t1-1?lang=ja", data=dict(form, name1="ann", csrf=token))
+    assert twice.status_code == 400 and "同じ名前の席が2つ" in twice.get_data(as_text=True)
+    assert {p.id: p for p in query.plays(store)}["t1-1"] == fixed                    # refused: unchanged
     r = client.post("/history/play/t1-1/undo", data={"csrf": token})
     assert r.status_code == 303 and {p.id: p for p in query.plays(store)}["t1-1"] == before
 
@@ -143,3 +149,24 @@ def test_a_large_export_is_read_and_a_bad_file_is_refused_changing_nothing(clien
         r = upload(client, token, content)
         assert r.status_code == 400 and words in r.get_data(as_text=True), words
     assert len(query.plays(store)) == 6
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=st.integers(0, 11), months=st.integers(1, 24), counts=st.data(), lang=st.sampled_from(["en", "ja"]))
+def test_month_labels_never_touch_whatever_the_span(first, months, counts, lang):
+    from webui.history import month_chart
+    per_month = [(f"{2025 + (first + i) // 12}-{(first + i) % 12 + 1:02d}", counts.draw(st.integers(0, 400)))
+                 for i in range(months)]
+    svg = str(month_chart(per_month, lang))
+    height = float(re.search(r'viewBox="0 0 \d+ ([\d.]+)"', svg).group(1))
+    texts = [(float(x), float(y), cls, text) for x, y, cls, text in
+             re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*class="([^"]+)">([^<]*)</text>', svg)]
+    for row in {y for _, y, cls, _ in texts if cls == "tick"}:   # month names (middle-anchored), counts
+        boxes = sorted((x - charts.text_width(t, charts.TICK) / 2, x + charts.text_width(t, charts.TICK) / 2)
+                       for x, y, cls, t in texts if y == row and cls in ("tick", "tick count") and "end" not in cls)
+        assert all(a[1] <= b[0] for a, b in zip(boxes, boxes[1:])), (row, boxes)
+    years = sorted((x, x + charts.text_width(t, charts.TICK)) for x, _, cls, t in texts if cls == "tick group")
+    assert years and all(a[1] <= b[0] for a, b in zip(years, years[1:]))
+    assert all(0 <= x and x + charts.text_width(t, charts.TICK) <= charts.WIDTH + 1 for x, _, cls, t in texts
+               if cls == "tick group") and all(0 < y <= height for _, y, _, _ in texts)
+    assert svg.count("<rect") == months

@@ -126,26 +126,37 @@ def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, la
     return Markup("".join(parts))
 
 
+NAME_COLUMN = 120
+"""Widest name column beside the bars; longer names go on a line of their own above their bar."""
+
+
 def bar_rows(rows: Sequence[tuple[str, float, str]], *, label: str, colours: Sequence[str] | None = None) -> Markup:
     """One bar per row: (name, share 0–1, the words at the bar's end, e.g. ``3 wins · 43%``);
-    ``colours`` one per row (default: the seat colours in order; ``[]``: one neutral colour)."""
+    ``colours`` one per row (default: the seat colours in order; ``[]``: one neutral colour). Names
+    are never cut to fit beside their bar: when one is wider than ``NAME_COLUMN``, every name stands
+    on its own line above its bar (the bars then use the whole width)."""
     if not rows:
         return Markup("")
     value_w = max(text_width(r[2], BOLD) for r in rows) + 8
-    # names as wide as they need, leaving the bars at least 60 units (a game's title is not cut)
-    name_w = min(max(text_width(r[0], BOLD) for r in rows) + 8, WIDTH - value_w - 60)
-    row_h = 24
+    widest = max(text_width(r[0], BOLD) for r in rows) + 8
+    above = widest > NAME_COLUMN
+    name_w = 0.0 if above else widest
+    row_h = 40 if above else 24
     height = len(rows) * row_h + 6
-    bar_x, bar_end = name_w + 4, WIDTH - value_w
+    bar_x, bar_end = (0.0 if above else name_w + 4), WIDTH - value_w
     parts = [f'<svg class="chart bars" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}">']
     for i, (name, share, words) in enumerate(rows):
-        y = 4 + i * row_h
+        y = 4 + i * row_h + (16 if above else 0)
         if colours is None:
             colour = PALETTE[i % len(PALETTE)]
         else:
             colour = colours[i] if i < len(colours) else "#8a3b12"
         width = max(0.0, min(1.0, share)) * (bar_end - bar_x - 4)
-        parts.append(f'<text x="{name_w}" y="{y + 15}" text-anchor="end" class="name">{escape(fit(name, name_w - 6, BOLD))}</text>')
+        if above:
+            parts.append(f'<text x="0" y="{y - 3}" class="name">{escape(fit(name, WIDTH, BOLD))}</text>')
+        else:
+            parts.append(f'<text x="{name_w}" y="{y + 15}" text-anchor="end" class="name">'
+                         f'{escape(fit(name, name_w - 6, BOLD))}</text>')
         parts.append(f'<rect x="{bar_x}" y="{y + 3}" width="{width:.1f}" height="16" rx="3" fill="{colour}"/>')
         parts.append(f'<text x="{bar_x + width + 4:.1f}" y="{y + 15}" class="value">{escape(words)}</text>')
     parts.append("</svg>")

@@ -260,7 +260,8 @@ def page() -> Any:
     # one colour per person on every chart of the page, whatever the filter
     colour = {name: PALETTE[i % len(PALETTE)] for i, (name, _, _) in enumerate(query.win_share(everything))}
     total_wins = sum(w for _, w, _ in share) or 1
-    chart = bar_rows([(name, w / total_wins, f"{counted(w, 'win', language)} · {round(100 * w / total_wins)}%")
+    most_wins = max((w for _, w, _ in share), default=0) or 1   # the leader's bar runs the whole width
+    chart = bar_rows([(name, w / most_wins, f"{counted(w, 'win', language)} · {round(100 * w / total_wins)}%")
                       for name, w, _ in share[:10]], label=t("win_share", language),
                      colours=[colour.get(name, PALETTE[-1]) for name, _, _ in share[:10]])
     games = [which.game] if which.game else query.games_played(plays)
@@ -493,20 +494,22 @@ def _back(done: str, play_id: str = "", **extra: Any) -> Response:
                     + (f"#play-{play_id}" if play_id and done != "deleted" else ""), code=303)
 
 
+def _edit_page(play: Any, error: str | None = None) -> Any:
+    from webui.guard import csrf_token
+    return render_template("history_edit.html", lang=lang(), play=play, title=title, csrf=csrf_token(),
+                           error=error)
+
+
 @bp.get("/history/play/<play_id>")
 def edit_form(play_id: str) -> Any:
     """The form that corrects a play's names, scores, winners and duration, or deletes it."""
-    from webui.guard import csrf_token
-    language = _host_only()
-    play = _play_or_404(play_id)
-    return render_template("history_edit.html", lang=language, play=play, title=title, csrf=csrf_token(),
-                           error=None)
+    _host_only()
+    return _edit_page(_play_or_404(play_id))
 
 
 @bp.post("/history/play/<play_id>")
 def edit_save(play_id: str) -> Any:
     """Save the host's correction of a play (names, scores, winners, duration)."""
-    from webui.guard import csrf_token
     form = _checked_form()
     play = _play_or_404(play_id)
     try:
@@ -514,13 +517,11 @@ def edit_save(play_id: str) -> Any:
                               form.get(f"winner{i}") == "1") for i in range(len(play.seats))]
         minutes = form.get("minutes", "").strip()
         edit.correct(tables().store, play_id, seats, int(minutes) if minutes else None)
+    except exchange.HistoryError as err:   # a GameError is a ValueError: this one first
+        return _edit_page(play, err.ja if lang() == "ja" and err.ja else str(err)), 400
     except ValueError:
-        err = "A score and a duration are whole numbers." if lang() != "ja" else "得点と所要時間は整数で入力してください。"
-        return render_template("history_edit.html", lang=lang(), play=play, title=title, csrf=csrf_token(),
-                               error=err), 400
-    except exchange.HistoryError as err:
-        return render_template("history_edit.html", lang=lang(), play=play, title=title, csrf=csrf_token(),
-                               error=str(err)), 400
+        return _edit_page(play, "得点と所要時間は整数で入力してください。" if lang() == "ja"
+                          else "A score and a duration are whole numbers."), 400
     return _back("corrected", play_id)
 
 
@@ -531,7 +532,7 @@ def delete(play_id: str) -> Any:
     try:
         edit.delete(tables().store, play_id)
     except exchange.HistoryError as err:
-        raise ApiError(404, str(err), ja=f"記録にプレイ{play_id!r}はありません。") from None
+        raise ApiError(404, str(err), ja=err.ja) from None
     return _back("deleted", play_id)
 
 
@@ -542,7 +543,7 @@ def undo(play_id: str) -> Any:
     try:
         edit.undo(tables().store, play_id)
     except exchange.HistoryError as err:
-        raise ApiError(409, str(err), ja="このプレイには取り消す修正も削除もありません。") from None
+        raise ApiError(409, str(err), ja=err.ja) from None
     return _back("restored", play_id)
 
 
@@ -587,7 +588,8 @@ def import_file() -> Any:
     try:
         data = _json.loads(text)
         if not bgstats.is_file(data):
-            raise exchange.HistoryError("not a BG Stats export (\"games\", \"players\", \"plays\")")
+            raise exchange.HistoryError("not a BG Stats export (\"games\", \"players\", \"plays\")",
+                                        "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\")")
         known = query.known_players(store)
         merge = {}
         if token:
@@ -596,9 +598,12 @@ def import_file() -> Any:
                 if key.startswith("merge") and key[5:].isdigit() and value and int(key[5:]) in people:
                     merge[people[int(key[5:])].name] = value
         done = exchange.import_bgstats(store, data, merge=merge, dry_run=not token)
-    except (ValueError, exchange.HistoryError) as err:
+    except exchange.HistoryError as err:
         raise ApiError(400, f"This file cannot be imported: {err}",
-                       ja=f"このファイルは読み込めません: {err}") from None
+                       ja=f"このファイルは読み込めません: {err.ja or err}") from None
+    except ValueError as err:   # not JSON
+        raise ApiError(400, f"This file cannot be imported: it is not JSON ({err})",
+                       ja=f"このファイルは読み込めません: JSONではありません({err})") from None
     if token:
         _pending().pop(token, None)
         return _back("imported", n=done.plays)

@@ -256,12 +256,14 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
     from companion.history.exchange import HistoryError
     from companion.session.store import PLACEHOLDER_NAME, clean_text
     if not is_file(data):
-        raise HistoryError("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists")
+        raise HistoryError("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists",
+                           "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\"がありません)")
     merge = {k.casefold().strip(): v for k, v in (merge or {}).items()}
     known_by = {k.casefold(): k for k in known}
     for wanted in merge.values():
         if wanted.casefold() not in known_by:
-            raise HistoryError(f"--merge: {wanted!r} is not a known player (see `companion history players`)")
+            raise HistoryError(f"--merge: {wanted!r} is not a known player (see `companion history players`)",
+                               f"{wanted!r}は登録済みのプレイヤーではありません")
     games = {m.ref: m for m in match_games(data["games"])}
     names = {g["id"]: str(g.get("name") or "?") for g in data["games"] if isinstance(g, dict) and "id" in g}
     players = {p["id"]: p for p in data.get("players") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)}

@@ -9,14 +9,13 @@ re-import keep them; undo deletes the correction and puts the play back as recor
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from companion.history.dates import iso_utc
 from companion.history.exchange import HistoryError
-from companion.history.record import Edit, Play, apply_changes, delete_play, edit_of, play_dict, \
+from companion.history.record import Edit, Play, apply_changes, delete_play, edit_of, edits_of, keep_edit, \
     read_plays, write_play
 
 MAX_SCORE = 10**6
@@ -35,7 +34,7 @@ class SeatFix:
 def _stored(db: Any, play_id: str) -> Play:
     found = read_plays(db, "WHERE p.id = ?", (play_id,))
     if not found:
-        raise HistoryError(f"no play {play_id!r} in the history")
+        raise HistoryError(f"no play {play_id!r} in the history", f"記録にプレイ{play_id!r}はありません")
     return found[0]
 
 
@@ -57,25 +56,28 @@ def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: in
     for i, seat in enumerate(seats):
         name = clean_text(seat.name)
         if not name:
-            raise HistoryError(f"seat {i + 1}: a name is needed")
+            raise HistoryError(f"seat {i + 1}: a name is needed", f"席{i + 1}: 名前を入れてください")
         if not -MAX_SCORE <= int(seat.score) <= MAX_SCORE:
-            raise HistoryError(f"seat {i + 1}: a score between {-MAX_SCORE} and {MAX_SCORE}")
+            raise HistoryError(f"seat {i + 1}: a score between {-MAX_SCORE} and {MAX_SCORE}",
+                               f"席{i + 1}: 得点は{-MAX_SCORE}から{MAX_SCORE}まで")
         fixed.append({"name": name, "score": int(seat.score), "winner": bool(seat.winner)})
     if len({f["name"].casefold() for f in fixed}) != len(fixed):
-        raise HistoryError("two seats have the same name: each person sits once")
+        raise HistoryError("two seats have the same name: each person sits once",
+                           "同じ名前の席が2つあります。1人は1席です")
     if duration_min is not None and not 0 <= duration_min <= 24 * 60:
-        raise HistoryError("the duration is between 0 and 1440 minutes")
+        raise HistoryError("the duration is between 0 and 1440 minutes", "所要時間は0〜1440分です")
     with store._write() as db:
         play = _stored(db, play_id)
         if len(fixed) != len(play.seats):
-            raise HistoryError(f"the play has {len(play.seats)} seats, the correction {len(fixed)}")
+            raise HistoryError(f"the play has {len(play.seats)} seats, the correction {len(fixed)}",
+                               f"プレイは{len(play.seats)}席、修正は{len(fixed)}席です")
         original, earlier = _original(db, play), edit_of(db, play_id)
         changes: dict[str, Any] = {"seats": fixed, "scores_known": True}
         if duration_min is not None:
             changes["duration"] = duration_min * 60
         elif earlier and earlier.changes and earlier.changes.get("duration") is not None:
             changes["duration"] = earlier.changes["duration"]   # a second correction keeps the first's duration
-        _keep(db, play_id, False, changes, original)
+        keep_edit(db, Edit(play_id, _now(), False, changes, original))
         new = apply_changes(original, changes)
         write_play(db, new)
         return _stored(db, play_id)
@@ -85,7 +87,7 @@ def delete(store: Any, play_id: str) -> Play:
     """Leave a play out of the history (a test game); ``undo`` brings it back. Returns the play."""
     with store._write() as db:
         play = _stored(db, play_id)
-        _keep(db, play_id, True, None, _original(db, play))
+        keep_edit(db, Edit(play_id, _now(), True, None, _original(db, play)))
         delete_play(db, play_id)
         return play
 
@@ -95,7 +97,8 @@ def undo(store: Any, play_id: str) -> Play:
     with store._write() as db:
         edit = edit_of(db, play_id)
         if edit is None:
-            raise HistoryError(f"play {play_id!r} was neither corrected nor deleted: nothing to undo")
+            raise HistoryError(f"play {play_id!r} was neither corrected nor deleted: nothing to undo",
+                               "このプレイには取り消す修正も削除もありません")
         db.execute("DELETE FROM play_edits WHERE play = ?", (play_id,))
         write_play(db, edit.original)
         return _stored(db, play_id)
@@ -103,18 +106,9 @@ def undo(store: Any, play_id: str) -> Play:
 
 def edits(store: Any) -> list[Edit]:
     """Every correction and deletion, newest first."""
-    rows = store._db().execute("SELECT play FROM play_edits ORDER BY made DESC, rowid DESC").fetchall()
-    found = [edit_of(store._db(), r[0]) for r in rows]
-    return [e for e in found if e is not None]
+    return edits_of(store._db())
 
 
 def deleted(store: Any) -> list[Edit]:
     """The plays the host deleted (newest deletion first), to restore."""
     return [e for e in edits(store) if e.deleted]
-
-
-def _keep(db: Any, play_id: str, is_deleted: bool, changes: dict[str, Any] | None, original: Play) -> None:
-    db.execute("INSERT OR REPLACE INTO play_edits (play, made, deleted, changes, original) VALUES (?,?,?,?,?)",
-               (play_id, _now(), int(is_deleted), json.dumps(changes) if changes is not None else None,
-                json.dumps(play_dict(original), ensure_ascii=False)))
-

@@ -14,7 +14,8 @@ from typing import Any, Sequence
 from companion.engine import GameError
 from companion.history import bgstats
 from companion.history.dates import iso, iso_utc
-from companion.history.record import UNKNOWN_FIELDS, Play, Seat, amended, play_dict, write_play
+from companion.history.record import UNKNOWN_FIELDS, Edit, Play, Seat, amended, edits_of, keep_edit, play_dict, \
+    write_play
 
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
@@ -40,11 +41,21 @@ def play_json(play: Play) -> dict[str, Any]:
     return dict(play_dict(play), kept_by=play.kept_by, winners=play.winners)
 
 
+def edit_json(edit: Edit) -> dict[str, Any]:
+    """The host's correction or deletion of a play as the backup writes it."""
+    return {"play": edit.play, "made": edit.made, "deleted": edit.deleted, "changes": edit.changes,
+            "original": play_dict(edit.original)}
+
+
 def export_json(db: Any, plays: Sequence[Play], *, everything: bool) -> dict[str, Any]:
-    """The backup: every player (or those the plays name) and the plays, ISO 8601 dates."""
+    """The backup: every player (or those the plays name), the plays, and the host's corrections and
+    deletions (all of them, or those of the plays), ISO 8601 dates."""
+    shown = {p.id for p in plays}
+    edits = [e for e in edits_of(db) if everything or e.play in shown]
+    people = None if everything else list(plays) + [e.original for e in edits]
     return {"format": FORMAT, "exported": iso(datetime.now(timezone.utc)),
-            "players": players_of(db, None if everything else plays),
-            "plays": [play_json(p) for p in plays]}
+            "players": players_of(db, people), "plays": [play_json(p) for p in plays],
+            "edits": [edit_json(e) for e in edits]}
 
 
 def export_csv(plays: Sequence[Play]) -> str:
@@ -119,6 +130,34 @@ def _play_from(data: Any, where: str) -> Play:
                 _need(data, "tapped_moves", int, where), tuple(seats), source, tuple(sorted(unknown)))
 
 
+def _local(play: Play, ids: dict[int, int]) -> Play:
+    """``play`` with the file's player ids turned into this database's (an unknown one: found by name)."""
+    seats = tuple(Seat(s.seat, s.name, s.score, s.winner, s.start, ids.get(s.player) if s.player is not None
+                       else None) for s in play.seats)
+    return Play(play.id, play.session, play.number, play.game, play.options, play.started, play.duration,
+                play.ended_early, play.camera_moves, play.tapped_moves, seats, play.source, play.unknown)
+
+
+def _edit_from(data: Any, where: str) -> Edit:
+    if not isinstance(data, dict):
+        raise HistoryError(f"{where} is not an object")
+    changes = data.get("changes")
+    if changes is not None and not (isinstance(changes, dict) and isinstance(changes.get("seats"), list)):
+        raise HistoryError(f"{where}: 'changes' must hold the corrected 'seats' (or be null for a deletion)")
+    for i, seat in enumerate((changes or {}).get("seats", [])):
+        if not (isinstance(seat, dict) and isinstance(seat.get("name"), str) and isinstance(seat.get("score"), int)
+                and isinstance(seat.get("winner"), bool)):
+            raise HistoryError(f"{where} seat {i + 1}: name, score and winner")
+    deleted = _need(data, "deleted", bool, where)
+    if deleted == (changes is not None):
+        raise HistoryError(f"{where}: a deletion has no changes, a correction has them")
+    original = _play_from(data.get("original"), f"{where} original")
+    play = _need(data, "play", str, where)
+    if play != original.id:
+        raise HistoryError(f"{where}: 'play' is {play!r} but its original is play {original.id!r}")
+    return Edit(play, _need(data, "made", str, where), deleted, changes, original)
+
+
 @dataclass(frozen=True)
 class Imported:
     """What an import did (or, for a dry run, would do)."""
@@ -156,6 +195,7 @@ def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, d
         raise HistoryError("--merge is for BG Stats files: a backup's players are matched by name")
     people = _need(data, "players", list, "the file")
     plays = [_play_from(p, f"play {i + 1}") for i, p in enumerate(_need(data, "plays", list, "the file"))]
+    edits = [_edit_from(e, f"edit {i + 1}") for i, e in enumerate(data.get("edits") or [])]
     added = 0
     with store._write() as db:
         if dry_run:
@@ -175,16 +215,14 @@ def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, d
                 row = (cur.lastrowid,)
                 added += 1
             ids[pid] = row[0]
+        for edit in edits:   # first: the plays are stored as the host left them
+            keep_edit(db, Edit(edit.play, edit.made, edit.deleted, edit.changes, _local(edit.original, ids)))
         for play in plays:
             for s in play.seats:
                 if s.player is not None and s.player not in ids:
                     raise HistoryError(f"play {play.id}: seat {s.seat + 1} names player {s.player}, "
                                        "who is not in the file's players")
-            seats = tuple(Seat(s.seat, s.name, s.score, s.winner, s.start,
-                               ids[s.player] if s.player is not None else None) for s in play.seats)
-            _store_play(db, Play(play.id, play.session, play.number, play.game, play.options, play.started,
-                                 play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats,
-                                 play.source, play.unknown))
+            _store_play(db, _local(play, ids))
         if dry_run:
             db.execute("ROLLBACK TO dry")
             db.execute("RELEASE dry")

@@ -261,6 +261,20 @@ def edit_of(db: sqlite3.Connection, play_id: str) -> Edit | None:
                 play_of_dict(json.loads(row[4])))
 
 
+def keep_edit(db: sqlite3.Connection, edit: Edit) -> None:
+    """Store the host's correction or deletion of a play (replacing an earlier one)."""
+    db.execute("INSERT OR REPLACE INTO play_edits (play, made, deleted, changes, original) VALUES (?,?,?,?,?)",
+               (edit.play, edit.made, int(edit.deleted), json.dumps(edit.changes) if edit.changes is not None
+                else None, json.dumps(play_dict(edit.original), ensure_ascii=False)))
+
+
+def edits_of(db: sqlite3.Connection) -> list[Edit]:
+    """Every correction and deletion, newest first."""
+    rows = db.execute("SELECT play FROM play_edits ORDER BY made DESC, rowid DESC").fetchall()
+    found = [edit_of(db, r[0]) for r in rows]
+    return [e for e in found if e is not None]
+
+
 def apply_changes(play: Play, changes: Mapping[str, Any]) -> Play:
     """``play`` with the host's corrected names, scores, winners and duration (a correction made for
     another number of seats, e.g. the game was reopened and changed since, is not applied)."""
