@@ -86,6 +86,16 @@ def test_merging_a_bgstats_player_into_a_known_one_and_the_cli_report(tmp_path, 
     assert "'Nobody' is not a known player" in capsys.readouterr().err
 
 
+def test_our_own_plays_coming_back_from_bgstats_stay_as_our_tables_recorded_them(store):
+    s = TableSession.create(store, "spartacus", 3, names=["Ann", "Ben", "Chie"])
+    tap_through(s, 1)
+    before = query.plays(store)
+    text = exchange.export(store, before, "bgstats", everything=True)
+    done = exchange.import_text(store, text)
+    assert done.plays == 0 and done.reading.left_out == (("already_here", 1),)
+    assert query.plays(store) == before and before[0].kept_by == "taps"    # not made "unknown"
+
+
 def test_a_file_of_other_games_only_imports_nothing_and_says_so(store):
     data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     data["games"] = [g for g in data["games"] if g["name"] in ("Catan", "Azul")]

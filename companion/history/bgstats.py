@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from companion.history.dates import instant
 from companion.history.record import Play, Seat
@@ -114,7 +114,9 @@ LEFT_OUT = {"ignored": ("ignored in BG Stats", "BG Statsで集計から除外"),
             "no_players": ("no players", "プレイヤーなし"),
             "no_date": ("no date", "日付なし"),
             "same_person": ("the same person twice", "同じ人が2席"),
-            "not_a_play": ("not a play", "プレイではない")}
+            "not_a_play": ("not a play", "プレイではない"),
+            "already_here": ("already in the history from our own table (kept as recorded there)",
+                             "すでにこのアプリの卓の記録にあります(そのまま残します)")}
 """Why a play of our games was left out: (English, Japanese)."""
 
 
@@ -250,9 +252,12 @@ def _when(text: Any) -> str:
     raise ValueError(text)
 
 
-def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None = None) -> Reading:
+def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None = None,
+              recorded: Collection[str] = ()) -> Reading:
     """What importing a BG Stats export would bring: our five games' plays, players matched to the
-    known ones by name (any case) or as ``merge`` says ({file name: known name}), the rest counted."""
+    known ones by name (any case) or as ``merge`` says ({file name: known name}), the rest counted.
+    A play of ours the file carries back (``recorded``: ids of plays our tables recorded here) is
+    left as recorded: the table knew more (camera or taps, options, the exact duration)."""
     from companion.history.exchange import HistoryError
     from companion.session.store import PLACEHOLDER_NAME, clean_text
     if not is_file(data):
@@ -324,6 +329,9 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
         for s in scores:
             used[s["playerRefId"]] = used.get(s["playerRefId"], 0) + 1
         ours = match.how == "source" and isinstance(raw.get("sourcePlayId"), str) and raw["sourcePlayId"]
+        if ours and raw["sourcePlayId"] in recorded:
+            left["already_here"] = left.get("already_here", 0) + 1
+            continue
         if ours:
             play_id = raw["sourcePlayId"]
             head, _, tail = play_id.rpartition("-")

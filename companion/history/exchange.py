@@ -233,7 +233,9 @@ def import_bgstats(store: Any, data: Any, *, merge: dict[str, str] | None = None
                    dry_run: bool = False) -> Imported:
     """Import the plays of our five games from a BG Stats export (see ``bgstats.read_file``)."""
     from companion.history.query import known_players
-    reading = bgstats.read_file(data, known_players(store), merge)
+    recorded = {r[0] for r in store._db().execute(
+        "SELECT p.id FROM plays p LEFT JOIN play_sources s ON s.play = p.id WHERE s.play IS NULL")}
+    reading = bgstats.read_file(data, known_players(store), merge, recorded)
     if dry_run:
         added = sum(1 for p in reading.people if p.known is None and not p.anonymous)
         return Imported("bgstats", added, len(reading.plays), reading)
