@@ -3,9 +3,9 @@
 Writes N random plays (3–5 seats, a dozen people, the five games, two years of dates) into a fresh
 SQLite file, then times: recording one play as a game ends, reading every play, the statistics,
 each export format, importing the JSON backup into an empty file (checked row for row), the host's
-History page rendered by the web app (charts included), the player, overview and game pages (pages:
-the median of five requests), their
-figures alone, importing our BG Stats file into an empty file, and a correction kept through a rebuild.
+History page rendered by the web app (charts included), the player, overview and game pages (each
+page the median of five requests), their figures alone, importing our BG Stats file into an empty
+file, and a correction kept through a rebuild.
 """
 from __future__ import annotations
 
