@@ -12,7 +12,7 @@ from datetime import datetime
 from urllib.parse import urlsplit
 from typing import Any, NoReturn
 
-from flask import Blueprint, Response, make_response, render_template, request, url_for
+from flask import Blueprint, Response, current_app, make_response, render_template, request, url_for
 
 from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, dates, edit, exchange, query
@@ -357,6 +357,8 @@ def rematch() -> Any:
     else:
         raise ApiError(400, "Say which table or play to rematch.", ja="再戦するテーブルかプレイを指定してください。")
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
+    from webui.camera import follow_rematch
+    follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
     if table_id:
         with tables().lock(table_id):
             s.note({"rematch": {"id": new.id, "code": new.code}}, by="host")
