@@ -36,6 +36,9 @@ def csrf(client, url="/history") -> str:
 def test_a_players_page_shows_figures_streaks_and_head_to_head(client):
     html = client.get("/history?lang=en").get_data(as_text=True)
     assert 'href="/history/player?name=Ann' in html                  # names lead to the player page
+    filtered = client.get("/history?player=Ben&game=hills&lang=en").get_data(as_text=True)
+    assert 'id="player-link" href="/history/player?name=Ben' in filtered
+    assert 'id="game-link" href="/history/game/hills' in filtered
     page = client.get("/history/player?name=ann&lang=en").get_data(as_text=True)
     assert '<h1 class="person-name" id="player-name">Ann</h1>' in page
     assert 'id="streak-now">3<' in page and 'id="streak-best">3<' in page
