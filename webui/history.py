@@ -500,14 +500,14 @@ def _edit_page(play: Any, error: str | None = None) -> Any:
                            error=error)
 
 
-@bp.get("/history/play/<play_id>")
+@bp.get("/history/play/<path:play_id>")
 def edit_form(play_id: str) -> Any:
     """The form that corrects a play's names, scores, winners and duration, or deletes it."""
     _host_only()
     return _edit_page(_play_or_404(play_id))
 
 
-@bp.post("/history/play/<play_id>")
+@bp.post("/history/play/<path:play_id>")
 def edit_save(play_id: str) -> Any:
     """Save the host's correction of a play (names, scores, winners, duration)."""
     form = _checked_form()
@@ -525,7 +525,7 @@ def edit_save(play_id: str) -> Any:
     return _back("corrected", play_id)
 
 
-@bp.post("/history/play/<play_id>/delete")
+@bp.post("/history/play/<path:play_id>/delete")
 def delete(play_id: str) -> Any:
     """Delete a play from the history (a test game); the page offers Undo."""
     _checked_form()
@@ -536,7 +536,7 @@ def delete(play_id: str) -> Any:
     return _back("deleted", play_id)
 
 
-@bp.post("/history/play/<play_id>/undo")
+@bp.post("/history/play/<path:play_id>/undo")
 def undo(play_id: str) -> Any:
     """Take back a correction or deletion: the play is as recorded again."""
     _checked_form()
