@@ -42,6 +42,7 @@ def test_a_players_page_shows_figures_streaks_and_head_to_head(client):
     page = client.get("/history/player?name=ann&lang=en").get_data(as_text=True)
     assert '<h1 class="person-name" id="player-name">Ann</h1>' in page
     assert 'id="streak-now">3<' in page and 'id="streak-best">3<' in page
+    assert 'id="player-h">2<' in page and 'id="player-ph">2<' in page
     row = re.search(r'<tr data-other="Ben">(.*?)</tr>', page).group(1)
     assert re.findall(r'class="num">(\d+)<', row) == ["5", "3", "1", "1"]   # plays, won, lost, drawn
     assert page.count('class="game-chart"') == 3 and "<polyline" in page

@@ -216,6 +216,7 @@ def test_a_players_streaks_head_to_head_and_scores(figures):
     assert {r.game: (r.plays, r.wins, r.best) for r in ann.games} == {
         "spartacus": (3, 2, 60), "hills": (2, 2, 9), "wheel": (1, 1, 7)}
     assert query.streaks([True, True, False, True]) == (1, 2) and query.streaks([]) == (0, 0)
+    assert ann.h_index == 2 and ann.player_h_index == 2       # games 3, 2, 1; with Ben 5, Chie 2
     assert query.player_summary(figures, "Nobody") is None
 
 
@@ -239,6 +240,7 @@ def test_cli_player_and_game_stats_say_the_same_figures_as_json(figures, store, 
     out = json.loads(capsys.readouterr().out)
     assert (out["name"], out["plays"], out["wins"], out["current_streak"], out["longest_streak"]) == \
         ("Ann", 6, 5, 3, 3)
+    assert (out["h_index"], out["player_h_index"]) == (2, 2)
     assert {h["other"]: h["wins"] for h in out["head_to_head"]} == {"Ben": 3, "Chie": 2}
     assert main(["history", "stats", "--game", "spartacus", "--json", "--db", str(store.path)]) == 0
     out = json.loads(capsys.readouterr().out)
