@@ -91,6 +91,7 @@ HISTORY_STRINGS: dict[str, tuple[str, str]] = {
     "h_index_hint": ("n games played at least n times each", "n回以上遊んだゲームがn種類"),
     "h_player_index": ("Player h-index", "プレイヤーHインデックス"),
     "h_player_index_hint": ("n players with at least n plays each", "n回以上遊んだプレイヤーがn人"),
+    "h_player_index_with_hint": ("n people played with at least n times each", "n回以上一緒に遊んだ人がn人"),
     "h_records": ("Records", "最高記録"),
     "h_highest": ("Highest score", "最高得点"),
     "h_margin": ("Biggest margin", "最大点差"),
@@ -500,14 +501,14 @@ def _edit_page(play: Any, error: str | None = None) -> Any:
                            error=error)
 
 
-@bp.get("/history/play/<play_id>")
+@bp.get("/history/play/<path:play_id>")
 def edit_form(play_id: str) -> Any:
     """The form that corrects a play's names, scores, winners and duration, or deletes it."""
     _host_only()
     return _edit_page(_play_or_404(play_id))
 
 
-@bp.post("/history/play/<play_id>")
+@bp.post("/history/play/<path:play_id>")
 def edit_save(play_id: str) -> Any:
     """Save the host's correction of a play (names, scores, winners, duration)."""
     form = _checked_form()
@@ -525,7 +526,7 @@ def edit_save(play_id: str) -> Any:
     return _back("corrected", play_id)
 
 
-@bp.post("/history/play/<play_id>/delete")
+@bp.post("/history/play/<path:play_id>/delete")
 def delete(play_id: str) -> Any:
     """Delete a play from the history (a test game); the page offers Undo."""
     _checked_form()
@@ -536,7 +537,7 @@ def delete(play_id: str) -> Any:
     return _back("deleted", play_id)
 
 
-@bp.post("/history/play/<play_id>/undo")
+@bp.post("/history/play/<path:play_id>/undo")
 def undo(play_id: str) -> Any:
     """Take back a correction or deletion: the play is as recorded again."""
     _checked_form()
