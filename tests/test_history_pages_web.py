@@ -42,6 +42,7 @@ def test_a_players_page_shows_figures_streaks_and_head_to_head(client):
     page = client.get("/history/player?name=ann&lang=en").get_data(as_text=True)
     assert '<h1 class="person-name" id="player-name">Ann</h1>' in page
     assert 'id="streak-now">3<' in page and 'id="streak-best">3<' in page
+    assert 'id="player-h">2<' in page and 'id="player-ph">2<' in page
     row = re.search(r'<tr data-other="Ben">(.*?)</tr>', page).group(1)
     assert re.findall(r'class="num">(\d+)<', row) == ["5", "3", "1", "1"]   # plays, won, lost, drawn
     assert page.count('class="game-chart"') == 3 and "<polyline" in page
@@ -173,3 +174,10 @@ def test_month_labels_never_touch_whatever_the_span(first, months, counts, lang)
     assert all(0 <= x and x + charts.text_width(t, charts.TICK) <= charts.WIDTH + 1 for x, _, cls, t in texts
                if cls == "tick group") and all(0 < y <= height for _, y, _, _ in texts)
     assert svg.count("<rect") == months
+
+
+def test_an_empty_history_has_pages_that_say_so(tmp_path):
+    client = make_app(tmp_path).test_client()
+    for url in ("/history/overview?lang=en", "/history/game/wheel?lang=ja"):
+        r = client.get(url)
+        assert r.status_code == 200 and 'id="no-plays"' in r.get_data(as_text=True) and "<svg" not in r.get_data(as_text=True)

@@ -4,6 +4,8 @@ deletions surviving a rebuild, player figures (streaks, head-to-head), the overv
 h-indexes, records) and ``companion history player|stats --json``. Real SQLite files throughout."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -61,6 +63,11 @@ def test_a_bgstats_export_brings_the_plays_of_our_games_and_says_what_it_left_ou
     assert stats[("Ben", "spartacus")].plays == 2 and stats[("Ben", "spartacus")].wins == 1
     assert stats[("Ben", "spartacus")].scored == 1 and stats[("Ben", "spartacus")].average == 31
     assert query.overview(query.plays(store)).time_played == (35 + 22 + 41) * 60
+    table = csv.DictReader(io.StringIO(exchange.export(store, query.plays(store), "csv", everything=True)))
+    blank_rows = [r for r in table if r["play"] == "bgstats-B1000000-0000-4000-8000-000000000002"]
+    assert [(r["name"], r["score"], r["duration_min"], r["start_player"], r["winner"], r["kept_by"])
+            for r in blank_rows] == [("Ann", "", "", "", "0", "unknown"), ("Ben", "", "", "", "1", "unknown"),
+                                     ("P3", "", "", "", "0", "unknown")]      # unknown is empty, not 0
     # importing again changes nothing (the plays' ids come from the app's uuids)
     before = query.plays(store)
     exchange.import_text(store, EXAMPLE.read_text(encoding="utf-8"))
@@ -216,6 +223,7 @@ def test_a_players_streaks_head_to_head_and_scores(figures):
     assert {r.game: (r.plays, r.wins, r.best) for r in ann.games} == {
         "spartacus": (3, 2, 60), "hills": (2, 2, 9), "wheel": (1, 1, 7)}
     assert query.streaks([True, True, False, True]) == (1, 2) and query.streaks([]) == (0, 0)
+    assert ann.h_index == 2 and ann.player_h_index == 2       # games 3, 2, 1; with Ben 5, Chie 2
     assert query.player_summary(figures, "Nobody") is None
 
 
@@ -239,6 +247,7 @@ def test_cli_player_and_game_stats_say_the_same_figures_as_json(figures, store, 
     out = json.loads(capsys.readouterr().out)
     assert (out["name"], out["plays"], out["wins"], out["current_streak"], out["longest_streak"]) == \
         ("Ann", 6, 5, 3, 3)
+    assert (out["h_index"], out["player_h_index"]) == (2, 2)
     assert {h["other"]: h["wins"] for h in out["head_to_head"]} == {"Ben": 3, "Chie": 2}
     assert main(["history", "stats", "--game", "spartacus", "--json", "--db", str(store.path)]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -91,6 +91,7 @@ HISTORY_STRINGS: dict[str, tuple[str, str]] = {
     "h_index_hint": ("n games played at least n times each", "n回以上遊んだゲームがn種類"),
     "h_player_index": ("Player h-index", "プレイヤーHインデックス"),
     "h_player_index_hint": ("n players with at least n plays each", "n回以上遊んだプレイヤーがn人"),
+    "h_player_index_with_hint": ("n people played with at least n times each", "n回以上一緒に遊んだ人がn人"),
     "h_records": ("Records", "最高記録"),
     "h_highest": ("Highest score", "最高得点"),
     "h_margin": ("Biggest margin", "最大点差"),

@@ -141,7 +141,8 @@ def _player(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"name": summary.name, "plays": summary.plays, "wins": summary.wins,
                           "win_rate": round(summary.win_rate, 4), "current_streak": summary.current_streak,
-                          "longest_streak": summary.longest_streak, "first": iso(summary.first.started),
+                          "longest_streak": summary.longest_streak, "h_index": summary.h_index,
+                          "player_h_index": summary.player_h_index, "first": iso(summary.first.started),
                           "last": iso(summary.last.started), "time_played_s": summary.time_played,
                           "games": [stats_json(r) for r in summary.games],
                           "head_to_head": [{"other": h.other, "plays": h.plays, "wins": h.wins,
@@ -153,6 +154,8 @@ def _player(args: argparse.Namespace) -> int:
           f"win streak {summary.current_streak} now, longest {summary.longest_streak}")
     print(f"  first {human(summary.first.started, clock=False)}, last played {human(summary.last.started)}, "
           f"{duration(summary.time_played)} played")
+    print(f"  h-index {summary.h_index} (games played at least that often), player h-index "
+          f"{summary.player_h_index} (people played with at least that often)")
     print()
     _print_table(list(summary.games))
     if summary.head_to_head:

@@ -68,8 +68,10 @@ def export_csv(plays: Sequence[Play]) -> str:
     for p in plays:
         when, options = iso(p.started), json.dumps(dict(p.options), sort_keys=True)
         for s in p.seats:
-            writer.writerow([when, p.game, titles[p.game], p.id, round(p.duration / 60), s.seat + 1, s.name,
-                             s.score, int(s.winner), int(s.start), int(p.ended_early), p.kept_by, options])
+            # what an imported play did not say stays empty (0 would read as a real score or duration)
+            writer.writerow([when, p.game, titles[p.game], p.id, round(p.duration / 60) if p.knows("duration") else "",
+                             s.seat + 1, s.name, s.score if p.knows("scores") else "", int(s.winner),
+                             int(s.start) if p.knows("start") else "", int(p.ended_early), p.kept_by, options])
     return out.getvalue()
 
 

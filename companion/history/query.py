@@ -191,6 +191,16 @@ class PlayerSummary:
         """Wins per play, 0–1."""
         return self.wins / self.plays if self.plays else 0.0
 
+    @property
+    def h_index(self) -> int:
+        """BG Stats' h-index for this person: n games they played at least n times each."""
+        return h_index(r.plays for r in self.games)
+
+    @property
+    def player_h_index(self) -> int:
+        """BG Stats' player h-index for this person: n people they played with at least n times each."""
+        return h_index(h.plays for h in self.head_to_head)
+
 
 def streaks(results: Sequence[bool]) -> tuple[int, int]:
     """(current, longest) run of wins in ``results`` (oldest first)."""
