@@ -183,17 +183,20 @@ class Move:
     def from_json(cls, data: Any) -> "Move":
         """Read a move written by ``to_json``; malformed data raises ``GameError``."""
         if not isinstance(data, dict):
-            raise GameError(f"a move must be a JSON object, got {type(data).__name__}")
+            raise GameError(f"a move must be a JSON object, got {type(data).__name__}",
+                            f"手はJSONオブジェクトにしてください({type(data).__name__}が指定されました)")
         data = dict(data)
         player, kind = data.pop("player", None), data.pop("kind", None)
         if not isinstance(player, int) or isinstance(player, bool):
-            raise GameError(f"a move needs an integer 'player', got {player!r}")
+            raise GameError(f"a move needs an integer 'player', got {player!r}",
+                            f"手には整数の 'player' が必要です({player!r}が指定されました)")
         if not isinstance(kind, str) or not kind:
-            raise GameError(f"a move needs a non-empty 'kind', got {kind!r}")
+            raise GameError(f"a move needs a non-empty 'kind', got {kind!r}",
+                            f"手には空でない 'kind' が必要です({kind!r}が指定されました)")
         try:
             return cls.of(player, kind, **data)
         except TypeError as err:
-            raise GameError(f"bad move parameter: {err}") from None
+            raise GameError(f"bad move parameter: {err}", f"手のパラメーターが正しくありません: {err}") from None
 
     def __str__(self) -> str:
         who = "chance" if self.player == CHANCE else f"P{self.player + 1}"

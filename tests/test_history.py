@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.engine import Move
-from companion.history import Play, Seat, bgstats, dates, exchange, query
+from companion.history import Play, Seat, bgstats, dates, edit, exchange, query
 from companion.history.record import write_play
 from companion.session import Store, TableSession
 from companion.session.sim import play_through_camera
@@ -42,7 +42,7 @@ def rows(db_path) -> dict[str, list[tuple]]:
     """Every row of the history tables, in a fixed order."""
     with sqlite3.connect(db_path) as db:
         return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-                for t in ("players", "plays", "play_seats")}
+                for t in ("players", "plays", "play_seats", "play_sources", "play_edits")}
 
 
 def test_a_game_played_by_taps_is_a_play_when_it_ends(store):
@@ -156,21 +156,49 @@ def histories(draw):
                           draw(st.integers(1, 3)), draw(st.sampled_from(["wheel", "hills", "spartacus", "chains"])),
                           {"start_player": start, "x": draw(st.booleans())}, when,
                           draw(st.integers(0, 20000)), draw(st.booleans()), draw(st.integers(0, 80)),
-                          draw(st.integers(0, 80)), seats))
+                          draw(st.integers(0, 80)), seats, *draw(st.sampled_from(SOURCES))))
     return plays
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(history=histories())
-def test_an_import_of_an_export_reproduces_the_same_rows(tmp_path_factory, history):
-    base = tmp_path_factory.mktemp("rt")
-    source = Store(base / "a.db")
-    with source._write() as db:
+SOURCES = [(None, ()), ("bgstats", ("moves",)), ("bgstats", ("duration", "moves", "scores", "start"))]
+"""Plays of our tables, and plays imported from BG Stats that did not say some things."""
+
+
+def stored(path, history) -> Store:
+    """A store at ``path`` holding the plays of ``history``."""
+    store = Store(path)
+    with store._write() as db:
         for play in history:
             write_play(db, play)
-    text = exchange.export(source, query.plays(source), "json", everything=True)
+    return store
+
+
+def through_a_file(base, history, fmt: str, changes=()):
+    """``history`` stored in ``base``/a.db (with the host's ``changes``: (play index, delete?, score
+    shift)), exported as ``fmt`` and imported into an empty b.db: (source, target, the file's text)."""
+    source = stored(base / "a.db", history)
+    for index, delete, shift in changes:
+        current = {p.id: p for p in query.plays(source)}
+        play = current.get(history[index % len(history)].id) if history else None
+        if play is None:
+            continue
+        if delete:
+            edit.delete(source, play.id)
+        else:
+            edit.correct(source, play.id, [edit.SeatFix(x.name, x.score + shift, x.winner) for x in play.seats],
+                         duration_min=abs(shift))
+    text = exchange.export(source, query.plays(source), fmt, everything=True)
     target = Store(base / "b.db")
     exchange.import_text(target, text)
+    return source, target, text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=histories(), changes=st.lists(st.tuples(st.integers(0, 5), st.booleans(), st.integers(-5, 5)),
+                                             max_size=3))
+def test_an_import_of_an_export_reproduces_the_same_rows(tmp_path_factory, history, changes):
+    base = tmp_path_factory.mktemp("rt")
+    _, target, text = through_a_file(base, history, "json", changes)   # corrections and deletions too
     assert rows(base / "b.db") == rows(base / "a.db")
     exchange.import_text(target, text)          # importing twice changes nothing
     assert rows(base / "b.db") == rows(base / "a.db")

@@ -203,8 +203,11 @@ def test_views_speak_one_language_and_no_ids(client, game):
         if st["is_over"]:
             break
         for token in (table["token"], table["host_token"]):
-            english = text(client.get(f"/t/{table['id']}/view?lang=en&token={token}").get_data(as_text=True))
-            japanese = text(client.get(f"/t/{table['id']}/view?lang=ja&token={token}").get_data(as_text=True))
+            pages = ["view", "override"] if token == table["host_token"] else ["view"]
+            english = " ".join(text(client.get(f"/t/{table['id']}/{p}?lang=en&token={token}").get_data(as_text=True))
+                               for p in pages)
+            japanese = " ".join(text(client.get(f"/t/{table['id']}/{p}?lang=ja&token={token}").get_data(as_text=True))
+                                for p in pages)
             assert not CJK.search(english.replace("日本語", "")), english
             assert not CARD_ID.search(english) and not CARD_ID.search(japanese)
             assert not IDENTIFIER.search(japanese), IDENTIFIER.search(japanese).group(0)
@@ -220,7 +223,25 @@ def test_the_hosts_picker_offers_every_card_for_every_seat_from_the_start(client
     """Issue 14, point 7: the override/correction picker covers all moves of the right shape (any
     card, any seat) — even though the host's page shows no hand — and takes no typed JSON."""
     table = new_table(client, "hills")
-    html = client.get(f"/t/{table['id']}/view?token={table['host_token']}").get_data(as_text=True)
+    view = client.get(f"/t/{table['id']}/view?token={table['host_token']}").get_data(as_text=True)
+    assert "ov-move" not in view and f"/t/{table['id']}/override" in view   # fetched when opened
+    html = client.get(f"/t/{table['id']}/override?token={table['host_token']}").get_data(as_text=True)
     moves = [json.loads(m) for m in re.findall(r"class=\"big ov-move[^\"]*\" data-move='([^']+)'", html)]
     assert {(m["player"], m.get("card")) for m in moves} >= {(0, "H-R9"), (1, "H-B1"), (1, "H-R3"), (0, None)}
     assert {m["hill"] for m in moves} == set(range(1, 8)) and "<textarea" not in html
+
+
+def test_the_hosts_override_picker_is_a_fragment_only_the_host_gets(client):
+    """The host view no longer carries the ~300 buttons of the override picker (Seven Hills): it is
+    fetched when the fold-out opens, from the host only (403 in both languages for a phone)."""
+    table = new_table(client, "hills")
+    host = table["host_token"]
+    view = client.get(f"/t/{table['id']}/view?token={host}").get_data(as_text=True)
+    picker = client.get(f"/t/{table['id']}/override?token={host}")
+    assert picker.status_code == 200 and picker.headers["X-Version"] == "0"
+    assert picker.get_data(as_text=True).count("ov-move") > 250 and view.count("<button") < 60
+    for lang, words in (("en", "Only the host"), ("ja", "ホストだけ")):
+        r = client.get(f"/t/{table['id']}/override?token={table['token']}&lang={lang}",
+                       headers={"Accept": "text/html"})
+        assert r.status_code == 403 and words in r.get_data(as_text=True)
+    assert client.get(f"/t/{table['id']}/override").status_code == 403

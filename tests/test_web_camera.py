@@ -294,3 +294,85 @@ def test_camera_bench_runs_a_phone_through_a_real_server(wheel_frames):
     assert report["frames_sent"] == 8 and 2 <= report["frames_read"] <= 8
     assert report["deal_matches_frames"] and report["deal_applied_after_s"] is not None
     assert report["check_next"] == "overhead" and report["post_ms"]["median"] > 0
+
+
+def _push_until(client, table_id, frames, token, done, tries=24):
+    """Send frames like the phone (about three a second) until ``done()``; the last answer."""
+    answer = None
+    for i in range(tries):
+        r = _post(client, table_id, frames[i % len(frames)], token)
+        assert r.status_code == 202, r.get_json()
+        answer = r.get_json()
+        if done():
+            break
+        time.sleep(0.4)
+    return answer
+
+
+def test_a_rematch_keeps_the_phone_camera_watching(app, wheel_frames):
+    """The host ends a camera-watched game and taps Rematch: the same phone camera (its pipeline and
+    calibration) watches the new table, and the phone's page is told where to send its frames
+    (before: the new table had no camera and the phone kept feeding the finished table)."""
+    frames, shown = wheel_frames
+    tables, s, host = _table(app)
+    client = app.test_client()
+    phone = camera_token(tables, s.id)
+    _push_until(client, s.id, frames, phone, lambda: tables.get(s.id).version > 0)
+    feed = cameras(app).get(s.id)
+    assert wait_until(lambda: tables.get(s.id).version > 0, 30), (feed.outcomes, feed.error)
+    calibration = feed.pipeline.calibration
+    assert calibration is not None
+    assert client.post(f"/api/tables/{s.id}/end", json={"version": tables.get(s.id).version},
+                       headers={"X-Table-Token": host}).status_code == 200
+    r = client.post("/history/rematch", data={"table": s.id}, headers={"X-Table-Token": host})
+    assert r.status_code == 302
+    new_id = r.headers["Location"].rsplit("/", 1)[-1]
+    # the same camera watches the new table; the finished one has none
+    assert cameras(app).get(new_id) is feed and feed.table_id == new_id and cameras(app).get(s.id) is None
+    assert feed.pipeline.calibration is calibration
+    desk = app.test_client()
+    desk.set_cookie(f"tch_{new_id}", tables.host_token(new_id))
+    page = desk.get(f"/host/{new_id}")
+    assert 'class="card camera"' in page.get_data(as_text=True)
+    # the phone still sends to the finished table: its frame goes on, with the new addresses
+    answer = _post(client, s.id, frames[0], phone).get_json()
+    moved = answer["moved"]
+    assert moved["id"] == new_id and moved["code"] == tables.get(new_id).code
+    assert moved["token"] == camera_token(tables, new_id) and moved["frame"] == f"/api/tables/{new_id}/camera/frame"
+    # the circle still lies as it was: nothing is sent to the new game until the table changes
+    assert tables.get(new_id).version == 0
+    again, shown_again = dealt_wheel(count=3, seed=2)
+    _push_until(client, new_id, [jpeg(i) for i in again], moved["token"], lambda: tables.get(new_id).version > 0)
+    assert wait_until(lambda: tables.get(new_id).version > 0, 30), (feed.outcomes, feed.error)
+    assert freeze(tables.get(new_id).game.layout()) == freeze(shown_again)   # the new deal, read
+    assert tables.get(s.id).is_over() and freeze(tables.get(s.id).game.layout()) != freeze(shown_again)
+
+
+def test_a_rematch_keeps_a_webcam_watching(app, wheel_frames):
+    """A camera the server started (``serve --camera``) moves to the rematch too; a series that
+    plays on keeps its camera on its own table."""
+    import queue
+    tables, s, host = _table(app)
+    pending: "queue.Queue" = queue.Queue()
+    def source():
+        while (image := pending.get()) is not None:
+            yield image
+    feed = CameraFeed(tables, s.id, source=source()).start()
+    cameras(app).attach(s.id, feed)
+    client = app.test_client()
+    client.post(f"/api/tables/{s.id}/end", json={"version": 0}, headers={"X-Table-Token": host})
+    r = client.post("/history/rematch", data={"table": s.id}, headers={"X-Table-Token": host})
+    new_id = r.headers["Location"].rsplit("/", 1)[-1]
+    assert cameras(app).get(new_id) is feed and feed.table_id == new_id
+    images, shown = dealt_wheel(count=3, seed=3)
+    for image in images * 2:
+        pending.put(image)
+    assert wait_until(lambda: tables.get(new_id).version > 0, 30), (feed.outcomes, feed.error)
+    assert freeze(tables.get(new_id).game.layout()) == freeze(shown)
+    assert tables.get(s.id).version == 2   # the end and the rematch note: no observation went there
+    pending.put(None)
+    # a table whose game is still on keeps its camera (a rematch from the history of its play)
+    from webui.camera import follow_rematch
+    other = tables.create("wheel", 3, names=["A", "B", "C"], options={})
+    cameras(app).attach(other.id, CameraFeed(tables, other.id, source=iter(())))
+    assert follow_rematch(app, other.id, "elsewhere") is None and cameras(app).get(other.id) is not None

@@ -172,6 +172,45 @@ def test_join_codes_cannot_be_guessed_fast(live):
     assert status == 429 and b"Too many wrong codes" in page
 
 
+def test_a_family_behind_one_router_joins_its_table_despite_typos(live):
+    """Six phones share one address (a home router); each mistypes the code twice before getting it
+    right: 12 wrong codes, more than the 10 one address may try at once. All six join (before: the
+    sixth phone's typos and then its right code got 429)."""
+    table = live.new_table("wheel", 5)
+    for phone in range(6):
+        for typo in ("QQQQ", table["code"][::-1] if table["code"][::-1] != table["code"] else "QQQR"):
+            assert live.json("POST", "/api/join", {"code": typo})[0] == 404, (phone, typo)
+        status, answer = live.json("POST", "/api/join", {"code": table["code"], "name": f"phone {phone}"})
+        assert status == 200, (phone, answer)
+    assert len(live.json("GET", f"/api/tables/{table['id']}/phones", token=table["host_token"])[1]["phones"]) == 6
+
+
+def test_a_guesser_who_knows_one_table_gains_nothing_for_another(live):
+    known, other = live.new_table("wheel", 3), live.new_table("hills", 2)
+    assert live.json("POST", "/api/join", {"code": known["code"]})[0] == 200
+    wrong = [live.json("POST", "/api/join", {"code": f"ZZZ{i}"})[0] for i in range(11)]
+    assert wrong == [404] * 10 + [429]
+    # its own table still opens (it knows that code anyway) but gives no guesses back
+    assert live.json("POST", "/api/join", {"code": known["code"]})[0] == 200
+    assert live.json("POST", "/api/join", {"code": "ZZZQ"})[0] == 429
+    assert live.json("POST", "/api/join", {"code": other["code"]})[0] == 429   # not looked at for it
+    status, _, page = live.request("GET", f"/join?code={other['code']}", headers={"Accept": "text/html"})
+    assert status == 429 and b"Too many wrong codes" in page
+
+
+def test_one_address_cannot_flood_a_tables_phone_list(tmp_path):
+    with RunningServer(make_app(tmp_path, PHONE_LIMIT=(8, 600.0))) as srv:
+        live = Live(srv)
+        table, other = live.new_table("wheel", 3), live.new_table("wheel", 3)
+        answers = [live.json("POST", "/api/join", {"code": table["code"]})[0] for _ in range(9)]
+        assert answers == [200] * 8 + [429]
+        status, headers, body = live.request("POST", "/api/join", {"code": table["code"]})
+        assert status == 429 and int(headers["retry-after"]) >= 1 and b"Too many phones" in body
+        status, _, page = live.request("GET", f"/join?code={table['code']}", headers={"Accept": "text/html"})
+        assert status == 429 and b"Too many phones" in page
+        assert live.json("POST", "/api/join", {"code": other["code"]})[0] == 200   # another table: its own count
+
+
 def test_tables_cannot_be_created_in_bulk(live):
     made = [live.json("POST", "/api/tables", {"game": "wheel", "players": 3})[0] for _ in range(20)]
     assert made == [201] * 20

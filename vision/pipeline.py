@@ -20,7 +20,7 @@ import numpy as np
 from companion import catalogue as cat
 from vision.calibrate import Calibration, CalibrationLayout, calibrate
 from vision.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
-from vision import plane, quality
+from vision import deblur, plane, quality
 from vision.markers import pool
 from vision.pyramid import PyramidFinder
 from vision.quality import FrameQuality, QualityMeter
@@ -110,6 +110,7 @@ class Pipeline:
         self.quality = QualityMeter()
         self.frame_quality: FrameQuality | None = None   # of the last frame assessed for reading
         self.refused: str | None = None                   # why the last frame was not read, or None
+        self.smear: deblur.Smear | None = None            # the last frame read: its smear undone
         self.ignored: list[plane.Ignored] = []            # last frame read: not cards on the table
         self._told: set[tuple[str, str]] = set()
         self._since_quality = 0
@@ -175,14 +176,30 @@ class Pipeline:
         # while this one looks for markers
         scan = pool().submit(self.detector.scan_qr_full, grey, boxes) \
             if still and not self._scanned and self.calibration is not None else None
-        self.detector.small_markers = self._small_markers(grey.shape)
         size = (grey.shape[1], grey.shape[0])
+        # codes are read from ``sharp``: the frame itself, or with its motion smear undone
+        # (``vision.deblur``); while the camera keeps shaking, the judgement is awaited first
+        sharp = self._sharpened(grey, judged.result()) if self.smear is not None else grey
 
         def calibration(markers: dict[str, np.ndarray]) -> Calibration | None:
             # the cards are grouped on the table through the calibration, which a refused
-            # (smeared) frame does not update
-            return self.calibration if judged.result().refused else self._calibrate(markers, still, size)
-        found = self.detector.detect(grey, boxes, calibration)
+            # (smeared) frame does not update, nor corners read before its smear is undone
+            q = judged.result()
+            return self.calibration if q.refused or (sharp is grey and deblur.wanted(q)) \
+                else self._calibrate(markers, still, size)
+        # a sharpened frame's marker borders are less crisp: the finder's window for small markers
+        # finds many of those the others miss (5 px of smear at 1.4 px/mm: 10 % more markers)
+        small = self._small_markers(grey.shape)
+        self.detector.small_markers = small or sharp is not grey
+        found = self.detector.detect(sharp, boxes, calibration)
+        if sharp is grey and deblur.wanted(judged.result()):
+            # smeared, unlike the last frame: read again from the sharpened frame
+            sharp = self._sharpened(grey, judged.result())
+            self.detector.small_markers = True
+            found = self.detector.detect(sharp, boxes, calibration)
+        if sharp is not grey and scan is not None:
+            scan.result()
+            scan = pool().submit(self.detector.scan_qr_full, sharp, boxes)
         self.refused = judged.result().refused
         if self.refused is not None:
             log.info("frame %d not read: %s (blur %.1f px, focus %.1f px)", self.frame_index, self.refused,
@@ -206,14 +223,14 @@ class Pipeline:
         sightings = list(found.sightings)
         if still and not self._scanned:
             self._scanned = True
-            codes = scan.result() if scan is not None else self.detector.scan_qr_full(grey, boxes)
+            codes = scan.result() if scan is not None else self.detector.scan_qr_full(sharp, boxes)
             sightings += self._qr_only(codes, sightings, cal)
         sightings = self._on_table(frame, grey, sightings, cal)
         poses = poses_on_table(sightings, cal)
         seen: list[SeenCard] = [None] * len(sightings)     # type: ignore[list-item]
         # cards read by one marker first: their QR code is what confirms them soonest
         for i in sorted(range(len(sightings)), key=lambda i: sightings[i].markers > 1):
-            seen[i] = self._read(grey, sightings[i], cal, poses[i])
+            seen[i] = self._read(sharp, sightings[i], cal, poses[i])
         keep = self._confirmed(sightings, seen)
         sightings = [s for s, k in zip(sightings, keep) if k]
         seen = [c for c, k in zip(seen, keep) if k]
@@ -263,6 +280,16 @@ class Pipeline:
                 self._told.add((item.card_id, item.reason))
                 log.info("ignored %s: %s", item.card_id, quality.message(item.reason))
         return [s for s, r in zip(sightings, reasons) if r is None]
+
+    def _sharpened(self, grey: np.ndarray, judged: FrameQuality) -> np.ndarray:
+        """``grey`` with its motion smear undone if ``judged`` smeared enough (``vision.deblur``),
+        else ``grey`` itself; the smear is kept in ``smear``."""
+        self.smear = deblur.smear_of(grey, judged)
+        if self.smear is None:
+            return grey
+        log.debug("frame %d sharpened: a smear of %.1f px at %.0f°", self.frame_index, self.smear.length,
+                  self.smear.angle)
+        return deblur.sharpen(grey, self.smear)
 
     def _assess(self, grey: np.ndarray) -> FrameQuality:
         """Judge this frame's sharpness, glare and exposure (``vision.quality``); kept for ``status``."""
@@ -445,17 +472,6 @@ class Pipeline:
         """The card's place in the frame with a ``RING_MM`` margin, rectified to ``PATCH_PX_PER_MM``."""
         return _patch(grey, card, self.calibration)
 
-    def _under_glare(self, track: Track) -> bool:
-        """True if the card's place meets one of this frame's glare spots (``vision.quality``)."""
-        spots = self.frame_quality.glare if self.frame_quality is not None else ()
-        if not spots or self.calibration is None:
-            return False
-        cx, cy = track.card.centre
-        around = track.card.corners or ((cx - 44, cy - 44), (cx + 44, cy + 44))   # a poker card's reach
-        xs, ys = self.calibration.to_image(np.array(around, float)).T
-        return any(xs.min() < x1 and x0 < xs.max() and ys.min() < y1 and y0 < ys.max()
-                   for x0, y0, x1, y1 in (g.box for g in spots))
-
     def _looks(self, grey: np.ndarray, track: Track, missing: list[Track]) -> str:
         """How a card not read in this still frame looks where it lay: "same" (a missed read),
         "covered" (around it and the other cards gone from view with it, the table changed too: a
@@ -467,9 +483,11 @@ class Pipeline:
         now, then = now[m:-m, m:-m], then[m:-m, m:-m]
         open_part = self._uncovered(track, then.shape)
         # glare washing out part of it (its marker, most often) hides it, it does not take it away:
-        # only what the glare leaves is compared, and a card mostly under glare is covered. Only
-        # where this frame has a glare spot: a taken card can bare white paper just as bright
-        washed = quality.glared(now, then, where=open_part) if self._under_glare(track) else np.zeros(now.shape, bool)
+        # only what the glare leaves is compared, and a card mostly under glare is covered. A card
+        # taken away bares white paper just as bright, but also the darker print of what lay under
+        # it, and glare never darkens (``quality.glared``; a rule that looked only inside this
+        # frame's glare spots failed: the bared paper over the taken card's marker was such a spot)
+        washed = quality.glared(now, then, where=open_part)
         if washed.any():
             if (washed & open_part).sum() > GLARE_COVERS * open_part.sum():
                 return "covered"

@@ -20,7 +20,7 @@ frame). ``message(code, lang)`` gives the English or Japanese sentence for the h
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -192,6 +192,7 @@ class FrameQuality:
     clipped: float              # share of the frame clipped (saturated)
     glare: tuple[Glare, ...] = ()
     shaking: bool = False       # the view jumped in several recent frames (``QualityMeter``)
+    blur_angle: float = 0.0     # the direction of the smear, degrees 0–180 (image axes, y down)
 
     @property
     def is_blurred(self) -> bool:
@@ -247,23 +248,60 @@ def assess(frame: np.ndarray, calibration: Any = None, table: tuple[float, float
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     factor = grey.shape[1] / REFERENCE_WIDTH
     quarter = cv2.resize(grey, (max(1, grey.shape[1] // 4), max(1, grey.shape[0] // 4)), interpolation=cv2.INTER_AREA)
-    focus, blur = sharpness(grey, quarter)
+    widths = edge_widths(grey, quarter)
+    focus, blur = _focus_and_blur(widths)
     levels = np.cumsum(cv2.calcHist([quarter], [0], None, [256], [0, 256]).ravel()) / quarter.size
     median, paper = int(np.searchsorted(levels, 0.5)), int(np.searchsorted(levels, 0.99))
     clipped = float(1 - levels[SATURATED - 1])
     return FrameQuality(round(blur / factor, 2), round(focus / factor, 2), float(median), float(paper),
-                        round(clipped, 4), glare_spots(quarter, 4.0, calibration, table, markers))
+                        round(clipped, 4), glare_spots(quarter, 4.0, calibration, table, markers),
+                        blur_angle=smear_angle(widths))
 
 
 def sharpness(grey: np.ndarray, quarter: np.ndarray | None = None) -> tuple[float, float]:
     """(focus, blur) in px of this frame: the sharpest direction's edge width, and the motion smear
     (``BLUR_GAIN`` · sqrt(widest² − the width at right angles to it)) measured on the ``TILES`` tiles
     with most contrast; ``quarter``: ``grey`` reduced four times, if at hand."""
+    return _focus_and_blur(edge_widths(grey, quarter))
+
+
+def smear_angle(widths: np.ndarray) -> float:
+    """The direction of motion (degrees, 0–180, image axes, y down) from ``edge_widths``: a smear
+    of ``L`` px along θ widens an edge whose gradient points along φ to about √(w₀² + L² cos²(φ − θ)),
+    so the squared widths follow one cosine of 2φ peaking at θ, fitted by least squares over the
+    judged directions (``SMEAR_ANGLE_ERROR``)."""
+    judged = widths > 0
+    if judged.sum() < 3:
+        return 0.0
+    phi = np.arange(DIRECTIONS) * math.pi / DIRECTIONS
+    basis = np.stack([np.ones(DIRECTIONS), np.cos(2 * phi), np.sin(2 * phi)], axis=1)[judged]
+    (_, c, s), *_ = np.linalg.lstsq(basis, widths[judged] ** 2, rcond=None)
+    return round(math.degrees(math.atan2(s, c)) / 2 % 180, 1)
+
+
+def _focus_and_blur(widths: np.ndarray) -> tuple[float, float]:
+    """(focus, blur) px from ``edge_widths`` (see ``sharpness``)."""
+    judged = widths > 0
+    if not judged.any():
+        return 0.0, 0.0
+    # motion smears the edges across its direction and leaves those along it sharp: compare each
+    # direction with the one at right angles (not with the sharpest overall: a table's print is
+    # sharpest along the cards' edges, whichever way the motion went)
+    across = np.roll(widths, DIRECTIONS // 2)
+    pairs = judged & (across > 0)
+    smear = float(np.max(widths[pairs] ** 2 - across[pairs] ** 2)) if pairs.any() else 0.0
+    return float(widths[judged].min()), BLUR_GAIN * math.sqrt(max(smear, 0.0))
+
+
+def edge_widths(grey: np.ndarray, quarter: np.ndarray | None = None) -> np.ndarray:
+    """The width (px) of the sharpest edges whose gradient points each of the ``DIRECTIONS`` ways
+    (direction d: d · 180° / ``DIRECTIONS``, image axes, y down), 0 where too few edges run that
+    way; measured on the ``TILES`` tiles with most contrast."""
     h, w = grey.shape[:2]
     r = EDGE_REACH
     rows, cols = (h - 2 * r) // TILE, (w - 2 * r) // TILE
     if rows <= 0 or cols <= 0:
-        return 0.0, 0.0
+        return np.zeros(DIRECTIONS)
     # where the contrast is: each tile's range of grey on the frame at a quarter of its size
     # (``quarter``, when the caller has it: one reduction serves this, exposure and glare)
     if quarter is None:
@@ -275,7 +313,7 @@ def sharpness(grey: np.ndarray, quarter: np.ndarray | None = None) -> tuple[floa
     order = np.argsort(-score, axis=None)[:TILES]
     order = order[score.ravel()[order] >= EDGE_CONTRAST // 2]
     if len(order) == 0:
-        return 0.0, 0.0
+        return np.zeros(DIRECTIONS)
     size = TILE + 2 * r
     tiles = np.stack([grey[i * TILE:i * TILE + size, j * TILE:j * TILE + size]
                       for i, j in zip(*np.unravel_index(order, (rows, cols)))])
@@ -300,16 +338,7 @@ def sharpness(grey: np.ndarray, quarter: np.ndarray | None = None) -> tuple[floa
     for d in np.flatnonzero(counts >= MIN_EDGES):
         k = np.searchsorted(np.cumsum(by_direction[d]), counts[d] * EDGE_PERCENTILE / 100)
         widths[d] = (k + 0.5) * WIDTH_STEP
-    judged = widths > 0
-    if not judged.any():
-        return 0.0, 0.0
-    # motion smears the edges across its direction and leaves those along it sharp: compare each
-    # direction with the one at right angles (not with the sharpest overall: a table's print is
-    # sharpest along the cards' edges, whichever way the motion went)
-    across = np.roll(widths, DIRECTIONS // 2)
-    pairs = judged & (across > 0)
-    smear = float(np.max(widths[pairs] ** 2 - across[pairs] ** 2)) if pairs.any() else 0.0
-    return float(widths[judged].min()), BLUR_GAIN * math.sqrt(max(smear, 0.0))
+    return widths
 
 
 @lru_cache(maxsize=4)
@@ -463,8 +492,7 @@ class QualityMeter:
         """``assess`` with ``shaking`` from the recent frames (call ``jumped`` on every frame)."""
         quality = assess(frame, calibration, table, markers)
         if self.shaking:
-            quality = FrameQuality(quality.blur_px, quality.focus_px, quality.brightness, quality.paper,
-                                   quality.clipped, quality.glare, True)
+            quality = replace(quality, shaking=True)
         self.last = quality
         return quality
 

@@ -37,11 +37,12 @@ def _int_field(body: dict[str, Any], name: str, *, required: bool = False,
     value = body.get(name)
     if value is None or value == "":
         if required:
-            fail(400, f"\"{name}\" is required (a whole number).")
+            fail(400, f"\"{name}\" is required (a whole number).", ja=f"\"{name}\" は必須です(整数)。")
         return None
     number = whole_number(value)
     if number is None or number < minimum:
-        fail(400, f"\"{name}\" must be a whole number of at least {minimum}, got {value!r}.")
+        fail(400, f"\"{name}\" must be a whole number of at least {minimum}, got {value!r}.",
+             ja=f"\"{name}\" は{minimum}以上の整数にしてください({value!r}が指定されました)。")
     return number
 
 
@@ -49,24 +50,29 @@ def create_table(body: dict[str, Any]) -> Any:
     """Create a table from a form or JSON body (game, players, names, options, rounds, target)."""
     game = body.get("game")
     if game not in GAME_IDS:
-        fail(400, f"Unknown game {game!r}: choose one of {', '.join(GAME_IDS)}.")
+        fail(400, f"Unknown game {game!r}: choose one of {', '.join(GAME_IDS)}.",
+             ja=f"ゲーム{game!r}はありません。{', '.join(GAME_IDS)} から選んでください。")
     cls = game_class(game)
     players = _int_field(body, "players", required=True)
     if not cls.min_players <= players <= cls.max_players:
-        fail(400, f"{cls.title} is for {cls.min_players}–{cls.max_players} players, got {players}.")
+        fail(400, f"{cls.title} is for {cls.min_players}–{cls.max_players} players, got {players}.",
+             ja=f"{cls.title_ja}は{cls.min_players}〜{cls.max_players}人用です({players}人が指定されました)。")
     names = body.get("names") or []
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",")]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        fail(400, "\"names\" must be a list of strings (or one comma-separated string).")
+        fail(400, "\"names\" must be a list of strings (or one comma-separated string).",
+             ja="\"names\" は文字列のリスト(またはカンマ区切りの1つの文字列)にしてください。")
     if len(names) > players:
-        fail(400, f"{len(names)} names for {players} players: give at most one name per seat.")
+        fail(400, f"{len(names)} names for {players} players: give at most one name per seat.",
+             ja=f"{players}人に{len(names)}個の名前があります。名前は1席に1つまでです。")
     clean = session_module().store.clean_text
     names = [(clean(n, MAX_NAME) or f"P{i + 1}") for i, n in enumerate(names)]
     names += [f"P{i + 1}" for i in range(len(names), players)]
     options = body.get("options") or {}
     if not isinstance(options, dict):
-        fail(400, "\"options\" must be a JSON object such as {\"banners\": true}.")
+        fail(400, "\"options\" must be a JSON object such as {\"banners\": true}.",
+             ja="\"options\" は {\"banners\": true} のようなJSONオブジェクトにしてください。")
     try:
         cls.validate_options(options, players)
     except GameError as err:
@@ -120,17 +126,31 @@ def new_table() -> tuple[Response, int]:
 
 
 def find_table(code: str) -> str | None:
-    """The table of a join code; wrong codes count against this client's join limit (429 once
-    it is spent, before the code is even looked at)."""
+    """The table of a join code; wrong codes count against this client's join limit (429 once it
+    is spent, whatever the code, unless it is a table this address has joined already: that tells
+    a guesser nothing it did not know)."""
     wait = guard.limit("join").wait(guard.client())
-    if wait:
+    table_id = tables().find(code)
+    if wait and not (table_id is not None and guard.joined_before(table_id)):
         fail(429, f"Too many wrong codes from this address: try again in {wait:.0f} s.",
              ja=f"このアドレスからの誤ったコードが多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
              retry_after=int(wait) + 1)
-    table_id = tables().find(code)
     if table_id is None:
         guard.limit("join").spend(guard.client())
     return table_id
+
+
+def new_phone(table_id: str, name: Any) -> str:
+    """Register a phone that found the table (counted per table and address: 429 past the limit);
+    its token."""
+    wait = guard.limit("phones").wait(f"{table_id} {guard.client()}")
+    if wait:
+        fail(429, f"Too many phones joined this table from this address: try again in {wait:.0f} s.",
+             ja=f"このアドレスからこの卓に参加した端末が多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
+             retry_after=int(wait) + 1)
+    token = tables().join(table_id, phone_label(name, table_id))
+    guard.phone_joined(table_id)
+    return token
 
 
 def phone_label(name: Any, table_id: str) -> str:
@@ -151,7 +171,7 @@ def join() -> Response:
     if table_id is None:
         fail(404, f"No table has the code {code.strip().upper()!r}. Check the host screen.",
              ja=f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。")
-    token = tables().join(table_id, phone_label(body.get("name"), table_id))
+    token = new_phone(table_id, body.get("name"))
     return jsonify({"id": table_id, "token": token,
                     "url": url_for("phone.table", table_id=table_id)})
 
@@ -197,13 +217,16 @@ def _check_cards(s: Any, move: Move) -> None:
         if key != "card" or value is None:
             continue
         if not isinstance(value, str):
-            fail(400, f"\"card\" must be a card id such as W-R5, got {value!r}.")
+            fail(400, f"\"card\" must be a card id such as W-R5, got {value!r}.",
+                 ja=f"\"card\" はW-R5のようなカードIDにしてください({value!r}が指定されました)。")
         try:
             info = catalogue.card(value)
         except (KeyError, ValueError):
-            fail(400, f"Unknown card {value!r}: card ids look like W-R5, H-B9, S-G10, P-H8, C03-7-2.")
+            fail(400, f"Unknown card {value!r}: card ids look like W-R5, H-B9, S-G10, P-H8, C03-7-2.",
+                 ja=f"カード{value!r}はありません。カードIDはW-R5、H-B9、S-G10、P-H8、C03-7-2のような形です。")
         if info.game != s.game_id:
-            fail(400, f"{value} is a card of {info.game}, but this table plays {s.game_id}.")
+            fail(400, f"{value} is a card of {info.game}, but this table plays {s.game_id}.",
+                 ja=f"{value}は{info.game}のカードですが、この卓は{s.game_id}を遊んでいます。")
 
 
 WriteAction = Callable[[Any, int, dict[str, Any], Caller], Any]
@@ -233,6 +256,7 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
             result = action(s, version, body, who)
         except session.StaleVersion as err:
             fail(409, f"{err} The table is now at version {s.version}; reload and try again.",
+                 ja=f"卓の状態が変わりました(版{err.expected}→{s.version})。読み込み直してください。",
                  version=s.version)
         except IllegalMove as err:
             refuse(422, err, names=s.names, version=s.version)
@@ -257,7 +281,9 @@ def _parse_move(s: Any, data: Any, *, seats_only: bool = False) -> Move:
         move = Move.from_json(data)
     except GameError as err:
         fail(400, f"{err}. Send {{\"move\": {{\"player\": 0, \"kind\": \"take\", \"card\": \"W-R5\"}}, "
-                  f"\"version\": N}}.")
+                  f"\"version\": N}}.",
+             ja=f"{err.ja or '手の形が正しくありません'}。{{\"move\": {{\"player\": 0, \"kind\": \"take\", "
+                f"\"card\": \"W-R5\"}}, \"version\": N}} の形で送ってください。")
     lowest = 0 if seats_only else CHANCE
     if not isinstance(move.player, int) or isinstance(move.player, bool) or not lowest <= move.player < s.players:
         fail(400, f"\"player\" must be a seat 0–{s.players - 1}"
@@ -310,7 +336,8 @@ def deal(table_id: str) -> tuple[Response, int]:
     """Let the app shuffle or draw: a random chance move (for a table without a camera)."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if not s.game.is_chance_node():
-            fail(409, "No shuffle or draw is due now: a player is to move.", version=s.version)
+            fail(409, "No shuffle or draw is due now: a player is to move.",
+                 ja="今はシャッフルもドローもありません。プレイヤーの手番です。", version=s.version)
         m = s.game.sample_chance(random.Random())
         check_mover(s, who, m)
         return s.play(m, by=f"app ({who_says(s, who)})", expected_version=version)
@@ -324,7 +351,8 @@ def answer(table_id: str) -> tuple[Response, int]:
         prompt, choice = body.get("prompt"), body.get("choice")
         if not isinstance(prompt, str) or not isinstance(choice, str):
             fail(400, "Send {\"prompt\": id, \"choice\": id, \"version\": N} (ids from the state's "
-                      "prompts).")
+                      "prompts).", ja="{\"prompt\": id, \"choice\": id, \"version\": N} の形で送ってください"
+                                      "(idは状態のpromptsから)。")
         shown = next((p for p in session_module().view.view_for(s, who.viewer)["prompts"]
                       if p["id"] == prompt), None)
         if shown is not None and shown.get("hidden"):
@@ -356,7 +384,7 @@ def undo(table_id: str) -> tuple[Response, int]:
     """Take back the last move: the host always; a player its own last turn until the next player
     acts (Board Game Arena's rule); the scorekeeper the last move it may enter. Anyone else asks.
     The host accepting a request (``{"phone": id}``) takes back every move back to and including
-    the asker's, each an undo in the log."""
+    the asker's as one undo in the log ("Ann's move was taken back")."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if who.role != "host":
             last = s.last_turn()
@@ -375,9 +403,11 @@ def undo(table_id: str) -> tuple[Response, int]:
             if request_["version"] != version:
                 fail(409, "The game moved on since the request: decline it, or undo by hand.",
                      ja="依頼の後にゲームが進みました。断るか、手動で取り消してください。", version=s.version)
-            result = None
-            while s.last_moves_of(None)[0] >= request_["target"] > 0:
-                result = s.undo(by="host", expected_version=s.version)
+            # one undo entry for all the moves back to the asker's, and the request settled in
+            # the same transaction: a restart never finds it half done
+            undone = s.undo_back_to(request_["target"], asked_by=request_["by"], expected_version=version,
+                                    after=lambda db: tables().store.drop_undo_requests(table_id, db=db))
+            result = {"undone": [m.to_json() for m in undone]}
         else:
             result = s.undo(by=who_says(s, who), expected_version=version)
         tables().settle_undos(table_id)
@@ -391,7 +421,8 @@ def undo_decline(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         phone = body.get("phone")
         if not isinstance(phone, str):
-            fail(400, "Send {\"phone\": id, \"version\": N} (the id from the undo request).")
+            fail(400, "Send {\"phone\": id, \"version\": N} (the id from the undo request).",
+                 ja="{\"phone\": id, \"version\": N} の形で送ってください(idは取り消し依頼のもの)。")
         tables().settle_undos(table_id, phone)
         return {"declined": phone}
     return _write(table_id, "host", act)
@@ -403,7 +434,8 @@ def override(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         reason = body.get("reason")
         if not isinstance(reason, str) or not reason.strip():
-            fail(400, "An override needs a \"reason\" (it is logged as a house ruling).")
+            fail(400, "An override needs a \"reason\" (it is logged as a house ruling).",
+                 ja="上書きには \"reason\"(理由)が必要です(ハウスルールとして記録されます)。")
         return s.override(_parse_move(s, body.get("move"), seats_only=True), reason=reason.strip()[:200],
                           expected_version=version)
     return _write(table_id, "host", act)
@@ -440,7 +472,8 @@ def observe(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         observation = body.get("observation")
         if not isinstance(observation, dict):
-            fail(400, "Send {\"observation\": {...layout keys...}, \"version\": N}.")
+            fail(400, "Send {\"observation\": {...layout keys...}, \"version\": N}.",
+                 ja="{\"observation\": {...卓の配置...}, \"version\": N} の形で送ってください。")
         return s.observe(observation, source=str(body.get("source") or "camera")[:40])
     return _write(table_id, "host", act, versioned=False)
 
@@ -522,7 +555,7 @@ def odds(table_id: str) -> Response:
     s = get_session(table_id)
     why = session_module().view.may_see_odds(s, who.viewer)
     if why:
-        fail(400, why)
+        fail(400, str(why), ja=why.ja)
     from companion.advise import advice
     with tables().lock(table_id):
         game = s.game.clone()

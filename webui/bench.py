@@ -282,6 +282,60 @@ def half_open(count: int, marks: tuple[float, ...] = (1, 5, 9, 11, 13, 15)) -> l
     return rows
 
 
+VIEW_GAMES = (("wheel", 4), ("hills", 2), ("spartacus", 3), ("prussia", 1), ("prussia", 2), ("chains", 3))
+
+
+def views(steps: int = 20, seed: int = 1) -> list[dict[str, Any]]:
+    """The time to render each page a table's screens fetch, per game, in this process (Flask's
+    test client on a fresh SQLite file): along a random game of ``steps`` taps, every version's
+    host view, scorekeeper view, host page and (where the page has one) the host's override
+    picker, each rendered afresh (a new version is never in the view cache)."""
+    from webui import create_app
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"DB": str(Path(tmp) / "views.db"), "TESTING": True})
+        client = app.test_client()
+        for game, players in VIEW_GAMES:
+            table = client.post("/api/tables", json={"game": game, "players": players}).get_json()
+            tid, host = table["id"], table["host_token"]
+            keeper = client.post("/api/join", json={"code": table["code"]}).get_json()["token"]
+            client.post(f"/api/tables/{tid}/phones", json={"phone": keeper.split(".")[0], "role": "table",
+                                                            "version": 0}, headers={"X-Table-Token": host})
+            client.set_cookie(f"tch_{tid}", host)   # the host's browser holds its cookie
+            pages = {"scorekeeper view": f"/t/{tid}/view?token={keeper}",
+                     "host view": f"/t/{tid}/view?token={host}", "host page": f"/host/{tid}",
+                     "override picker": f"/t/{tid}/override?token={host}"}
+            times: dict[str, list[float]] = {k: [] for k in pages}
+            sizes: dict[str, list[int]] = {k: [] for k in pages}
+            rng = random.Random(seed)
+            for _ in range(steps):
+                for name, url in pages.items():
+                    start = time.perf_counter()
+                    r = client.get(url)
+                    if r.status_code == 404 and name == "override picker":
+                        continue   # code without the lazy picker
+                    assert r.status_code == 200, (name, r.status_code)
+                    times[name].append((time.perf_counter() - start) * 1000)
+                    sizes[name].append(len(r.data))
+                st = client.get(f"/api/tables/{tid}/state", headers={"X-Table-Token": keeper}).get_json()
+                if st["is_over"]:
+                    break
+                if st["current_player"] == -1:
+                    client.post(f"/api/tables/{tid}/deal", json={"version": st["version"]},
+                                headers={"X-Table-Token": keeper})
+                else:
+                    moves = [m["move"] for g in st["groups"] for m in g["moves"]]
+                    client.post(f"/api/tables/{tid}/move", json={"version": st["version"], "move": rng.choice(moves)},
+                                headers={"X-Table-Token": keeper})
+            for name in pages:
+                if times[name]:
+                    rows.append({"game": f"{game} {players}", "page": name, "renders": len(times[name]),
+                                 "median_ms": round(statistics.median(times[name]), 1),
+                                 "max_ms": round(max(times[name]), 1),
+                                 "kB": round(statistics.median(sizes[name]) / 1000, 1)})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """``companion bench web [--tables 20 --phones 6 --seconds S --rate R --json]``."""
     p = argparse.ArgumentParser(prog="companion bench web", description=__doc__.split("\n\n")[0])
@@ -290,9 +344,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="how long the moves go on")
     p.add_argument("--rate", type=float, default=0.5, help="moves per second on each table")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--views", action="store_true",
+                   help="instead: time rendering each game's host and scorekeeper pages (in this process)")
     p.add_argument("--half-open", type=int, metavar="N",
                    help="instead: open N silent half-sent connections and report the threads they hold")
     args = p.parse_args(argv)
+    if args.views:
+        rows = views()
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                print(f"{r['game']:<12} {r['page']:<17} median {r['median_ms']:>6} ms  max {r['max_ms']:>6} ms  "
+                      f"{r['kB']:>6} kB  ({r['renders']} renders)")
+        return 0
     if args.half_open:
         rows = half_open(args.half_open)
         if args.json:

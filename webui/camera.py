@@ -37,6 +37,13 @@ class FrameWorker:
     def _run(self) -> None:
         raise NotImplementedError
 
+    def retarget(self, table_id: str) -> None:
+        """Watch ``table_id`` from now on (a rematch at the same table): the same source and the same
+        pipeline, so its calibration and what it has seen carry over; a scene left as it was is
+        not sent again, the next change goes to the new table."""
+        self.table_id = table_id
+        self.checked = None
+
     def start(self):
         """Start the thread; return self."""
         self.thread.start()
@@ -174,7 +181,29 @@ class Cameras:
 
     def __init__(self) -> None:
         self._workers: dict[str, FrameWorker] = {}
+        self._moved: dict[str, str] = {}   # a finished table -> the rematch its camera went on to
         self._lock = threading.Lock()
+
+    def move(self, old: str, new: str) -> FrameWorker | None:
+        """A rematch of ``old`` is played at ``new``: the camera that watched ``old`` (webcam, video,
+        a phone) watches ``new`` with the same source and calibration; None if ``old`` had none."""
+        with self._lock:
+            worker = self._workers.pop(old, None)
+            if worker is None or new in self._workers:
+                if worker is not None:
+                    self._workers[old] = worker
+                return None
+            worker.retarget(new)
+            self._workers[new] = worker
+            self._moved[old] = new
+            while old in self._moved.values():   # a chain of rematches: every old link leads here
+                earlier = next(k for k, v in self._moved.items() if v == old)
+                self._moved[earlier] = new
+        return worker
+
+    def moved_to(self, table_id: str) -> str | None:
+        """The table the camera of finished ``table_id`` went on to (a rematch), or None."""
+        return self._moved.get(table_id)
 
     def attach(self, table_id: str, worker: FrameWorker) -> FrameWorker:
         """Register ``worker`` as ``table_id``'s camera; return it."""
@@ -227,6 +256,20 @@ def cameras(app: Any) -> Cameras:
 
 
 _REGISTRY_LOCK = threading.Lock()
+
+
+def follow_rematch(app: Any, old: str | None, new: str) -> FrameWorker | None:
+    """The camera of table ``old`` goes on to watch its rematch ``new`` (same source, calibration)
+    once ``old``'s game is over; the worker, or None if there was no camera to move."""
+    if not old:
+        return None
+    tables = app.extensions["tables"]
+    try:
+        if not tables.get(old).is_over():   # a series that plays on keeps its camera
+            return None
+    except Exception:   # the play came from a session this database no longer has
+        return None
+    return cameras(app).move(old, new)
 
 
 def frame_of(app: Any, table_id: str) -> tuple[bytes, str] | None:

@@ -21,7 +21,7 @@ from webui.camera import (FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, cameras, 
                           vision_available)
 from webui.common import error_answer, fail, get_session, lang, tables, token_for
 from webui.guard import local_request
-from webui.phone import redirect_with_token
+from webui.phone import COOKIE_AGE, redirect_with_token
 
 bp = Blueprint("camera", __name__)
 
@@ -101,9 +101,12 @@ def frame(table_id: str) -> tuple[Response, int]:
                   f"(send 1920×1080 JPEG frames).",
              ja=f"フレームが{request.content_length}バイトあります。受け付けるのは{FRAME_MAX_BYTES}バイトまでです。")
     request.max_content_length = FRAME_MAX_BYTES     # this route takes frames, not 64 kB of JSON
+    registry = cameras(current_app)
+    # a rematch took this table's camera on to the new table: the frames go there
+    target = registry.moved_to(table_id) if registry.get(table_id) is None else None
     try:
         image = decode_frame(request.get_data(cache=False))
-        feed = cameras(current_app).phone(tables(), table_id, (image.shape[1], image.shape[0]))
+        feed = registry.phone(tables(), target or table_id, (image.shape[1], image.shape[0]))
     except FrameRefused as err:
         fail(err.status, err.message, ja=err.ja)
     try:
@@ -111,9 +114,19 @@ def frame(table_id: str) -> tuple[Response, int]:
     except ValueError:      # (SourceError) a frame of a new size restarted the camera meanwhile
         fail(409, "The camera restarted (the phone was turned): send the next frame.",
              ja="カメラが再起動しました(スマホの向きが変わりました)。次のフレームを送ってください。")
-    return jsonify({"frames": feed.frames.pushed, "read": feed.seen,
-                    "calibrated": feed.pipeline.calibration is not None,
-                    "size": [image.shape[1], image.shape[0]]}), 202
+    out = {"frames": feed.frames.pushed, "read": feed.seen, "calibrated": feed.pipeline.calibration is not None,
+           "size": [image.shape[1], image.shape[0]]}
+    if target is None:
+        return jsonify(out), 202
+    # the camera page goes on with the new table: its camera-only token, its addresses
+    token = camera_token(tables(), target)
+    out["moved"] = {"id": target, "code": get_session(target).code, "token": token,
+                    "page": url_for("camera.page", table_id=target),
+                    "frame": url_for("camera.frame", table_id=target),
+                    "check": url_for("camera.check_json", table_id=target) + f"?lang={lang()}"}
+    resp = jsonify(out)
+    resp.set_cookie(f"{CAMERA_COOKIE}{target}", token, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return resp, 202
 
 
 def _check(table_id: str) -> tuple[Any, Any, Any]:

@@ -52,7 +52,7 @@ def get_session(table_id: str) -> Any:
         return tables().get(table_id)
     except session.SessionError:
         raise ApiError(404, f"There is no table {table_id!r}. Check the join code on the host "
-                            f"screen.") from None
+                            f"screen.", ja=f"テーブル{table_id!r}はありません。ホスト画面の参加コードを確かめてください。") from None
 
 
 def request_json() -> Any:
@@ -150,8 +150,16 @@ HTTP_WORDS = {400: ("Bad request", "不正なリクエスト"), 401: ("Join the 
               405: ("Wrong method", "使えない方法です"), 409: ("The table changed", "卓の状態が変わりました"),
               413: ("Too large", "大きすぎます"), 415: ("Not JSON", "JSONではありません"),
               421: ("Wrong address", "アドレスが違います"), 422: ("Not allowed by the rules", "ルール上できません"),
-              429: ("Too many attempts", "試行が多すぎます"), 500: ("Server error", "サーバーの不具合")}
+              410: ("Gone", "もうありません"), 429: ("Too many attempts", "試行が多すぎます"),
+              500: ("Server error", "サーバーの不具合"), 503: ("Not available", "今は使えません")}
 """The heading of an HTML error page per status."""
+HTTP_JA = {400: "リクエストを読み取れませんでした。ページを読み込み直してもう一度試してください。",
+           401: "先にテーブルに参加してください。", 403: "これは許可されていません。",
+           408: "リクエストが時間内に届きませんでした。もう一度試してください。",
+           410: "このページはもうありません。", 411: "リクエストに長さがありません。",
+           416: "その範囲は返せません。", 431: "リクエストのヘッダーが大きすぎます。",
+           501: "この方法には対応していません。", 503: "今は使えません。しばらくしてからもう一度試してください。"}
+"""Japanese for the statuses Werkzeug raises with its own (English) words."""
 
 
 def wants_json() -> bool:
@@ -165,7 +173,8 @@ def wants_json() -> bool:
 def error_answer(status: int, message: str, ja: str = "", **extra: Any) -> tuple[Response, int]:
     """An error as JSON or as a short HTML page in the page's language."""
     if wants_json():
-        body = {"error": message, **extra}
+        # "error" in the language the phone asked for (the page shows it as it is); both kept
+        body = {"error": pick(message, ja, lang()), **extra, "en": extra.get("reason", message)}
         if ja:
             body["ja"] = ja
         resp = jsonify(body)
@@ -200,6 +209,8 @@ def install_helpers(app: Flask) -> None:
             405: ("This route does not take that method (writes are POST).",
                   "この経路はその方法を受け付けません(書き込みはPOSTです)。"),
         }.get(code, (err.description or err.name, ""))
+        if not ja:   # a status Werkzeug raised with its own English words: say what it means
+            ja = HTTP_JA.get(code, f"リクエストを処理できませんでした({code})。")
         return error_answer(code, message, ja)
 
     @app.errorhandler(Exception)
@@ -218,4 +229,5 @@ def install_helpers(app: Flask) -> None:
                                  circle_xy=render.circle_xy, result_words=render.result_words,
                                  shows_total=render.shows_total, option_words=option_words,
                                  choice_words=choice_words, player_count=player_count,
-                                 move_picker=render.move_picker, override_picker=render.override_picker)
+                                 move_picker=render.move_picker, override_picker=render.override_picker,
+                                 deal_words=render.deal_words)

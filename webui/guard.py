@@ -3,7 +3,7 @@ create tables, which ``Host`` names the server answers to, the chunked-body limi
 token of the host form.
 
 The numbers are in docs/webui.md ("Limits"); tests may change them through the app config
-(``JOIN_LIMIT``, ``CREATE_LIMIT``: ``(burst, seconds per further attempt)``).
+(``JOIN_LIMIT``, ``PHONE_LIMIT``, ``CREATE_LIMIT``: ``(burst, seconds per further attempt)``).
 """
 from __future__ import annotations
 
@@ -21,7 +21,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 JOIN_LIMIT = (10, 6.0)
 """Wrong join codes: 10 at once, then one more every 6 s (10 a minute; all 390,625 codes would take
-about 27 days from one address instead of ~10 minutes)."""
+about 27 days from one address instead of ~10 minutes). A wrong code names no table, so it counts
+per address; the first phone of an address that joins a table gives the address its 10 back, and
+a table an address has joined is looked up even while the address is limited (a guesser learns
+nothing from a table it already knows): a family behind one router that mistypes is not locked
+out of its own table."""
+PHONE_LIMIT = (24, 10.0)
+"""New phones joining one table from one address: 24 at once, then one more every 10 s (a table of
+10 and its watchers join at once; one client cannot fill a table's phone list)."""
 CREATE_LIMIT = (20, 30.0)
 """New tables: 20 at once, then one more every 30 s (120 an hour) per client address."""
 CSRF_COOKIE = "csrf"
@@ -45,6 +52,11 @@ class RateLimit:
             level = self._level(key, time.monotonic())
             return 0.0 if level >= 1.0 else (1.0 - level) * self.every
 
+    def refill(self, key: str) -> None:
+        """Give ``key`` its whole burst back."""
+        with self._lock:
+            self._buckets.pop(key, None)
+
     def spend(self, key: str) -> None:
         """Count one attempt of ``key``."""
         with self._lock:
@@ -56,8 +68,46 @@ class RateLimit:
 
 
 def limit(name: str) -> RateLimit:
-    """The app's limiter ``name`` ("join" or "create")."""
+    """The app's limiter ``name`` ("join", "phones" or "create")."""
     return current_app.extensions["limits"][name]
+
+
+class Joined:
+    """Which addresses have joined which tables (kept in memory, like the buckets: see docs/webui.md,
+    "Limits", for why a restart may forget them)."""
+
+    LIMIT = 20_000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], float] = {}
+
+    def __contains__(self, key: tuple[str, str]) -> bool:
+        with self._lock:
+            return key in self._seen
+
+    def add(self, key: tuple[str, str]) -> bool:
+        """Remember ``(table, address)``; True if it is new."""
+        with self._lock:
+            new = key not in self._seen
+            self._seen[key] = time.monotonic()
+            if len(self._seen) > self.LIMIT:   # forget the oldest half
+                keep = sorted(self._seen.items(), key=lambda kv: kv[1])[self.LIMIT // 2:]
+                self._seen = dict(keep)
+            return new
+
+
+def joined_before(table_id: str) -> bool:
+    """True if this client's address has joined ``table_id`` already."""
+    return (table_id, client()) in current_app.extensions["joined"]
+
+
+def phone_joined(table_id: str) -> None:
+    """Count a phone of this address joining ``table_id``; the address's first phone at the table
+    gives it back its wrong-code allowance (its typos before were a family's, not a guesser's)."""
+    limit("phones").spend(f"{table_id} {client()}")
+    if current_app.extensions["joined"].add((table_id, client())):
+        limit("join").refill(client())
 
 
 def client() -> str:
@@ -113,7 +163,10 @@ def install(app: Flask) -> None:
     """Create the app's limiters and set the CSRF cookie on pages that handed out a new token."""
     join = app.config.get("JOIN_LIMIT") or JOIN_LIMIT
     create = app.config.get("CREATE_LIMIT") or CREATE_LIMIT
-    app.extensions["limits"] = {"join": RateLimit(*join), "create": RateLimit(*create)}
+    phones = app.config.get("PHONE_LIMIT") or PHONE_LIMIT
+    app.extensions["limits"] = {"join": RateLimit(*join), "create": RateLimit(*create),
+                                "phones": RateLimit(*phones)}
+    app.extensions["joined"] = Joined()
 
     @app.before_request
     def _known_host() -> Any:

@@ -13,6 +13,7 @@ from webui.api import ApiError, create_table, join_url
 from webui.camera import cameras, frame_of
 from webui.common import Caller, error_answer, fail, get_session, lang, require_role, session_module, tables
 from webui.guard import csrf_ok, csrf_token, host_allowed, local_request
+from webui.i18n import pick
 from webui.phone import redirect_with_token, view_context
 
 bp = Blueprint("host", __name__)
@@ -46,7 +47,8 @@ def create() -> Any:
     try:
         s = create_table(body)
     except ApiError as err:
-        return render_template("host_new.html", lang=lang(), error=err.message, listed=[],
+        return render_template("host_new.html", lang=lang(), listed=[],
+                               error=pick(err.message, err.extra.get("ja", ""), lang()),
                                games=[g for g in describe_all() if g.get("implemented")],
                                local=local_request(), csrf=csrf_token()), err.status
     return _host_redirect(s.id)
@@ -121,7 +123,8 @@ def camera(table_id: str) -> Response:
     frame = frame_of(current_app, table_id)
     if frame is None:
         fail(404, "No camera frame: this table is scored by hand (start the server with --camera, "
-                  "--video or --demo).")
+                  "--video or --demo).",
+             ja="カメラの映像はありません。この卓は手入力で記録しています(--camera、--video、--demo で起動するとカメラが使えます)。")
     data, mimetype = frame
     resp = make_response(data)
     resp.mimetype = mimetype

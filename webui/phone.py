@@ -9,10 +9,10 @@ from flask import Blueprint, Response, abort, make_response, redirect, render_te
 
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
-from webui.api import find_table, phone_label, state_for
+from webui.api import find_table, new_phone, state_for
 from webui.common import ApiError, Caller, get_session, lang, session_module, tables
 from webui.i18n import pick
-from webui.render import score_chart
+from webui.render import override_picker, score_chart
 from webui.rules import rules_page
 
 bp = Blueprint("phone", __name__)
@@ -95,12 +95,18 @@ def join() -> Any:
         return render_template("index.html", lang=lang(), code="",
                                error=pick(err.message, err.extra.get("ja", ""), lang())), err.status
     if table_id is None:
-        msg = ("Type the code shown on the host screen." if not code.strip() else
-               f"No table has the code {code.strip().upper()!r}. Check the host screen.")
+        msg = (pick("Type the code shown on the host screen.", "ホスト画面に表示されたコードを入力してください。", lang())
+               if not code.strip() else
+               pick(f"No table has the code {code.strip().upper()!r}. Check the host screen.",
+                    f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。", lang()))
         return render_template("index.html", lang=lang(), error=msg, code=code), 404 if code else 400
     if tables().caller(table_id, request.cookies.get(f"tc_{table_id}")) is not None:
         return redirect(url_for("phone.table", table_id=table_id))   # joined before: keep its seat
-    token = tables().join(table_id, phone_label(request.args.get("name"), table_id))
+    try:
+        token = new_phone(table_id, request.args.get("name"))
+    except ApiError as err:   # too many phones from this address at this table
+        return render_template("index.html", lang=lang(), code="",
+                               error=pick(err.message, err.extra.get("ja", ""), lang())), err.status
     return redirect_with_token(url_for("phone.table", table_id=table_id), f"tc_{table_id}", token)
 
 
@@ -143,7 +149,8 @@ def view(table_id: str) -> Any:
     s = get_session(table_id)
     who = page_caller(table_id)
     if who is None:
-        return {"error": "Join the table first."}, 401
+        raise ApiError(401, "Join the table first (scan its QR code or type its code).",
+                       ja="先にテーブルに参加してください(QRコードを読むかコードを入力)。")
     language = lang()
     with tables().lock(table_id):
         version = s.refresh().version
@@ -157,6 +164,27 @@ def view(table_id: str) -> Any:
     resp = make_response(html)
     resp.headers["X-Version"] = str(version)
     resp.headers["X-Role"] = who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/t/<table_id>/override")
+def override(table_id: str) -> Any:
+    """The host's override / correction picker for the version now: fetched when the host opens
+    the fold-out (in Seven Hills it is ~300 buttons, most of the host view's rendering time)."""
+    s = get_session(table_id)
+    who = page_caller(table_id)
+    if who is None or who.role != "host":
+        raise ApiError(403, "Only the host overrides or replaces a move.",
+                       ja="手の上書きや置き換えはホストだけができます。")
+    language = lang()
+    with tables().lock(table_id):
+        version = s.refresh().version
+        key = (tables().db_path, table_id, version, "override", language)
+        html = _cached_view(key, lambda: render_template(
+            "override.html", lang=language, ov=override_picker(s.game, s.names, language)))
+    resp = make_response(html)
+    resp.headers["X-Version"] = str(version)
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

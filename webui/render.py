@@ -107,6 +107,8 @@ def _group_key(game: str, move: dict[str, Any], state: dict[str, Any], lang: str
             return t("terminals", lang)
         if kind == "reveal":
             return t("enter_drawn", lang)
+    if kind == "deal":   # two-player Prussia: real cards dealt at the table, hands not entered
+        return t("or_dealt", lang)
     if move.get("player", 0) < 0:
         return t("enter_drawn", lang)
     return t("moves", lang)
@@ -276,6 +278,38 @@ def move_picker(groups: list[dict[str, Any]], game: str, lang: str,
     return sections
 
 
+@dataclass(frozen=True)
+class DealWords:
+    """What the one tap at a chance node does, in the page's language: the button, a line under
+    it, and what a phone that may not tap it reads meanwhile."""
+
+    label: str
+    hint: str
+    waiting: str
+    opening: bool = False
+    """True for the move that lays out the whole table (the game cannot start otherwise)."""
+
+
+CHANCE_WORDS = {
+    # the opening move that lays out the whole table: one tap, said as what the table does
+    "lay_circle": ("lay_circle", "lay_circle_hint", "wait_circle"),
+    "setup": ("lay_terminals", "lay_terminals_hint", "wait_terminals"),
+    "deal": ("deal_hands", "", "chance_is_hosts"),
+    "draw": ("draw_random", "", "chance_is_hosts"),
+}
+"""The chance kinds whose tap has words of its own; any other is "let the app shuffle / draw"."""
+
+
+def deal_words(engine: Game, lang: str) -> DealWords:
+    """The words of the app's tap at a chance node (``POST /deal``): "Lay the circle" at the start
+    of the Wheel of History, "Lay the terminals" at the start of Chains, else a shuffle or draw."""
+    import random
+    kind = engine.sample_chance(random.Random(0)).kind if engine.is_chance_node() else ""
+    label, hint, waiting = CHANCE_WORDS.get(kind, ("deal_random", "", "chance_is_hosts"))
+    return DealWords(t(label, lang), t(hint, lang) if hint else "", t(waiting, lang),
+                     opening=kind in ("lay_circle", "setup"))
+
+
 def _any_card_of(game: str, like: str) -> list[str]:
     """Every card of ``game`` of the same kind as ``like`` (a misread card may be any of them)."""
     info = card_info(like)
@@ -302,10 +336,17 @@ def override_moves(engine: Game, templates: list[dict[str, Any]], players: int) 
     if game == "prussia" and any(k == ("place", "slot") for k in values):
         values[("place", "slot")] = list(OrderedDict.fromkeys(
             [*values[("place", "slot")], *(engine.slot_name(k) for k in engine.table.all_slots())]))
+    expanded: set[tuple[Any, ...]] = set()
     for m in templates:
         if any(isinstance(v, (list, dict)) for v in m.values()):
             continue   # a whole laid circle or a deal is no single card: not offered here
         chance = m.get("player", 0) < 0
+        like = card_info(m.get("card")) if isinstance(m.get("card"), str) else None
+        shape = (m["kind"], tuple(sorted(k for k in m if k not in ("player", "kind"))),
+                 m["player"] if chance else None, like.kind if like else None)
+        if shape in expanded:
+            continue   # every template of one shape spans the same moves: expand it once
+        expanded.add(shape)
         seats = [m["player"]] if chance else list(range(players))
         params = [k for k in m if k not in ("player", "kind")]
         options: list[dict[str, Any]] = [{}]

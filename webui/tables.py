@@ -156,7 +156,6 @@ class Tables:
         self._open: dict[str, Any] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
-        self.undo_requests: dict[str, dict[str, dict[str, Any]]] = {}   # table -> phone -> request
         self._watchers: dict[str, Any] = {}
         self.hub = Hub(self._wait_store)
 
@@ -205,24 +204,18 @@ class Tables:
         return self.hub.wait(table_id, version, pokes, timeout, self.get(table_id).version)
 
     def request_undo(self, table_id: str, phone: str, request: dict[str, Any]) -> None:
-        """Remember a phone's undo request (one per phone) and wake the host's page."""
-        with self._guard:
-            self.undo_requests.setdefault(table_id, {})[phone] = request
+        """Keep a phone's undo request (one per phone, in SQLite: a restart keeps it) and wake the
+        host's page."""
+        self.store.ask_undo(table_id, phone, request)
         self.hub.poke(table_id)
 
     def pending_undos(self, table_id: str) -> list[dict[str, Any]]:
         """The open undo requests of a table, oldest first (for the host's page)."""
-        with self._guard:
-            return sorted(self.undo_requests.get(table_id, {}).values(), key=lambda r: r["asked"])
+        return self.store.undo_requests(table_id)
 
     def settle_undos(self, table_id: str, phone: str | None = None) -> None:
         """Forget one phone's undo request (declined), or all of a table's (a move was undone)."""
-        with self._guard:
-            asked = self.undo_requests.get(table_id, {})
-            if phone is None:
-                asked.clear()
-            else:
-                asked.pop(phone, None)
+        self.store.drop_undo_requests(table_id, phone)
         self.hub.poke(table_id)
 
     def changed(self, table_id: str) -> None:

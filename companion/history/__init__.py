@@ -4,8 +4,10 @@ export and backup (CSV, JSON, a BG Stats file), and ``companion history …``; d
 - ``dates``: human dates in English and Japanese (local time), ISO 8601 for machines
 - ``record``: a ``Play`` derived from a session's log, written when its game ends; the backfill
 - ``query``: plays by date, filtered by game and player; per-player and per-game statistics
-- ``exchange``: export (CSV, JSON, BG Stats) and import (JSON backup, BG Stats file)
-- ``cli``: ``companion history list|stats|players|export|import``
+- ``exchange``: export (CSV, JSON, BG Stats) and import (JSON backup, BG Stats export)
+- ``bgstats``: the one mapping to BG Stats (push link, export file) and reading the app's export
+- ``edit``: the host's corrections and deletions, kept beside the plays so a rebuild keeps them
+- ``cli``: ``companion history list|stats|player|players|export|import|rebuild``
 """
 from companion.history.record import Play, Seat
 

@@ -3,8 +3,10 @@
 (the app's backup JSON: ``games``, ``players``, ``locations``, ``plays`` with ``playerScores``)."""
 from __future__ import annotations
 
+import json
 import uuid
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Collection, Mapping, Sequence
 
 from companion.history.dates import instant
 from companion.history.record import Play, Seat
@@ -32,9 +34,14 @@ def game_fields(game_id: str) -> dict[str, Any]:
             "highestWins": True, "noPoints": False, "cooperative": False}
 
 
+def minutes(play: Play) -> int:
+    """The play's whole minutes, as BG Stats keeps them (0, "not recorded", when unknown)."""
+    return round(play.duration / 60) if play.knows("duration") else 0
+
+
 def person_key(seat: Seat, play: Play) -> str:
     """Who a seat is across plays: the person's name, or for a placeholder seat that table's seat."""
-    return f"seat:{play.session}:{seat.seat}" if anonymous(seat) else f"name:{seat.name.casefold()}"
+    return f"seat:{play.session or play.id}:{seat.seat}" if anonymous(seat) else f"name:{seat.name.casefold()}"
 
 
 def anonymous(seat: Seat) -> bool:
@@ -43,10 +50,11 @@ def anonymous(seat: Seat) -> bool:
     return bool(PLACEHOLDER_NAME.fullmatch(seat.name.strip()))
 
 
-def seat_fields(seat: Seat) -> dict[str, Any]:
-    """A seat's score, win, start and seat order as BG Stats writes them (scores are text)."""
-    return {"score": str(seat.score), "winner": seat.winner, "startPlayer": seat.start,
-            "seatOrder": seat.seat + 1}
+def seat_fields(seat: Seat, play: Play) -> dict[str, Any]:
+    """A seat's score, win, start and seat order as BG Stats writes them (scores are text; empty, and
+    no start player, where the play does not know them)."""
+    return {"score": str(seat.score) if play.knows("scores") else "", "winner": seat.winner,
+            "startPlayer": seat.start and play.knows("start"), "seatOrder": seat.seat + 1}
 
 
 def comments(play: Play) -> str | None:
@@ -59,9 +67,9 @@ def push_payload(play: Play) -> dict[str, Any]:
     game = game_fields(play.game)
     payload: dict[str, Any] = {
         "sourceName": SOURCE, "sourcePlayId": play.id, "playDate": play_date(play),
-        "durationMin": round(play.duration / 60),
+        "durationMin": minutes(play),
         "game": {k: game[k] for k in ("name", "sourceGameId", "highestWins", "noPoints")},
-        "players": [{"name": s.name, "sourcePlayerId": f"table-companion:{person_key(s, play)}", **seat_fields(s)}
+        "players": [{"name": s.name, "sourcePlayerId": f"table-companion:{person_key(s, play)}", **seat_fields(s, play)}
                     for s in play.seats],
     }
     if comments(play):
@@ -84,12 +92,12 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
             if key not in players:
                 players[key] = {"id": len(players) + 1, "uuid": stable_uuid("player", key), "name": seat.name,
                                 "isAnonymous": anonymous(seat)}
-            rank = 1 + sum(other.score > seat.score for other in play.seats)
-            scores.append({**seat_fields(seat), "playerRefId": players[key]["id"], "rank": rank,
+            rank = 1 + sum(other.score > seat.score for other in play.seats) if play.knows("scores") else 0
+            scores.append({**seat_fields(seat, play), "playerRefId": players[key]["id"], "rank": rank,
                            "newPlayer": False})
         entry: dict[str, Any] = {
             "uuid": stable_uuid("play", play.id), "playDate": play_date(play),
-            "durationMin": round(play.duration / 60), "gameRefId": games[play.game]["id"],
+            "durationMin": minutes(play), "gameRefId": games[play.game]["id"],
             "locationRefId": 1, "ignored": False, "manualWinner": False, "rounds": 0,
             "usesTeams": False, "scoringSetting": 0, "playerScores": scores,
             "sourcePlayId": play.id}
@@ -99,3 +107,251 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
     return {"games": list(games.values()), "players": list(players.values()),
             "locations": [{"id": 1, "uuid": stable_uuid("location", SOURCE), "name": SOURCE}],
             "plays": out_plays}
+
+
+# ----------------------------------------------------------------------------- reading the app's file
+LEFT_OUT = {"ignored": ("ignored in BG Stats", "BG Statsで集計から除外"),
+            "no_players": ("no players", "プレイヤーなし"),
+            "no_date": ("no date", "日付なし"),
+            "same_person": ("the same person twice", "同じ人が2席"),
+            "not_a_play": ("not a play", "プレイではない"),
+            "already_here": ("already in the history from our own table (kept as recorded there)",
+                             "すでにこのアプリの卓の記録にあります(そのまま残します)")}
+"""Why a play of our games was left out: (English, Japanese)."""
+
+
+@dataclass(frozen=True)
+class GameMatch:
+    """One of the file's games that is one of ours, and how we knew."""
+
+    ref: int
+    name: str
+    game: str
+    how: str
+    """``source`` (our own export's ``sourceGameId``), ``bgg`` (the BGG id), ``title`` or ``title_ja``."""
+
+
+@dataclass(frozen=True)
+class Person:
+    """One of the file's players who sat in a play of our games, and who they are here."""
+
+    ref: int
+    name: str
+    plays: int
+    known: str | None
+    """The known player they are (same name in any case, or merged by the host); None: a new player."""
+    looks_like: str | None
+    """A known player with a similar name, offered for merging (never merged unasked)."""
+    anonymous: bool = False
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What an import of a BG Stats file would do: the plays it brings and what it leaves out."""
+
+    games: tuple[GameMatch, ...]
+    people: tuple[Person, ...]
+    plays: tuple[Play, ...]
+    other_games: tuple[tuple[str, int], ...]
+    """(name, plays) of the games that are not ours, most played first: left out."""
+    left_out: tuple[tuple[str, int], ...]
+    """(reason, plays) of plays of our games left out; the reasons are keys of ``LEFT_OUT``."""
+    unknown: tuple[tuple[str, int], ...]
+    """(field, plays) of what the file did not say (moves, duration, scores, start)."""
+
+    @property
+    def other_plays(self) -> int:
+        """How many plays of other games the file has."""
+        return sum(n for _, n in self.other_games)
+
+
+def _folded(text: str) -> str:
+    """A title compared loosely: NFKC, no case, no spaces or punctuation, no leading "the"."""
+    import unicodedata
+    text = unicodedata.normalize("NFKC", str(text)).casefold().strip()
+    if text.startswith("the "):
+        text = text[4:]
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def is_file(data: Any) -> bool:
+    """True for what looks like a BG Stats export (games, players and plays with playerScores)."""
+    return isinstance(data, dict) and isinstance(data.get("plays"), list) and isinstance(data.get("games"), list) \
+        and "format" not in data
+
+
+def match_games(games: Sequence[Any]) -> list[GameMatch]:
+    """The file's games that are ours: by our export's ``sourceGameId``, a BGG id our game declares
+    (``bgg_id``; none does yet), or the English or Japanese title (any case, spacing, a leading "The")."""
+    from companion.games import GAME_IDS, game_class
+    titles: dict[str, tuple[str, str]] = {}
+    bgg: dict[int, str] = {}
+    for gid in GAME_IDS:
+        cls = game_class(gid)
+        titles[_folded(cls.title)] = (gid, "title")
+        titles[_folded(cls.title_ja)] = (gid, "title_ja")
+        if getattr(cls, "bgg_id", 0):
+            bgg[int(cls.bgg_id)] = gid
+    found = []
+    for g in games:
+        if not isinstance(g, dict) or not isinstance(g.get("id"), int):
+            continue
+        name = str(g.get("name") or g.get("bggName") or "")
+        source = str(g.get("sourceGameId") or "")
+        if source.startswith("table-companion:") and source.split(":", 1)[1] in GAME_IDS:
+            found.append(GameMatch(g["id"], name, source.split(":", 1)[1], "source"))
+        elif isinstance(g.get("bggId"), int) and g["bggId"] in bgg:
+            found.append(GameMatch(g["id"], name, bgg[g["bggId"]], "bgg"))
+        elif _folded(name) in titles or _folded(g.get("bggName") or "") in titles:
+            gid, how = titles.get(_folded(name)) or titles[_folded(g.get("bggName") or "")]
+            found.append(GameMatch(g["id"], name, gid, how))
+    return found
+
+
+def looks_like(name: str, known: Sequence[str]) -> str | None:
+    """A known player whose name is close to ``name`` ("Ann S." and "Ann", "Benjamin" and "Ben")."""
+    import difflib
+    folded = {k.casefold(): k for k in known}
+    key = name.casefold().strip()
+    if key in folded:
+        return None
+    first = key.replace(".", " ").split()[0] if key.split() else key
+    if first in folded and first != key:
+        return folded[first]
+    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.8)
+    if close:
+        return folded[close[0]]
+    prefix = [k for k in folded if len(k) >= 3 and key.startswith(k)]
+    return folded[max(prefix, key=len)] if prefix else None
+
+
+def _score(text: Any) -> int | None:
+    if isinstance(text, bool) or text is None:
+        return None
+    if isinstance(text, (int, float)):
+        return int(round(text))
+    text = str(text).strip().replace(",", ".")
+    if not text:
+        return None
+    try:
+        return int(round(float(text)))
+    except ValueError:
+        return None
+
+
+def _when(text: Any) -> str:
+    """``YYYY-MM-DD HH:MM:SS`` (or a date alone) in the app's local time → ISO 8601 UTC."""
+    from datetime import datetime
+    from companion.history.dates import iso_utc
+    text = str(text or "").strip()
+    for shape in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"):
+        try:
+            return iso_utc(datetime.strptime(text, shape).astimezone())
+        except ValueError:
+            continue
+    raise ValueError(text)
+
+
+def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None = None,
+              recorded: Collection[str] = ()) -> Reading:
+    """What importing a BG Stats export would bring: our five games' plays, players matched to the
+    known ones by name (any case) or as ``merge`` says ({file name: known name}), the rest counted.
+    A play of ours the file carries back (``recorded``: ids of plays our tables recorded here) is
+    left as recorded: the table knew more (camera or taps, options, the exact duration)."""
+    from companion.history.exchange import HistoryError
+    from companion.session.store import PLACEHOLDER_NAME, clean_text
+    if not is_file(data):
+        raise HistoryError("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists",
+                           "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\"がありません)")
+    merge = {k.casefold().strip(): v for k, v in (merge or {}).items()}
+    known_by = {k.casefold(): k for k in known}
+    for wanted in merge.values():
+        if wanted.casefold() not in known_by:
+            raise HistoryError(f"--merge: {wanted!r} is not a known player (see `companion history players`)",
+                               f"{wanted!r}は登録済みのプレイヤーではありません")
+    games = {m.ref: m for m in match_games(data["games"])}
+    names = {g["id"]: str(g.get("name") or "?") for g in data["games"] if isinstance(g, dict) and "id" in g}
+    players = {p["id"]: p for p in data.get("players") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)}
+    other: dict[str, int] = {}
+    left: dict[str, int] = {}
+    unknown: dict[str, int] = {}
+    used: dict[int, int] = {}
+    plays: list[Play] = []
+    for i, raw in enumerate(data["plays"]):
+        if not isinstance(raw, dict):
+            left["not_a_play"] = left.get("not_a_play", 0) + 1
+            continue
+        ref = raw.get("gameRefId")
+        if ref not in games:
+            name = names.get(ref, f"game {ref}")
+            other[name] = other.get(name, 0) + 1
+            continue
+        match = games[ref]
+        if raw.get("ignored"):
+            left["ignored"] = left.get("ignored", 0) + 1
+            continue
+        scores = [s for s in raw.get("playerScores") or [] if isinstance(s, dict) and s.get("playerRefId") in players]
+        if not scores:
+            left["no_players"] = left.get("no_players", 0) + 1
+            continue
+        try:
+            started = _when(raw.get("playDate"))
+        except ValueError:
+            left["no_date"] = left.get("no_date", 0) + 1
+            continue
+        if all(isinstance(s.get("seatOrder"), int) and s["seatOrder"] > 0 for s in scores):
+            scores = sorted(scores, key=lambda s: s["seatOrder"])
+        seat_names, missing = [], set()
+        for k, s in enumerate(scores):
+            person = players[s["playerRefId"]]
+            name = clean_text(str(person.get("name") or "")) or f"P{k + 1}"
+            if person.get("isAnonymous") and not PLACEHOLDER_NAME.fullmatch(name):
+                name = f"P{k + 1}"   # a seat, not a person: counted for nobody, as our P1, P2, …
+            name = merge.get(name.casefold(), known_by.get(name.casefold(), name))
+            seat_names.append(name)
+        if len({n.casefold() for n in seat_names}) != len(seat_names):
+            left["same_person"] = left.get("same_person", 0) + 1
+            continue
+        points = [_score(s.get("score")) for s in scores]
+        if any(p is None for p in points):
+            missing.add("scores")
+        starts = [bool(s.get("startPlayer")) for s in scores]
+        if not any(starts):
+            missing.add("start")
+        minutes = raw.get("durationMin")
+        if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or minutes <= 0:
+            missing.add("duration")
+            minutes = 0
+        missing.add("moves")
+        first = starts.index(True) if any(starts) else 0
+        seats = tuple(Seat(k, n, points[k] or 0, bool(s.get("winner")), any(starts) and k == first)
+                      for k, (n, s) in enumerate(zip(seat_names, scores)))
+        for s in scores:
+            used[s["playerRefId"]] = used.get(s["playerRefId"], 0) + 1
+        ours = match.how == "source" and isinstance(raw.get("sourcePlayId"), str) and raw["sourcePlayId"]
+        if ours and raw["sourcePlayId"] in recorded:
+            left["already_here"] = left.get("already_here", 0) + 1
+            continue
+        if ours:
+            play_id = raw["sourcePlayId"]
+            head, _, tail = play_id.rpartition("-")
+            session, number = (head, int(tail)) if head and tail.isdigit() else (None, 1)
+        else:
+            play_id = f"bgstats-{raw.get('uuid') or stable_uuid('import', json.dumps(raw, sort_keys=True))}"
+            session, number = None, 1
+        early = raw.get("comments") == ENDED_EARLY
+        for what in missing:
+            unknown[what] = unknown.get(what, 0) + 1
+        plays.append(Play(play_id, session, number, match.game, {"start_player": first}, started,
+                          int(minutes) * 60, early, 0, 0, seats, "bgstats", tuple(sorted(missing))))
+    people = []
+    for ref, count in used.items():
+        person = players[ref]
+        name = clean_text(str(person.get("name") or ""))
+        anon = bool(person.get("isAnonymous")) or not name
+        target = None if anon else merge.get(name.casefold(), known_by.get(name.casefold()))
+        people.append(Person(ref, name, count, target, None if anon or target else looks_like(name, known), anon))
+    people.sort(key=lambda p: (-p.plays, p.name.casefold()))
+    return Reading(tuple(games.values()), tuple(people), tuple(plays),
+                   tuple(sorted(other.items(), key=lambda kv: (-kv[1], kv[0]))),
+                   tuple(sorted(left.items())), tuple(sorted(unknown.items())))

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.history import exchange, query
+from companion.history import bgstats, exchange, query
 from companion.history.dates import day_bounds, duration, human, iso
 from companion.history.exchange import HistoryError
+from companion.history.record import UNKNOWN_WORDS
 
 
 def _store(args: argparse.Namespace) -> Any:
@@ -28,6 +29,18 @@ def _filter(args: argparse.Namespace) -> query.Filter:
     except ValueError as err:
         raise HistoryError(f"--from/--to: {err}") from None
     return query.Filter(getattr(args, "game", None), getattr(args, "player", None), since, until)
+
+
+def padded(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (a CJK character takes two)."""
+    import unicodedata
+    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(1, width - used) if used < width else text + " "
+
+
+def plural(count: int, word: str) -> str:
+    """``1 play``, ``2 plays``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _title(game: str) -> str:
@@ -45,29 +58,111 @@ def _list(args: argparse.Namespace) -> int:
         print("no plays yet: a play is recorded when a game ends (`companion session …` or the web page)")
     for p in reversed(plays):   # newest first, as on the History page
         early = ", ended early" if p.ended_early else ""
-        seats = ", ".join(f"{s.name} {s.score}{' ★' if s.winner else ''}" for s in p.seats)
-        print(f"{human(p.started)}  {_title(p.game):<20} {duration(p.duration):>9}  {seats}  "
-              f"[{p.kept_by}{early}]")
+        imported = f", from {p.source}" if p.source else ""
+        seats = ", ".join(f"{s.name} {s.score if p.knows('scores') else '–'}{' ★' if s.winner else ''}"
+                          for s in p.seats)
+        took = duration(p.duration) if p.knows("duration") else "–"
+        print(f"{human(p.started)}  {_title(p.game):<20} {took:>9}  {seats}  [{p.kept_by}{early}{imported}]")
     return 0
 
 
-def _stats(args: argparse.Namespace) -> int:
-    plays = query.plays(_store(args), _filter(args))
-    rows = query.player_stats(plays)
-    if args.json:
-        print(json.dumps([{"name": r.name, "game": r.game, "plays": r.plays, "wins": r.wins,
-                           "win_rate": round(r.win_rate, 4), "average": round(r.average, 2), "best": r.best}
-                          for r in rows], ensure_ascii=False, indent=2))
-        return 0
-    if not rows:
-        print("no plays with named players yet")
+def stats_json(r: query.PlayerStats) -> dict[str, Any]:
+    """One player's figures at one game for ``--json`` (average and best are null without scores)."""
+    return {"name": r.name, "game": r.game, "plays": r.plays, "wins": r.wins, "win_rate": round(r.win_rate, 4),
+            "average": round(r.average, 2) if r.scored else None, "best": r.best if r.scored else None}
+
+
+def _record_json(record: query.Record | None) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    return {"value": record.value, "who": record.who, "play": record.play.id, "game": record.play.game,
+            "date": iso(record.play.started)}
+
+
+def overview_json(o: query.Overview) -> dict[str, Any]:
+    """The overview's figures as JSON (seconds, ISO 8601 dates)."""
+    return {"plays": o.plays, "time_played_s": o.time_played, "timed_plays": o.timed,
+            "most_played": o.most_played[0] if o.most_played else None,
+            "per_game": dict(o.per_game), "per_month": dict(o.per_month), "h_index": o.h_index,
+            "player_h_index": o.player_h_index,
+            "first": iso(o.first.started) if o.first else None, "last": iso(o.last.started) if o.last else None,
+            "records": {"highest_score": _record_json(o.highest), "biggest_margin": _record_json(o.margin),
+                        "longest_s": _record_json(o.longest), "shortest_s": _record_json(o.shortest)}}
+
+
+def _print_table(rows: list[query.PlayerStats]) -> None:
     game = None
     for r in rows:
         if r.game != game:
             game = r.game
             print(f"{_title(game)}")
             print(f"    {'player':<16} {'plays':>5} {'wins':>5} {'win %':>6} {'avg':>6} {'best':>5}")
-        print(f"    {r.name:<16} {r.plays:>5} {r.wins:>5} {r.win_rate:>6.0%} {r.average:>6.1f} {r.best:>5}")
+        avg, best = (f"{r.average:.1f}", str(r.best)) if r.scored else ("–", "–")
+        print(f"    {padded(r.name, 16)} {r.plays:>5} {r.wins:>5} {r.win_rate:>6.0%} {avg:>6} {best:>5}")
+
+
+def _record_line(what: str, record: query.Record | None, value: str) -> None:
+    if record is not None:
+        who = f"{record.who}, " if record.who else ""
+        print(f"  {what:<16} {value:>9}  ({who}{_title(record.play.game)}, {human(record.play.started, clock=False)})")
+
+
+def _stats(args: argparse.Namespace) -> int:
+    plays = query.plays(_store(args), _filter(args))
+    rows = query.player_stats(plays)
+    o = query.overview(plays)
+    if args.json:
+        print(json.dumps({"overview": overview_json(o), "players": [stats_json(r) for r in rows]},
+                         ensure_ascii=False, indent=2))
+        return 0
+    if not plays:
+        print("no plays yet")
+        return 0
+    print(f"{o.plays} plays, {duration(o.time_played)} played"
+          + (f" ({o.plays - o.timed} without a duration)" if o.timed < o.plays else "")
+          + f"; first {human(o.first.started, clock=False)}, last {human(o.last.started, clock=False)}")
+    if o.most_played and not args.game:
+        print(f"  most played      {_title(o.most_played[0])} ({o.most_played[1]})")
+    print(f"  h-index          {o.h_index} (games)   player h-index {o.player_h_index}")
+    _record_line("highest score", o.highest, str(o.highest.value) if o.highest else "")
+    _record_line("biggest margin", o.margin, str(o.margin.value) if o.margin else "")
+    _record_line("longest play", o.longest, duration(o.longest.value) if o.longest else "")
+    _record_line("shortest play", o.shortest, duration(o.shortest.value) if o.shortest else "")
+    print("  plays per month  " + "  ".join(f"{m} {n}" for m, n in o.per_month[-12:]))
+    print()
+    _print_table(rows)
+    return 0
+
+
+def _player(args: argparse.Namespace) -> int:
+    summary = query.player_summary(query.plays(_store(args), _filter(args)), args.name)
+    if summary is None:
+        raise HistoryError(f"no plays of {args.name!r} (see `companion history players`)")
+    if args.json:
+        print(json.dumps({"name": summary.name, "plays": summary.plays, "wins": summary.wins,
+                          "win_rate": round(summary.win_rate, 4), "current_streak": summary.current_streak,
+                          "longest_streak": summary.longest_streak, "h_index": summary.h_index,
+                          "player_h_index": summary.player_h_index, "first": iso(summary.first.started),
+                          "last": iso(summary.last.started), "time_played_s": summary.time_played,
+                          "games": [stats_json(r) for r in summary.games],
+                          "head_to_head": [{"other": h.other, "plays": h.plays, "wins": h.wins,
+                                            "losses": h.losses, "draws": h.draws} for h in summary.head_to_head],
+                          "scores": {g: [s for _, s in pts] for g, pts in summary.scores.items()}},
+                         ensure_ascii=False, indent=2))
+        return 0
+    print(f"{summary.name}: {summary.plays} plays, {summary.wins} wins ({summary.win_rate:.0%}); "
+          f"win streak {summary.current_streak} now, longest {summary.longest_streak}")
+    print(f"  first {human(summary.first.started, clock=False)}, last played {human(summary.last.started)}, "
+          f"{duration(summary.time_played)} played")
+    print(f"  h-index {summary.h_index} (games played at least that often), player h-index "
+          f"{summary.player_h_index} (people played with at least that often)")
+    print()
+    _print_table(list(summary.games))
+    if summary.head_to_head:
+        print()
+        print(f"    {'against':<16} {'plays':>5} {'won':>5} {'lost':>5} {'drawn':>5}")
+        for h in summary.head_to_head:
+            print(f"    {padded(h.other, 16)} {h.plays:>5} {h.wins:>5} {h.losses:>5} {h.draws:>5}")
     return 0
 
 
@@ -93,13 +188,55 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _merges(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        name, sep, known = pair.partition("=")
+        if not sep or not name.strip() or not known.strip():
+            raise HistoryError(f"--merge {pair!r}: write it as 'NAME IN THE FILE=KNOWN PLAYER'")
+        out[name.strip()] = known.strip()
+    return out
+
+
+def describe_reading(reading: Any) -> list[str]:
+    """What a BG Stats file holds for us, in lines: games matched and how, players, what was left out."""
+    how = {"source": "our own export's game id", "bgg": "BGG id", "title": "English title",
+           "title_ja": "Japanese title"}
+    lines = [f"game: {m.name!r} is {_title(m.game)} (matched by {how[m.how]})" for m in reading.games]
+    if not reading.games:
+        lines.append("none of the file's games is one of ours (matched by English or Japanese title)")
+    for p in reading.people:
+        if p.anonymous:
+            lines.append(f"player: {p.name or '(anonymous)'} ({plural(p.plays, 'play')}) is anonymous: "
+                         "a seat, not a person")
+        elif p.known:
+            lines.append(f"player: {p.name} ({plural(p.plays, 'play')}) is the known player {p.known}")
+        elif p.looks_like:
+            lines.append(f"player: {p.name} ({plural(p.plays, 'play')}) is new; it looks like the known player "
+                         f"{p.looks_like}: add --merge '{p.name}={p.looks_like}' to count them as one")
+        else:
+            lines.append(f"player: {p.name} ({plural(p.plays, 'play')}) is new")
+    if reading.other_plays:
+        names = ", ".join(f"{n} {c}" for n, c in reading.other_games[:5])
+        more = ", …" if len(reading.other_games) > 5 else ""
+        lines.append(f"{plural(reading.other_plays, 'play')} of other games left out ({names}{more})")
+    for why, count in reading.left_out:
+        lines.append(f"{plural(count, 'play')} left out: {bgstats.LEFT_OUT[why][0]}")
+    for what, count in reading.unknown:
+        lines.append(f"{plural(count, 'play')}: {UNKNOWN_WORDS[what][0]}")
+    return lines
+
+
 def _import(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise HistoryError(f"cannot read {args.file}: {err}") from None
-    added, plays = exchange.import_text(_store(args), text)
-    print(f"imported {plays} plays ({added} new players)")
+    done = exchange.import_text(_store(args), text, merge=_merges(args.merge), dry_run=args.dry_run)
+    if done.reading is not None:
+        print("\n".join(describe_reading(done.reading)))
+    verb = "would import" if args.dry_run else "imported"
+    print(f"{verb} {plural(done.plays, 'play')} ({plural(done.players_added, 'new player')})")
     return 0
 
 
@@ -111,7 +248,7 @@ def _rebuild(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``companion history …`` to the command line."""
-    p = subparsers.add_parser("history", help="the play log: list, stats, players, export, import, rebuild")
+    p = subparsers.add_parser("history", help="the play log: list, stats, player, players, export, import, rebuild")
     sub = p.add_subparsers(dest="history_command", required=True, metavar="SUBCOMMAND")
 
     def add(name: str, func: Any, help_text: str, *, filters: bool = True) -> argparse.ArgumentParser:
@@ -131,6 +268,11 @@ def register(subparsers: Any) -> None:
         q.add_argument("--player", help="only plays with this player (any case)")
         q.add_argument("--json", action="store_true", help="machine-readable, ISO 8601 dates")
 
+    q = add("player", _player, "one player: plays, wins and win % per game, average, best, streaks, head-to-head")
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--game", choices=GAME_IDS)
+    q.add_argument("--json", action="store_true", help="machine-readable, ISO 8601 dates")
+
     q = add("players", _players, "the known players (most played first)", filters=False)
     q.add_argument("--json", action="store_true")
 
@@ -139,8 +281,12 @@ def register(subparsers: Any) -> None:
     q.add_argument("--game", choices=GAME_IDS, help=argparse.SUPPRESS)
     q.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
 
-    q = add("import", _import, "restore a JSON backup made by `history export`", filters=False)
+    q = add("import", _import, "restore a JSON backup made by `history export`, or bring in the plays of "
+            "our games from a BG Stats export", filters=False)
     q.add_argument("file", metavar="FILE")
+    q.add_argument("--merge", action="append", default=[], metavar="NAME=KNOWN",
+                   help="a BG Stats player is this known player (repeat for more)")
+    q.add_argument("--dry-run", action="store_true", help="say what the import would do; write nothing")
 
     add("rebuild", _rebuild, "derive every session's plays from its log again (plays of imported or "
         "deleted sessions stay)", filters=False)

@@ -7,13 +7,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from companion.engine import GameError
 from companion.history import bgstats
 from companion.history.dates import iso, iso_utc
-from companion.history.record import Play, Seat, write_play
+from companion.history.record import UNKNOWN_FIELDS, Edit, Play, Seat, amended, edits_of, keep_edit, play_dict, \
+    write_play
 
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
@@ -35,20 +37,25 @@ def players_of(db: Any, plays: Sequence[Play] | None) -> list[dict[str, Any]]:
 
 
 def play_json(play: Play) -> dict[str, Any]:
-    """One play as the JSON export writes it."""
-    return {"id": play.id, "session": play.session, "number": play.number, "game": play.game,
-            "options": dict(play.options), "started": play.started, "duration": play.duration,
-            "ended_early": play.ended_early, "camera_moves": play.camera_moves,
-            "tapped_moves": play.tapped_moves, "kept_by": play.kept_by, "winners": play.winners,
-            "seats": [{"seat": s.seat, "name": s.name, "player": s.player, "score": s.score,
-                       "winner": s.winner, "start": s.start} for s in play.seats]}
+    """One play as the JSON export writes it (``source`` and ``unknown`` only for an imported one)."""
+    return dict(play_dict(play), kept_by=play.kept_by, winners=play.winners)
+
+
+def edit_json(edit: Edit) -> dict[str, Any]:
+    """The host's correction or deletion of a play as the backup writes it."""
+    return {"play": edit.play, "made": edit.made, "deleted": edit.deleted, "changes": edit.changes,
+            "original": play_dict(edit.original)}
 
 
 def export_json(db: Any, plays: Sequence[Play], *, everything: bool) -> dict[str, Any]:
-    """The backup: every player (or those the plays name) and the plays, ISO 8601 dates."""
+    """The backup: every player (or those the plays name), the plays, and the host's corrections and
+    deletions (all of them, or those of the plays), ISO 8601 dates."""
+    shown = {p.id for p in plays}
+    edits = [e for e in edits_of(db) if everything or e.play in shown]
+    people = None if everything else list(plays) + [e.original for e in edits]
     return {"format": FORMAT, "exported": iso(datetime.now(timezone.utc)),
-            "players": players_of(db, None if everything else plays),
-            "plays": [play_json(p) for p in plays]}
+            "players": players_of(db, people), "plays": [play_json(p) for p in plays],
+            "edits": [edit_json(e) for e in edits]}
 
 
 def export_csv(plays: Sequence[Play]) -> str:
@@ -61,8 +68,10 @@ def export_csv(plays: Sequence[Play]) -> str:
     for p in plays:
         when, options = iso(p.started), json.dumps(dict(p.options), sort_keys=True)
         for s in p.seats:
-            writer.writerow([when, p.game, titles[p.game], p.id, round(p.duration / 60), s.seat + 1, s.name,
-                             s.score, int(s.winner), int(s.start), int(p.ended_early), p.kept_by, options])
+            # what an imported play did not say stays empty (0 would read as a real score or duration)
+            writer.writerow([when, p.game, titles[p.game], p.id, round(p.duration / 60) if p.knows("duration") else "",
+                             s.seat + 1, s.name, s.score if p.knows("scores") else "", int(s.winner),
+                             int(s.start) if p.knows("start") else "", int(p.ended_early), p.kept_by, options])
     return out.getvalue()
 
 
@@ -112,27 +121,87 @@ def _play_from(data: Any, where: str) -> Play:
     session = data.get("session")
     if session is not None and not isinstance(session, str):
         raise HistoryError(f"{where}: 'session' must be text or null")
+    source, unknown = data.get("source"), data.get("unknown") or []
+    if source is not None and not isinstance(source, str):
+        raise HistoryError(f"{where}: 'source' must be text or null")
+    if not isinstance(unknown, list) or any(u not in UNKNOWN_FIELDS for u in unknown):
+        raise HistoryError(f"{where}: 'unknown' lists some of {', '.join(UNKNOWN_FIELDS)}")
     return Play(_need(data, "id", str, where), session, _need(data, "number", int, where), game,
                 _need(data, "options", dict, where), started, _need(data, "duration", int, where),
                 _need(data, "ended_early", bool, where), _need(data, "camera_moves", int, where),
-                _need(data, "tapped_moves", int, where), tuple(seats))
+                _need(data, "tapped_moves", int, where), tuple(seats), source, tuple(sorted(unknown)))
 
 
-def import_text(store: Any, text: str) -> tuple[int, int]:
-    """Import a JSON export (our backup format); return (players added, plays written). All or nothing."""
+def _local(play: Play, ids: dict[int, int]) -> Play:
+    """``play`` with the file's player ids turned into this database's (an unknown one: found by name)."""
+    seats = tuple(Seat(s.seat, s.name, s.score, s.winner, s.start, ids.get(s.player) if s.player is not None
+                       else None) for s in play.seats)
+    return Play(play.id, play.session, play.number, play.game, play.options, play.started, play.duration,
+                play.ended_early, play.camera_moves, play.tapped_moves, seats, play.source, play.unknown)
+
+
+def _edit_from(data: Any, where: str) -> Edit:
+    if not isinstance(data, dict):
+        raise HistoryError(f"{where} is not an object")
+    changes = data.get("changes")
+    if changes is not None and not (isinstance(changes, dict) and isinstance(changes.get("seats"), list)):
+        raise HistoryError(f"{where}: 'changes' must hold the corrected 'seats' (or be null for a deletion)")
+    for i, seat in enumerate((changes or {}).get("seats", [])):
+        if not (isinstance(seat, dict) and isinstance(seat.get("name"), str) and isinstance(seat.get("score"), int)
+                and isinstance(seat.get("winner"), bool)):
+            raise HistoryError(f"{where} seat {i + 1}: name, score and winner")
+    deleted = _need(data, "deleted", bool, where)
+    if deleted == (changes is not None):
+        raise HistoryError(f"{where}: a deletion has no changes, a correction has them")
+    original = _play_from(data.get("original"), f"{where} original")
+    play = _need(data, "play", str, where)
+    if play != original.id:
+        raise HistoryError(f"{where}: 'play' is {play!r} but its original is play {original.id!r}")
+    return Edit(play, _need(data, "made", str, where), deleted, changes, original)
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did (or, for a dry run, would do)."""
+
+    kind: str
+    """``backup`` (our JSON) or ``bgstats``."""
+    players_added: int
+    plays: int
+    reading: bgstats.Reading | None = None
+    """For a BG Stats file: the games matched, the players, what was left out and what was unknown."""
+
+
+def _store_play(db: Any, play: Play) -> None:
+    """Write an imported play as the host left it: a play the host deleted stays deleted, a
+    corrected one stays corrected."""
+    kept = amended(db, play)
+    if kept is not None:
+        write_play(db, kept)
+
+
+def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, dry_run: bool = False) -> Imported:
+    """Import our JSON backup or a BG Stats export (``merge``: {BG Stats name: known player}); all or
+    nothing. ``dry_run`` reads and checks the file and says what it would do, writing nothing."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise HistoryError(f"not JSON ({err.msg} at line {err.lineno}); give a file made by "
-                           "`companion history export --format json`") from None
+                           "`companion history export --format json` or BG Stats' JSON export") from None
+    if bgstats.is_file(data):
+        return import_bgstats(store, data, merge=merge, dry_run=dry_run)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        hint = " (a BG Stats file goes to the BG Stats app, not back here)" \
-            if isinstance(data, dict) and "playerScores" in json.dumps(data.get("plays", ""))[:2000] else ""
-        raise HistoryError(f"not a history backup: expected \"format\": \"{FORMAT}\"{hint}")
+        raise HistoryError(f"not a history backup (expected \"format\": \"{FORMAT}\") nor a BG Stats "
+                           "export (\"games\", \"players\", \"plays\")")
+    if merge:
+        raise HistoryError("--merge is for BG Stats files: a backup's players are matched by name")
     people = _need(data, "players", list, "the file")
     plays = [_play_from(p, f"play {i + 1}") for i, p in enumerate(_need(data, "plays", list, "the file"))]
+    edits = [_edit_from(e, f"edit {i + 1}") for i, e in enumerate(data.get("edits") or [])]
     added = 0
     with store._write() as db:
+        if dry_run:
+            db.execute("SAVEPOINT dry")
         ids: dict[int, int] = {}
         for i, person in enumerate(people):
             at = f"player {i + 1}"
@@ -148,13 +217,33 @@ def import_text(store: Any, text: str) -> tuple[int, int]:
                 row = (cur.lastrowid,)
                 added += 1
             ids[pid] = row[0]
+        for edit in edits:   # first: the plays are stored as the host left them
+            keep_edit(db, Edit(edit.play, edit.made, edit.deleted, edit.changes, _local(edit.original, ids)))
         for play in plays:
             for s in play.seats:
                 if s.player is not None and s.player not in ids:
                     raise HistoryError(f"play {play.id}: seat {s.seat + 1} names player {s.player}, "
                                        "who is not in the file's players")
-            seats = tuple(Seat(s.seat, s.name, s.score, s.winner, s.start,
-                               ids[s.player] if s.player is not None else None) for s in play.seats)
-            write_play(db, Play(play.id, play.session, play.number, play.game, play.options, play.started,
-                                play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats))
-    return added, len(plays)
+            _store_play(db, _local(play, ids))
+        if dry_run:
+            db.execute("ROLLBACK TO dry")
+            db.execute("RELEASE dry")
+    return Imported("backup", added, len(plays))
+
+
+def import_bgstats(store: Any, data: Any, *, merge: dict[str, str] | None = None,
+                   dry_run: bool = False) -> Imported:
+    """Import the plays of our five games from a BG Stats export (see ``bgstats.read_file``)."""
+    from companion.history.query import known_players
+    recorded = {r[0] for r in store._db().execute(
+        "SELECT p.id FROM plays p LEFT JOIN play_sources s ON s.play = p.id WHERE s.play IS NULL")}
+    reading = bgstats.read_file(data, known_players(store), merge, recorded)
+    if dry_run:
+        added = sum(1 for p in reading.people if p.known is None and not p.anonymous)
+        return Imported("bgstats", added, len(reading.plays), reading)
+    with store._write() as db:
+        before = db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
+        for play in reading.plays:
+            _store_play(db, play)
+        added = db.execute("SELECT COUNT(*) FROM players").fetchone()[0] - before
+    return Imported("bgstats", added, len(reading.plays), reading)

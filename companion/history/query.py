@@ -53,7 +53,8 @@ def known_players(store: Any) -> list[str]:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """One person's record at one game: plays, wins, win rate, average and best score."""
+    """One person's record at one game: plays, wins, win rate, average and best score (over the
+    plays whose scores are known: ``scored``; a BG Stats play may have none)."""
 
     name: str
     game: str
@@ -61,6 +62,7 @@ class PlayerStats:
     wins: int
     average: float
     best: int
+    scored: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -79,12 +81,14 @@ def people(history: Iterable[Play]) -> Iterator[tuple[Play, Seat, str]]:
 
 def player_stats(history: Sequence[Play]) -> list[PlayerStats]:
     """Per player and game: plays, wins, average and best score (by game, then best win rate)."""
-    table: dict[tuple[str, str], list[tuple[int, bool]]] = defaultdict(list)
+    table: dict[tuple[str, str], list[tuple[int | None, bool]]] = defaultdict(list)
     for play, seat, person in people(history):
-        table[(person, play.game)].append((seat.score, seat.winner))
-    out = [PlayerStats(person, game, len(rows), sum(w for _, w in rows),
-                       sum(s for s, _ in rows) / len(rows), max(s for s, _ in rows))
-           for (person, game), rows in table.items()]
+        table[(person, play.game)].append((seat.score if play.knows("scores") else None, seat.winner))
+    out = []
+    for (person, game), rows in table.items():
+        known = [s for s, _ in rows if s is not None]
+        out.append(PlayerStats(person, game, len(rows), sum(w for _, w in rows),
+                               sum(known) / len(known) if known else 0.0, max(known, default=0), len(known)))
     return sorted(out, key=lambda r: (r.game, -r.win_rate, -r.plays, r.name.casefold()))
 
 
@@ -102,14 +106,14 @@ def score_lines(history: Sequence[Play], game: str) -> dict[str, list[tuple[int,
     """Per player, their scores at ``game`` over the plays in date order: {name: [(play index, score)]}."""
     index = {p.id: i for i, p in enumerate((p for p in history if p.game == game), 1)}
     lines: dict[str, list[tuple[int, int]]] = {}
-    for play, seat, person in people(p for p in history if p.game == game):
+    for play, seat, person in people(p for p in history if p.game == game and p.knows("scores")):
         lines.setdefault(person, []).append((index[play.id], seat.score))
     return lines
 
 
 def distribution(history: Sequence[Play], game: str, bins: int = 6) -> list[tuple[int, int, int]]:
     """The scores of every seat at ``game`` as a histogram: [(low, high, count)], at most ``bins`` rows."""
-    scores = [s.score for p in history if p.game == game for s in p.seats]
+    scores = [s.score for p in history if p.game == game and p.knows("scores") for s in p.seats]
     if not scores:
         return []
     lo, hi = min(scores), max(scores)
@@ -121,9 +125,211 @@ def distribution(history: Sequence[Play], game: str, bins: int = 6) -> list[tupl
     return rows
 
 
+def games_stored(store: Any) -> list[str]:
+    """The game ids that have plays in the store, most played first (without reading the plays)."""
+    rows = store._db().execute("SELECT game, COUNT(*) AS n FROM plays GROUP BY game ORDER BY n DESC, game")
+    return [game for game, _ in rows.fetchall()]
+
+
 def games_played(history: Sequence[Play]) -> list[str]:
     """The game ids that occur, most played first."""
     count: dict[str, int] = defaultdict(int)
     for play in history:
         count[play.game] += 1
     return sorted(count, key=lambda g: (-count[g], g))
+
+
+# ----------------------------------------------------------------------------- a player's page
+def h_index(counts: Iterable[int]) -> int:
+    """BG Stats' h-index: the largest n such that n of the counts are at least n."""
+    ranked = sorted(counts, reverse=True)
+    return max((n for n, c in enumerate(ranked, 1) if c >= n), default=0)
+
+
+def ahead(play: Play, a: Seat, b: Seat) -> int:
+    """1 if seat ``a`` finished ahead of ``b``, -1 if behind, 0 for a draw: a winner is ahead of a
+    non-winner; between two winners or two others the higher score (when the play has scores)."""
+    key_a = (a.winner, a.score if play.knows("scores") else 0)
+    key_b = (b.winner, b.score if play.knows("scores") else 0)
+    return (key_a > key_b) - (key_a < key_b)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """One person against another in the plays both sat in: wins, losses and draws."""
+
+    other: str
+    plays: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """Everything the player page shows about one person."""
+
+    name: str
+    plays: int
+    wins: int
+    games: tuple[PlayerStats, ...]
+    current_streak: int
+    """Wins in a row up to the latest play (0 if the latest was not a win)."""
+    longest_streak: int
+    first: Play
+    last: Play
+    time_played: int
+    """Seconds, over the plays whose duration is known."""
+    head_to_head: tuple[HeadToHead, ...]
+    scores: dict[str, list[tuple[int, int]]]
+    """Per game, (the person's play number, score) for the plays with scores: the score-over-time chart."""
+    others: dict[str, list[tuple[int, float]]]
+    """Per game, (the same play number, the other seats' average score): what the score was up against."""
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per play, 0–1."""
+        return self.wins / self.plays if self.plays else 0.0
+
+    @property
+    def h_index(self) -> int:
+        """BG Stats' h-index for this person: n games they played at least n times each."""
+        return h_index(r.plays for r in self.games)
+
+    @property
+    def player_h_index(self) -> int:
+        """BG Stats' player h-index for this person: n people they played with at least n times each."""
+        return h_index(h.plays for h in self.head_to_head)
+
+
+def streaks(results: Sequence[bool]) -> tuple[int, int]:
+    """(current, longest) run of wins in ``results`` (oldest first)."""
+    longest = run = 0
+    for won in results:
+        run = run + 1 if won else 0
+        longest = max(longest, run)
+    return run, longest
+
+
+def player_summary(history: Sequence[Play], name: str) -> PlayerSummary | None:
+    """One person's plays, wins, per-game figures, streaks, head-to-head and scores (None: no play)."""
+    key = name.strip().casefold()
+    mine = [(play, seat) for play, seat, person in people(history) if person.casefold() == key]
+    if not mine:
+        return None
+    person = mine[0][1].person or name
+    current, longest = streaks([seat.winner for _, seat in mine])
+    versus: dict[str, list[int]] = {}
+    for play, seat in mine:
+        for other in play.seats:
+            if other is seat or other.player is None or not other.person or other.person.casefold() == key:
+                continue
+            row = versus.setdefault(other.person, [0, 0, 0, 0])
+            result = ahead(play, seat, other)
+            row[0] += 1
+            row[1 if result > 0 else 2 if result < 0 else 3] += 1
+    h2h = sorted((HeadToHead(o, *r) for o, r in versus.items()), key=lambda h: (-h.plays, h.other.casefold()))
+    scores: dict[str, list[tuple[int, int]]] = {}
+    others: dict[str, list[tuple[int, float]]] = {}
+    counter: dict[str, int] = defaultdict(int)
+    for play, seat in mine:
+        counter[play.game] += 1
+        if play.knows("scores"):
+            scores.setdefault(play.game, []).append((counter[play.game], seat.score))
+            rest = [s.score for s in play.seats if s is not seat]
+            if rest:
+                others.setdefault(play.game, []).append((counter[play.game], round(sum(rest) / len(rest), 1)))
+    games = tuple(r for r in player_stats([play for play, _ in mine]) if r.name.casefold() == key)
+    return PlayerSummary(person, len(mine), sum(seat.winner for _, seat in mine),
+                         tuple(sorted(games, key=lambda r: (-r.plays, r.game))), current, longest,
+                         mine[0][0], mine[-1][0], sum(p.duration for p, _ in mine if p.knows("duration")),
+                         tuple(h2h), scores, others)
+
+
+# ----------------------------------------------------------------------------- a game's page, the overview
+@dataclass(frozen=True)
+class Record:
+    """A record of the plays shown: its value, the play, and who set it (for a score)."""
+
+    value: int
+    play: Play
+    who: str | None = None
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The figures of a set of plays: counts, time, months, h-indexes, records, first and last."""
+
+    plays: int
+    time_played: int
+    """Seconds, over the plays whose duration is known (``timed`` of them)."""
+    timed: int
+    per_game: tuple[tuple[str, int], ...]
+    """(game, plays), most played first."""
+    per_month: tuple[tuple[str, int], ...]
+    """("YYYY-MM", plays) for every month from the first play's to the last's (local time)."""
+    h_index: int
+    """n games played at least n times each."""
+    player_h_index: int
+    """n people who played at least n times each."""
+    first: Play | None
+    last: Play | None
+    highest: Record | None
+    margin: Record | None
+    """The biggest lead of a play's top score over the next (who: the winner)."""
+    longest: Record | None
+    shortest: Record | None
+
+    @property
+    def most_played(self) -> tuple[str, int] | None:
+        """(game, plays) of the most played game."""
+        return self.per_game[0] if self.per_game else None
+
+
+def months(history: Sequence[Play]) -> list[tuple[str, int]]:
+    """Plays per local month, every month from the first to the last (empty months count 0)."""
+    from companion.history.dates import instant
+    count: dict[tuple[int, int], int] = defaultdict(int)
+    for play in history:
+        moment = instant(play.started)
+        count[(moment.year, moment.month)] += 1
+    if not count:
+        return []
+    (y, m), end = min(count), max(count)
+    out = []
+    while (y, m) <= end:
+        out.append((f"{y:04d}-{m:02d}", count.get((y, m), 0)))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+def overview(history: Sequence[Play]) -> Overview:
+    """Counts, time played, plays per month, the h-indexes, records, the first and last play."""
+    per_game: dict[str, int] = defaultdict(int)
+    for play in history:
+        per_game[play.game] += 1
+    per_person: dict[str, int] = defaultdict(int)
+    for _, _, person in people(history):
+        per_person[person] += 1
+    timed = [p for p in history if p.knows("duration")]
+    lasting = [p for p in timed if p.duration > 0]   # a play of no seconds (a test tap-through) is no record
+    highest = margin = None
+    for play in history:
+        if not play.knows("scores") or not play.seats:
+            continue
+        top = max(play.seats, key=lambda s: (s.score, s.winner))
+        if highest is None or top.score > highest.value:
+            highest = Record(top.score, play, top.person or top.name)
+        if len(play.seats) > 1:
+            first, second = sorted((s.score for s in play.seats), reverse=True)[:2]
+            if margin is None or first - second > margin.value:
+                leader = next((s for s in play.seats if s.winner and s.score == first), top)
+                margin = Record(first - second, play, leader.person or leader.name)
+    longest = max(lasting, key=lambda p: p.duration, default=None)
+    shortest = min(lasting, key=lambda p: p.duration, default=None)
+    return Overview(len(history), sum(p.duration for p in timed), len(timed),
+                    tuple(sorted(per_game.items(), key=lambda kv: (-kv[1], kv[0]))), tuple(months(history)),
+                    h_index(per_game.values()), h_index(per_person.values()),
+                    history[0] if history else None, history[-1] if history else None, highest, margin,
+                    Record(longest.duration, longest) if longest else None,
+                    Record(shortest.duration, shortest) if shortest else None)

@@ -19,7 +19,13 @@ from companion.history.dates import iso_utc
 if TYPE_CHECKING:
     from companion.session.store import Store
 
-TAPPED, CAMERA, BOTH = "taps", "camera", "camera+taps"
+TAPPED, CAMERA, BOTH, UNKNOWN = "taps", "camera", "camera+taps", "unknown"
+UNKNOWN_WORDS = {"moves": ("camera or taps unknown", "カメラ/タップ不明"),
+                 "duration": ("no duration", "所要時間なし"),
+                 "scores": ("no scores", "得点なし"),
+                 "start": ("no start player", "スタートプレイヤー不明")}
+"""What a play from another app may not say (camera or taps, how long, the scores, who started), in words."""
+UNKNOWN_FIELDS = tuple(UNKNOWN_WORDS)
 log = logging.getLogger(__name__)
 
 
@@ -55,10 +61,20 @@ class Play:
     camera_moves: int
     tapped_moves: int
     seats: tuple[Seat, ...] = field(default_factory=tuple)
+    source: str | None = None
+    """Where the play came from when not from a table of ours: ``bgstats``."""
+    unknown: tuple[str, ...] = ()
+    """What that source did not say (``UNKNOWN_FIELDS``): such values are stored as 0 and never counted."""
+
+    def knows(self, what: str) -> bool:
+        """False when the play's source did not say ``what`` (moves, duration, scores, start)."""
+        return what not in self.unknown
 
     @property
     def kept_by(self) -> str:
-        """``camera``, ``taps`` or ``camera+taps``: who recorded the moves."""
+        """``camera``, ``taps`` or ``camera+taps``: who recorded the moves (``unknown`` for an import)."""
+        if not self.knows("moves"):
+            return UNKNOWN
         if self.camera_moves and self.tapped_moves:
             return BOTH
         return CAMERA if self.camera_moves else TAPPED
@@ -130,16 +146,23 @@ def write_play(db: sqlite3.Connection, play: Play) -> None:
         pid = s.player if s.player is not None else player_id(db, s.name, play.started)
         db.execute("INSERT INTO play_seats (play, seat, name, player, score, winner, start) "
                    "VALUES (?,?,?,?,?,?,?)", (play.id, s.seat, s.name, pid, s.score, int(s.winner), int(s.start)))
+    db.execute("DELETE FROM play_sources WHERE play = ?", (play.id,))
+    if play.source or play.unknown:
+        db.execute("INSERT INTO play_sources (play, source, unknown) VALUES (?,?,?)",
+                   (play.id, play.source or "", json.dumps(sorted(play.unknown))))
 
 
 def delete_play(db: sqlite3.Connection, play_id: str) -> None:
     """Remove one play and its seats."""
     db.execute("DELETE FROM play_seats WHERE play = ?", (play_id,))
+    db.execute("DELETE FROM play_sources WHERE play = ?", (play_id,))
     db.execute("DELETE FROM plays WHERE id = ?", (play_id,))
 
 
 def sync(db: sqlite3.Connection, session_id: str, plays: Sequence[Play]) -> None:
-    """Make the stored plays of ``session_id`` exactly ``plays`` (an unchanged play is left alone)."""
+    """Make the stored plays of ``session_id`` exactly ``plays`` as the host corrected them (an
+    unchanged play is left alone; a play the host deleted stays out)."""
+    plays = [p for p in (amended(db, play) for play in plays) if p is not None]
     wanted = {p.id: p for p in plays}
     for (play_id,) in db.execute("SELECT id FROM plays WHERE session = ?", (session_id,)).fetchall():
         if play_id not in wanted:
@@ -153,7 +176,8 @@ def sync(db: sqlite3.Connection, session_id: str, plays: Sequence[Play]) -> None
 def _comparable(play: Play) -> tuple[Any, ...]:
     seats = tuple((s.seat, s.name, s.score, s.winner, s.start) for s in play.seats)
     return (play.id, play.session, play.number, play.game, json.dumps(dict(play.options), sort_keys=True),
-            play.started, play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats)
+            play.started, play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats,
+            play.source, tuple(sorted(play.unknown)))
 
 
 def recorder(session_id: str, game_id: str, state: Any) -> Callable[[sqlite3.Connection], None]:
@@ -176,7 +200,8 @@ def recorder(session_id: str, game_id: str, state: Any) -> Callable[[sqlite3.Con
 def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = ()) -> list[Play]:
     """Plays (with their seats) matching a WHERE clause on ``plays p``, oldest first."""
     rows = db.execute("SELECT p.id, p.session, p.number, p.game, p.options, p.started, p.duration, "
-                      "p.ended_early, p.camera_moves, p.tapped_moves FROM plays p "
+                      "p.ended_early, p.camera_moves, p.tapped_moves, src.source, src.unknown FROM plays p "
+                      "LEFT JOIN play_sources src ON src.play = p.id "
                       f"{where} ORDER BY p.started, p.rowid", tuple(params)).fetchall()
     if not rows:
         return []
@@ -188,7 +213,96 @@ def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = 
             [r[0] for r in rows]).fetchall():
         seats.setdefault(play, []).append(Seat(seat, name, score, bool(winner), bool(start), player, person))
     return [Play(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], bool(r[7]), r[8], r[9],
-                 tuple(seats.get(r[0], []))) for r in rows]
+                 tuple(seats.get(r[0], [])), r[10] or None, tuple(json.loads(r[11])) if r[11] else ())
+            for r in rows]
+
+
+# ----------------------------------------------------------------------------- the host's corrections
+def play_dict(play: Play) -> dict[str, Any]:
+    """A play as plain JSON values (the backup's play, and what a correction keeps to undo)."""
+    out = {"id": play.id, "session": play.session, "number": play.number, "game": play.game,
+           "options": dict(play.options), "started": play.started, "duration": play.duration,
+           "ended_early": play.ended_early, "camera_moves": play.camera_moves,
+           "tapped_moves": play.tapped_moves,
+           "seats": [{"seat": s.seat, "name": s.name, "player": s.player, "score": s.score,
+                      "winner": s.winner, "start": s.start} for s in play.seats]}
+    if play.source or play.unknown:
+        out.update(source=play.source, unknown=sorted(play.unknown))
+    return out
+
+
+def play_of_dict(data: Mapping[str, Any]) -> Play:
+    """The play ``play_dict`` wrote (trusted input: the database's own rows)."""
+    seats = tuple(Seat(s["seat"], s["name"], s["score"], s["winner"], s["start"], s.get("player"))
+                  for s in data["seats"])
+    return Play(data["id"], data["session"], data["number"], data["game"], data["options"], data["started"],
+                data["duration"], data["ended_early"], data["camera_moves"], data["tapped_moves"], seats,
+                data.get("source"), tuple(data.get("unknown") or ()))
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The host's correction of one play: deleted (a test game), or its seats and duration changed."""
+
+    play: str
+    made: str
+    deleted: bool
+    changes: Mapping[str, Any] | None
+    original: Play
+
+
+def edit_of(db: sqlite3.Connection, play_id: str) -> Edit | None:
+    """The host's correction of ``play_id``, if any."""
+    row = db.execute("SELECT play, made, deleted, changes, original FROM play_edits WHERE play = ?",
+                     (play_id,)).fetchone()
+    if row is None:
+        return None
+    return Edit(row[0], row[1], bool(row[2]), json.loads(row[3]) if row[3] else None,
+                play_of_dict(json.loads(row[4])))
+
+
+def keep_edit(db: sqlite3.Connection, edit: Edit) -> None:
+    """Store the host's correction or deletion of a play (replacing an earlier one)."""
+    db.execute("INSERT OR REPLACE INTO play_edits (play, made, deleted, changes, original) VALUES (?,?,?,?,?)",
+               (edit.play, edit.made, int(edit.deleted), json.dumps(edit.changes) if edit.changes is not None
+                else None, json.dumps(play_dict(edit.original), ensure_ascii=False)))
+
+
+def edits_of(db: sqlite3.Connection) -> list[Edit]:
+    """Every correction and deletion, newest first."""
+    rows = db.execute("SELECT play FROM play_edits ORDER BY made DESC, rowid DESC").fetchall()
+    found = [edit_of(db, r[0]) for r in rows]
+    return [e for e in found if e is not None]
+
+
+def apply_changes(play: Play, changes: Mapping[str, Any]) -> Play:
+    """``play`` with the host's corrected names, scores, winners and duration (a correction made for
+    another number of seats, e.g. the game was reopened and changed since, is not applied)."""
+    seats = changes.get("seats") or []
+    if len(seats) != len(play.seats):
+        log.warning("the correction of play %s is for %d seats, the play has %d: not applied",
+                    play.id, len(seats), len(play.seats))
+        return play
+    new_seats = tuple(Seat(old.seat, str(new["name"]), int(new["score"]), bool(new["winner"]), old.start,
+                           None if str(new["name"]).strip().casefold() != old.name.strip().casefold()
+                           else old.player)
+                      for old, new in zip(play.seats, seats))
+    duration = changes.get("duration")
+    unknown = tuple(u for u in play.unknown if not (u == "duration" and duration is not None)
+                    and not (u == "scores" and changes.get("scores_known")))
+    return Play(play.id, play.session, play.number, play.game, play.options, play.started,
+                play.duration if duration is None else int(duration), play.ended_early, play.camera_moves,
+                play.tapped_moves, new_seats, play.source, unknown)
+
+
+def amended(db: sqlite3.Connection, play: Play) -> Play | None:
+    """``play`` as the host left it: None if deleted, corrected if corrected, else unchanged."""
+    edit = edit_of(db, play.id)
+    if edit is None:
+        return play
+    if edit.deleted:
+        return None
+    return apply_changes(play, edit.changes or {})
 
 
 def backfill(store: "Store") -> int:

@@ -58,6 +58,13 @@ CREATE TABLE IF NOT EXISTS phones (
     PRIMARY KEY (session, phone)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS phones_one_per_seat ON phones(session, seat) WHERE seat IS NOT NULL;
+CREATE TABLE IF NOT EXISTS undo_requests (
+    session  TEXT NOT NULL REFERENCES sessions(id),
+    phone    TEXT NOT NULL,          -- the phone that asks (one request a phone)
+    data     TEXT NOT NULL,          -- JSON: who asks, for which log version, its moves, the version seen
+    asked    REAL NOT NULL,
+    PRIMARY KEY (session, phone)
+);
 """ + """
 -- The play history (companion/history, docs/history.md). A play is one finished game, written by
 -- the same transaction as the log entry that ended it (and withdrawn by the one that reopens it):
@@ -92,6 +99,18 @@ CREATE TABLE IF NOT EXISTS play_seats (
     PRIMARY KEY (play, seat)
 );
 CREATE INDEX IF NOT EXISTS play_seats_player ON play_seats (player);
+CREATE TABLE IF NOT EXISTS play_sources (
+    play     TEXT PRIMARY KEY,       -- a play that came from another app (BG Stats)
+    source   TEXT NOT NULL,          -- "bgstats"
+    unknown  TEXT NOT NULL           -- JSON list of what that app did not say: moves, duration, scores, start
+);
+CREATE TABLE IF NOT EXISTS play_edits (
+    play     TEXT PRIMARY KEY,       -- a play the host corrected or deleted (companion/history/edit.py)
+    made     TEXT NOT NULL,          -- ISO 8601 UTC
+    deleted  INTEGER NOT NULL,       -- 1: left out of the history (a test game); undo restores it
+    changes  TEXT,                   -- JSON {"seats": [{name, score, winner}], "duration"}; NULL if deleted
+    original TEXT NOT NULL           -- JSON: the play as recorded (what undo puts back)
+);
 """
 HISTORY_SCHEMA_VERSION = 1
 """``PRAGMA user_version`` once the play history was backfilled from the sessions already stored."""
@@ -108,7 +127,8 @@ class StaleVersion(SessionError):
 
     def __init__(self, expected: int, actual: int) -> None:
         super().__init__(f"the session changed (you saw version {expected}, it is now {actual}): "
-                         "reload and try again")
+                         "reload and try again",
+                         f"卓の状態が変わりました(版{expected}→{actual})。読み込み直してもう一度試してください")
         self.expected = expected
         self.actual = actual
 
@@ -313,10 +333,37 @@ class Store:
                                f"席{seat + 1 if seat is not None else '?'}は別の端末が使っています") from None
 
     def remove_phone(self, session_id: str, phone: str) -> bool:
-        """Forget a phone (its token stops working); True if it was there."""
+        """Forget a phone (its token stops working) and its undo request; True if it was there."""
         with self._write() as db:
             cur = db.execute("DELETE FROM phones WHERE session = ? AND phone = ?", (session_id, phone))
+            db.execute("DELETE FROM undo_requests WHERE session = ? AND phone = ?", (session_id, phone))
             return cur.rowcount > 0
+
+    # ----------------------------------------------------------------- undo requests
+    def ask_undo(self, session_id: str, phone: str, request: dict[str, Any]) -> None:
+        """Keep a phone's request to take back its move (a newer one replaces it) until the host
+        answers: a restart of the server does not forget it."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO undo_requests (session, phone, data, asked) VALUES (?,?,?,?)",
+                       (session_id, phone, json.dumps(request, ensure_ascii=False), time.time()))
+
+    def undo_requests(self, session_id: str) -> list[dict[str, Any]]:
+        """The session's open undo requests, oldest first."""
+        rows = self._db().execute("SELECT data FROM undo_requests WHERE session = ? ORDER BY asked, phone",
+                                  (session_id,)).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def drop_undo_requests(self, session_id: str, phone: str | None = None,
+                           db: sqlite3.Connection | None = None) -> None:
+        """Forget one phone's undo request (declined), or all of a session's (a move was undone);
+        ``db``: inside a transaction already open (the undo entry's own)."""
+        where, args = ("session = ?", (session_id,)) if phone is None else \
+            ("session = ? AND phone = ?", (session_id, phone))
+        if db is not None:
+            db.execute(f"DELETE FROM undo_requests WHERE {where}", args)
+            return
+        with self._write() as txn:
+            txn.execute(f"DELETE FROM undo_requests WHERE {where}", args)
 
 
 def _digest(token: str) -> str:

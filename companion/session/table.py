@@ -18,7 +18,7 @@ import time
 import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
@@ -197,7 +197,8 @@ class _State:
             raise SessionError(f"log entry {version} follows {self.version}: the log is damaged")
         self.version = version
         if self.ended is not None and kind not in ("undo", "next_game", "note"):
-            raise SessionError(f"the game is already over: {ENDED}" if kind == "end_game" else ENDED)
+            raise (SessionError(f"the game is already over: {ENDED}", f"ゲームはもう終わっています: {ENDED_JA}")
+                   if kind == "end_game" else SessionError(ENDED, ENDED_JA))
         self.close(data.get("close", []))
         events: list[Event] = []
         if kind in ("moves", "answer", "override", "correct"):
@@ -215,7 +216,12 @@ class _State:
             prompt = Prompt.from_json(dict(data["prompt"], id=f"p{version}", version=version))
             self.prompts[prompt.id] = prompt
         elif kind == "undo":
-            if self.ended is not None:
+            if "to" in data:   # a player's request the host accepted: back to and including its move
+                if self.ended is not None:
+                    raise SessionError("the host ended this game: take back the end first",
+                                       "ホストがこのゲームを終了しています。先に終了を取り消してください")
+                self._undo(back_to=data["to"], asked_by=str(data.get("asked_by") or ""))
+            elif self.ended is not None:
                 self._reopen()
             else:
                 self._undo()
@@ -236,7 +242,8 @@ class _State:
     def _end(self, version: int, by: str) -> Event:
         """The host ends the current game early: scores as they stand, open prompts closed."""
         if self.game.is_over():
-            raise SessionError("the game is already over: there is nothing to end")
+            raise SessionError("the game is already over: there is nothing to end",
+                               "ゲームはもう終わっています。終了するものはありません")
         self.ended = {"version": version, "by": by, "prompts": self.prompts}
         self.prompts = {}
         scores, winners = self.game.scores(), self.game.winners()
@@ -257,18 +264,34 @@ class _State:
                             "ja": "ゲーム終了を取り消しました。続けてください。", "data": {},
                             "version": self.version})
 
-    def _undo(self) -> None:
+    def _undo(self, back_to: int | None = None, asked_by: str = "") -> None:
+        """Take back the newest move entry (all the moves one observation applied), or with
+        ``back_to`` every move entry from that log version on, as one undo with one event."""
         if not self.moves:
-            raise SessionError("there is no move to undo in this game")
-        last = self.moves[-1]["version"]
+            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
+        last = self.moves[-1]["version"] if back_to is None else back_to
+        if not any(m["version"] == last for m in self.moves):
+            raise SessionError(f"no move of this game was entered at version {last}",
+                               f"このゲームに版{last}の手はありません")
         undone: list[Move] = []
-        while self.moves and self.moves[-1]["version"] == last:
+        entries = set()
+        while self.moves and self.moves[-1]["version"] >= last:
+            entries.add(self.moves[-1]["version"])
             undone.insert(0, self.moves.pop()["move"])   # a reconciled observation may have applied several
         self.prompts = {k: p for k, p in self.prompts.items() if p.version < last}
         self.rebuild()
         said = self.game.describe_moves(undone, self.names)   # worded in the state they were played from
-        self.events.append({"kind": "undo", "text": f"Taken back: {said}.", "ja": f"取り消し: {said.ja}。",
-                            "data": {"moves": [m.to_json() for m in undone]}, "version": self.version})
+        if asked_by and len(entries) > 1:
+            text = f"{asked_by}'s move was taken back, with the moves after it: {said}."
+            ja = f"{asked_by}の手とその後の手を取り消しました: {said.ja}。"
+        elif asked_by:
+            text, ja = f"{asked_by}'s move was taken back: {said}.", f"{asked_by}の手を取り消しました: {said.ja}。"
+        else:
+            text, ja = f"Taken back: {said}.", f"取り消し: {said.ja}。"
+        data: dict[str, Any] = {"moves": [m.to_json() for m in undone]}
+        if asked_by:
+            data["asked_by"] = asked_by
+        self.events.append({"kind": "undo", "text": text, "ja": ja, "data": data, "version": self.version})
 
 
 def _apply_unchecked(game: Game, move: Move) -> list[Event]:
@@ -284,6 +307,15 @@ def _apply_unchecked(game: Game, move: Move) -> list[Event]:
     trial.events.extend(events)
     game.__dict__.update(trial.__dict__)
     return events
+
+
+def _both(first: Callable[[Any], None] | None, second: Callable[[Any], None]) -> Callable[[Any], None]:
+    """Two things to do in one transaction, in order."""
+    def run(db: Any) -> None:
+        if first is not None:
+            first(db)
+        second(db)
+    return run
 
 
 def _locked(method: Any) -> Any:
@@ -479,7 +511,8 @@ class TableSession:
 
     # ----------------------------------------------------------------- writing
     @_locked
-    def _commit(self, kind: str, data: dict[str, Any], by: str, expected_version: int | None) -> list[Event]:
+    def _commit(self, kind: str, data: dict[str, Any], by: str, expected_version: int | None,
+                after: Callable[[Any], None] | None = None) -> list[Event]:
         """Check an entry against a copy of the state, commit it, then apply it: all or nothing."""
         self._catch_up()
         if expected_version is not None and expected_version != self.version:
@@ -494,6 +527,8 @@ class TableSession:
         if finished or self._st.is_over():   # a game ends, or is reopened: the play history follows
             from companion.history.record import recorder
             record = recorder(self.id, self.game_id, trial)
+        if after is not None:   # the caller's own rows change in the same transaction as the entry
+            record = _both(record, after)
         self.store.append(self.id, self.version + 1, kind, data, by, finished, after=record)   # raises StaleVersion
         self._st = trial
         return events
@@ -527,7 +562,8 @@ class TableSession:
     def observe(self, observation: Mapping[str, Any], *, source: str = "camera") -> Outcome:
         """Reconcile a stable observation of the table: apply, ask to choose, or say what is wrong."""
         if not isinstance(observation, Mapping):
-            raise SessionError("an observation must be a JSON object shaped like the game's layout")
+            raise SessionError("an observation must be a JSON object shaped like the game's layout",
+                               "観察はゲームの配置と同じ形のJSONオブジェクトにしてください")
         obs = dict(observation)
         for _ in range(OBSERVE_RETRIES):
             self._catch_up()
@@ -535,7 +571,8 @@ class TableSession:
                 return self._observe_once(obs, source)
             except StaleVersion:
                 continue   # someone wrote first: reconcile again against the new state
-        raise SessionError("the session keeps changing under this observation; try again")
+        raise SessionError("the session keeps changing under this observation; try again",
+                           "この観察の間に卓が変わり続けています。もう一度試してください")
 
     def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
         version, game = self.version, self.game
@@ -552,7 +589,19 @@ class TableSession:
         if self.is_over():
             return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):
-            return Outcome("prompt", prompt=self._st.prompts[open_ids["choose"][0]], version=version)
+            prompt = self._st.prompts[open_ids["choose"][0]]
+            settled = self._settled_by_table(prompt, obs)
+            if settled is None:
+                return Outcome("prompt", prompt=prompt, version=version)
+            # the table went on and shows what only one of the choices leads to (a ruling
+            # carried out, a card turned over): that choice was it, no tap needed
+            choice, rest = settled
+            moves = [Move.from_json(m) for m in choice["moves"]] + rest
+            events = self._commit("answer", {
+                "prompt": prompt.id, "choice": choice["id"], "moves": [m.to_json() for m in moves],
+                "override": False, "rulings_seen": True, "settled_by": "table", "observation": obs,
+                "close": open_ids.get("ruling", []) + open_ids.get("illegal", [])}, source, version)
+            return Outcome("applied", moves, events, version=self.version)
         found = explain(game, obs)
         if len(found.sequences) == 1:
             moves = found.sequences[0]
@@ -562,7 +611,7 @@ class TableSession:
                                             "observation": obs}, source, version)
             return Outcome("applied", moves, events, version=self.version)
         if found.sequences:
-            prompt = self._choose_prompt(found.sequences, found.pending)
+            prompt = self._choose_prompt(found.sequences, found.waiting)
         else:
             prompt = self._illegal_prompt(obs, found.exhausted)
         if any(p.kind == prompt.kind and p.text == prompt.text for p in self.prompts):
@@ -572,10 +621,38 @@ class TableSession:
                                 "close": open_ids.get("illegal", [])}, source, version)
         return Outcome("prompt", prompt=self._st.prompts[f"p{self.version}"], version=self.version)
 
-    def _choose_prompt(self, sequences: list[list[Move]], pending: bool) -> Prompt:
+    def _settled_by_table(self, prompt: Prompt, obs: dict[str, Any]) -> tuple[dict[str, Any], list[Move]] | None:
+        """The choice of an open ``choose`` prompt that a newer observation tells apart, with the
+        moves that lead from it to what the table shows: the one choice from which the table is
+        explained exactly with the fewest player moves (a ruling carried out, the next card turned
+        over); None while two or more explain it as well (or none does)."""
+        found: list[tuple[int, dict[str, Any], list[Move]]] = []
+        for choice in prompt.choices:
+            if not choice.get("moves") or choice.get("override"):
+                continue
+            trial = fast_clone(self.game)
+            try:
+                for m in choice["moves"]:
+                    trial.apply(Move.from_json(m))
+            except IllegalMove:
+                continue
+            if matches(obs, trial.layout()):
+                found.append((0, choice, []))
+                continue
+            explained = explain(trial, obs)
+            if len(explained.sequences) == 1 and not explained.pending:
+                rest = explained.sequences[0]
+                found.append((sum(1 for m in rest if m.player >= 0), choice, rest))
+        if not found:
+            return None
+        fewest = min(cost for cost, _, _ in found)
+        best = [(choice, rest) for cost, choice, rest in found if cost == fewest]
+        return best[0] if len(best) == 1 else None
+
+    def _choose_prompt(self, sequences: list[list[Move]], waiting: list[bool]) -> Prompt:
         game = self.game
         choices = []
-        for i, seq in enumerate(sequences):
+        for i, (seq, pending) in enumerate(zip(sequences, waiting)):
             label = game.describe_moves(seq, self.names)
             choices.append(dict(_choice(f"c{i + 1}", label, label.ja, seq), rulings_seen=not pending))
         choices.append(_choice("none", "None of these: we will fix the table", "どれでもない:卓を直します"))
@@ -618,7 +695,9 @@ class TableSession:
         choice = next((c for c in prompt.choices if c["id"] == choice_id), None)
         if choice is None:
             raise SessionError(f"prompt {prompt_id} has no choice {choice_id!r} "
-                               f"(choices: {', '.join(c['id'] for c in prompt.choices)})")
+                               f"(choices: {', '.join(c['id'] for c in prompt.choices)})",
+                               f"確認{prompt_id}に選択肢{choice_id!r}はありません"
+                               f"(選択肢: {', '.join(c['id'] for c in prompt.choices)})")
         data = {"prompt": prompt_id, "choice": choice_id, "moves": choice["moves"],
                 "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
         return self._commit("answer", data, by, expected_version)
@@ -637,6 +716,22 @@ class TableSession:
         last = self._st.moves[-1]["move"]
         self._commit("undo", {}, by, expected_version)
         return last
+
+    @_locked
+    def undo_back_to(self, version: int, *, asked_by: str, by: str = "host", expected_version: int,
+                     after: Callable[[Any], None] | None = None) -> list[Move]:
+        """Take back every move entry of the current game from log ``version`` on (a player's
+        request to take back their move, accepted by the host) as ONE undo entry with one event
+        ("Ann's move was taken back"); ``after`` runs in the entry's own transaction. Returns the
+        moves taken back."""
+        self._catch_up()
+        self._check_version(expected_version)
+        if self.ended_by_host:
+            raise SessionError("the host ended this game: take back the end first",
+                               "ホストがこのゲームを終了しています。先に終了を取り消してください")
+        undone = [m["move"] for m in self._st.moves if m["version"] >= version]
+        self._commit("undo", {"to": version, "asked_by": clean_text(asked_by)}, by, expected_version, after=after)
+        return undone
 
     @_locked
     def correct(self, move: Move, *, by: str = "host", expected_version: int) -> list[Event]:
@@ -671,7 +766,9 @@ class TableSession:
         self._check_version(expected_version)
         if self.is_over():
             why = "the host ended it already" if self.ended_by_host else "it ended by the rules"
-            raise SessionError(f"the game is already over ({why}): there is nothing to end")
+            why_ja = "ホストがすでに終了しました" if self.ended_by_host else "ルールどおりに終わりました"
+            raise SessionError(f"the game is already over ({why}): there is nothing to end",
+                               f"ゲームはもう終わっています({why_ja})。終了するものはありません")
         return self._commit("end_game", {}, by, expected_version)
 
     @_locked
@@ -736,7 +833,7 @@ class TableSession:
         self._catch_up()
         plays = plays_of(self.store._db(), self.id, self._st)
         if not plays:
-            raise SessionError("no game of this session is finished yet")
+            raise SessionError("no game of this session is finished yet", "このセッションで終わったゲームはまだありません")
         if number is None:
             return push_payload(plays[-1])
         match = [p for p in plays if p.number == number]

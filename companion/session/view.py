@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import catalogue
-from companion.engine import CHANCE, Game, Move
+from companion.engine import CHANCE, Game, Move, Reason
 
 ROLES = ("seat", "table", "host", "watch")
 
@@ -110,9 +110,17 @@ HIDDEN_EVENT = ("A card that is face down now or in a hand (not shown here).",
                 "今は裏向きか手札にあるカード(ここには表示しません)。")
 
 
-def _event(e: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], viewer: Viewer) -> dict[str, Any]:
     if not names_hidden(e.get("data"), hidden):
         return e
+    data = e.get("data") or {}
+    if e.get("kind") == "undo" and isinstance(data.get("moves"), list):
+        # a move taken back is worth saying, only without the card the viewer may not see
+        en, ja = moves_words(game, names, [Move.from_json(m) for m in data["moves"]], viewer)
+        asked = data.get("asked_by")
+        text, text_ja = ((f"{asked}'s move was taken back: {en}.", f"{asked}の手を取り消しました: {ja}。")
+                         if asked else (f"Taken back: {en}.", f"取り消し: {ja}。"))
+        return {"kind": "undo", "text": text, "ja": text_ja, "data": redact(data, hidden), "version": e.get("version")}
     # the words name the card too: say only that something happened
     return {"kind": e.get("kind"), "text": HIDDEN_EVENT[0], "ja": HIDDEN_EVENT[1],
             "data": redact(e.get("data"), hidden), "version": e.get("version")}
@@ -203,7 +211,7 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         legal_moves=[m.to_json() for m in _moves_shown(game, viewer, legal, hidden)],
         chance_moves=[m.to_json() for m in chance],
         moves=redact(st["moves"], hidden),
-        events=[_event(e, hidden) for e in st["events"]],
+        events=[_event(e, hidden, game, session.names, viewer) for e in st["events"]],
         prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
     )
     return st
@@ -257,13 +265,16 @@ def export_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     return dict(data, games=games)
 
 
-def may_see_odds(session: Any, viewer: Viewer) -> str | None:
-    """Why ``viewer`` may not ask for odds now (None if it may): odds are computed from the whole
-    state, so they are offered only where nothing is hidden from the asker (solo Prussia)."""
+def may_see_odds(session: Any, viewer: Viewer) -> Reason | None:
+    """Why ``viewer`` may not ask for odds now (None if it may), in English and Japanese (``.ja``):
+    odds are computed from the whole state, so they are offered only where nothing is hidden from
+    the asker (solo Prussia)."""
     if session.game_id != "prussia":
-        return f"Odds are offered for the Prussia game only; this table plays {session.game_id}."
+        return Reason(f"Odds are offered for the Prussia game only; this table plays {session.game_id}.",
+                      f"確率は輪る七年戦争だけで計算できます。この卓は{session.game.title_ja}です。")
     if session.players != 1:
-        return "Odds are offered for the solo game only: with two players they would be computed from both hands."
+        return Reason("Odds are offered for the solo game only: with two players they would be computed "
+                      "from both hands.", "確率は1人用だけで計算できます。2人用では両方の手札から計算することになるためです。")
     if viewer.role == "watch":
-        return "Claim the seat first: odds are for the player."
+        return Reason("Claim the seat first: odds are for the player.", "先に席を選んでください。確率はプレイヤー用です。")
     return None

@@ -92,13 +92,7 @@
             var box = p.closest(".picker"), from = box.querySelector(".pick[data-step='" + p.dataset.for + "']");
             return {picker: box.dataset.picker, key: from ? from.dataset.key : ""};
           });
-          var tab = view.querySelector(".ov-seat.on");
-          tab = tab ? tab.dataset.panel : null;
-          view.innerHTML = html;
-          if (tab !== null) {
-            var again = view.querySelector(".ov-seat[data-panel='" + tab + "']");
-            if (again) again.click();
-          }
+          view.innerHTML = html;   /* the override picker reloads when its fold-out reopens, on ovTab */
           picked.forEach(function (k) {
             var again = view.querySelector(".picker[data-picker='" + k.picker + "'] .pick[data-key='" + k.key + "']");
             if (again && k.key) again.click();
@@ -158,6 +152,37 @@
     document.getElementById("circle-done").disabled = circle.length !== 25;
   }
   var chosen = null;   /* the host's move picked for an override or a correction */
+  var ovTab = null;    /* the seat tab the host last chose in that picker */
+
+  function showTab(panel) {
+    document.querySelectorAll(".ov-seat").forEach(function (t) {
+      var on = t.dataset.panel === panel;
+      t.classList.toggle("on", on);
+      t.setAttribute("aria-selected", on ? "true" : "false");
+    });
+    document.querySelectorAll(".ov-panel").forEach(function (p) { p.hidden = p.dataset.panel !== panel; });
+  }
+
+  /* the host's override / correction picker is fetched when its fold-out opens (hundreds of buttons) */
+  function loadOverride(details) {
+    var box = details.querySelector(".ov-body");
+    if (!box || box.dataset.loaded === box.dataset.version || box.dataset.loading) return;
+    box.dataset.loading = "1";
+    fetch(box.dataset.src, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
+      if (!r.ok) throw new Error("override " + r.status);
+      return r.text();
+    }).then(function (html) {
+      if (!box.isConnected) return;   /* the view was redrawn meanwhile: its own box loads */
+      box.innerHTML = html;
+      box.dataset.loaded = box.dataset.version;
+      if (ovTab !== null && box.querySelector(".ov-seat[data-panel='" + ovTab + "']")) showTab(ovTab);
+    }).catch(function () { toast(body.dataset.offline || "…", true); })
+      .finally(function () { delete box.dataset.loading; });
+  }
+  document.addEventListener("toggle", function (ev) {
+    var el = ev.target;
+    if (el.matches && el.matches("details.override") && el.open) loadOverride(el);
+  }, true);   /* toggle does not bubble */
   body.addEventListener("tc:updated", function () { circle = []; chosen = null; });
 
   document.addEventListener("click", function (ev) {
@@ -181,11 +206,8 @@
       return;
     }
     if (b.classList.contains("ov-seat")) {   /* the host's picker: whose move */
-      document.querySelectorAll(".ov-seat").forEach(function (t) {
-        t.classList.toggle("on", t === b);
-        t.setAttribute("aria-selected", t === b ? "true" : "false");
-      });
-      document.querySelectorAll(".ov-panel").forEach(function (p) { p.hidden = p.dataset.panel !== b.dataset.panel; });
+      ovTab = b.dataset.panel;
+      showTab(ovTab);
       return;
     }
     if (b.classList.contains("ov-move")) {   /* chosen for an override or a correction, not played */

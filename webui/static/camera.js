@@ -102,6 +102,12 @@
               return sleep(2000);
             }
             fail("");
+            if (j.moved) {   /* a rematch: this camera now watches the new table */
+              d.frame = j.moved.frame; d.check = j.moved.check; d.token = j.moved.token;
+              var code = document.getElementById("cam-code");
+              if (code) code.textContent = j.moved.code;
+              if (window.history && history.replaceState) history.replaceState(null, "", j.moved.page);
+            }
             sent += 1;
             var secs = (performance.now() - since) / 1000;
             status.textContent = d.sending + " " + j.size[0] + "×" + j.size[1] + " · " +

@@ -1,0 +1,114 @@
+"""The host's corrections of the history: a wrongly recorded score or name, a test game to delete,
+and undo of either.
+
+A correction is kept in ``play_edits`` beside the play, not written into the session's log: the log
+stays the record of what was played at the table (phones, undo and replays read it), while the
+correction is the host's word on its summary. ``record.sync`` lays every correction over the plays
+it derives, so ``companion history rebuild`` (which derives every play from the logs again) and a
+re-import keep them; undo deletes the correction and puts the play back as recorded.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from companion.history.dates import iso_utc
+from companion.history.exchange import HistoryError
+from companion.history.record import Edit, Play, apply_changes, delete_play, edit_of, edits_of, keep_edit, \
+    read_plays, write_play
+
+MAX_SCORE = 10**6
+"""Scores beyond this are typing mistakes (the games score in tens)."""
+
+
+@dataclass(frozen=True)
+class SeatFix:
+    """One seat as the host corrects it."""
+
+    name: str
+    score: int
+    winner: bool
+
+
+def _stored(db: Any, play_id: str) -> Play:
+    found = read_plays(db, "WHERE p.id = ?", (play_id,))
+    if not found:
+        raise HistoryError(f"no play {play_id!r} in the history", f"記録にプレイ{play_id!r}はありません")
+    return found[0]
+
+
+def _original(db: Any, play: Play) -> Play:
+    """The play as recorded before any correction (what undo restores)."""
+    edit = edit_of(db, play.id)
+    return edit.original if edit else play
+
+
+def _now() -> str:
+    return iso_utc(time.time())
+
+
+def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: int | None = None) -> Play:
+    """Correct a play's names, scores and winners (and its duration, in minutes); returns the play as
+    it now stands. Refused with the reason, changing nothing, when the seats do not fit."""
+    from companion.session.store import clean_text
+    fixed = []
+    for i, seat in enumerate(seats):
+        name = clean_text(seat.name)
+        if not name:
+            raise HistoryError(f"seat {i + 1}: a name is needed", f"席{i + 1}: 名前を入れてください")
+        if not -MAX_SCORE <= int(seat.score) <= MAX_SCORE:
+            raise HistoryError(f"seat {i + 1}: a score between {-MAX_SCORE} and {MAX_SCORE}",
+                               f"席{i + 1}: 得点は{-MAX_SCORE}から{MAX_SCORE}まで")
+        fixed.append({"name": name, "score": int(seat.score), "winner": bool(seat.winner)})
+    if len({f["name"].casefold() for f in fixed}) != len(fixed):
+        raise HistoryError("two seats have the same name: each person sits once",
+                           "同じ名前の席が2つあります。1人は1席です")
+    if duration_min is not None and not 0 <= duration_min <= 24 * 60:
+        raise HistoryError("the duration is between 0 and 1440 minutes", "所要時間は0〜1440分です")
+    with store._write() as db:
+        play = _stored(db, play_id)
+        if len(fixed) != len(play.seats):
+            raise HistoryError(f"the play has {len(play.seats)} seats, the correction {len(fixed)}",
+                               f"プレイは{len(play.seats)}席、修正は{len(fixed)}席です")
+        original, earlier = _original(db, play), edit_of(db, play_id)
+        changes: dict[str, Any] = {"seats": fixed, "scores_known": True}
+        if duration_min is not None:
+            changes["duration"] = duration_min * 60
+        elif earlier and earlier.changes and earlier.changes.get("duration") is not None:
+            changes["duration"] = earlier.changes["duration"]   # a second correction keeps the first's duration
+        keep_edit(db, Edit(play_id, _now(), False, changes, original))
+        new = apply_changes(original, changes)
+        write_play(db, new)
+        return _stored(db, play_id)
+
+
+def delete(store: Any, play_id: str) -> Play:
+    """Leave a play out of the history (a test game); ``undo`` brings it back. Returns the play."""
+    with store._write() as db:
+        play = _stored(db, play_id)
+        keep_edit(db, Edit(play_id, _now(), True, None, _original(db, play)))
+        delete_play(db, play_id)
+        return play
+
+
+def undo(store: Any, play_id: str) -> Play:
+    """Take back the host's correction or deletion of a play: it is again as recorded."""
+    with store._write() as db:
+        edit = edit_of(db, play_id)
+        if edit is None:
+            raise HistoryError(f"play {play_id!r} was neither corrected nor deleted: nothing to undo",
+                               "このプレイには取り消す修正も削除もありません")
+        db.execute("DELETE FROM play_edits WHERE play = ?", (play_id,))
+        write_play(db, edit.original)
+        return _stored(db, play_id)
+
+
+def edits(store: Any) -> list[Edit]:
+    """Every correction and deletion, newest first."""
+    return edits_of(store._db())
+
+
+def deleted(store: Any) -> list[Edit]:
+    """The plays the host deleted (newest deletion first), to restore."""
+    return [e for e in edits(store) if e.deleted]
