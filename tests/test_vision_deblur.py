@@ -99,12 +99,14 @@ def test_a_frame_smeared_past_the_limit_is_still_refused():
 
 def test_sharpening_undoes_a_known_smear():
     # bars 5 px wide smeared along x by a 5 px line (around the image, as the DFT sees it) come
-    # back within a few grey levels; along y nothing is undone
+    # back to a quarter of the smear's error (their sharp corners stay a little soft: the finest
+    # frequencies are restored least); along y nothing is undone
     x = np.arange(400)
     bars = np.tile(np.where((x // 5) % 2 == 0, 40, 220).astype(np.float32), (200, 1))
     blurred = np.mean([np.roll(bars, k, axis=1) for k in range(-2, 3)], axis=0).round().astype(np.uint8)
-    assert np.abs(blurred.astype(int) - bars).mean() > 25
+    before = np.abs(blurred.astype(int) - bars).mean()
+    assert before > 40
     back = deblur.sharpen(blurred, deblur.Smear(5.0, 0.0))
-    assert np.abs(back.astype(int) - bars).mean() < 6
+    assert np.abs(back.astype(int) - bars).mean() < 0.25 * before
     wrong = deblur.sharpen(blurred, deblur.Smear(5.0, 90.0))
-    assert np.abs(wrong.astype(int) - bars).mean() > 25
+    assert np.abs(wrong.astype(int) - bars).mean() > 0.9 * before

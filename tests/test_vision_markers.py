@@ -82,6 +82,16 @@ def test_corners_come_top_left_first_whichever_way_the_marker_is_turned(turn):
     assert marker == 123 and np.abs(found[0][1] - theirs).max() < 2.5
 
 
+@pytest.mark.parametrize("edge,found", [(2, True), (-3, False)])
+def test_a_marker_at_the_edge_of_the_view_is_read_whole_never_cut(edge, found):
+    image, corners = _marker_image(123, 0)
+    rows = int(np.ceil(corners[:, 1].max())) + edge     # the view ends this far below its corner
+    cut = image[:rows]
+    assert corners[:, 1].max() < rows - 1 if found else corners[:, 1].max() > rows
+    markers = [m for m, _ in MarkerFinder().find(cut)]
+    assert markers == ([123] if found else []), markers     # a cut marker is not guessed at
+
+
 def test_one_wrong_bit_is_corrected_three_are_not_misread():
     dictionary_bits = cv2.aruco.Dictionary.getBitsFromByteList(DICTIONARY.bytesList[77:78], 5)
     image, _ = _marker_image(77, 0)

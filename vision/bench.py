@@ -453,6 +453,9 @@ def conditions() -> dict[str, Any]:
         "blur 9 px": Conditions(elevation=90.0, motion_blur=9.0),
         "glare": Conditions(elevation=80.0, glare=6),
         "phone screen": Conditions(elevation=75.0, yaw=10.0, screen=True),
+        "phone screen night": Conditions(elevation=75.0, yaw=10.0, screen="phone night"),
+        "phone screen flat": Conditions(elevation=60.0, yaw=200.0, screen="phone flat"),
+        "tablet screen": Conditions(elevation=75.0, yaw=10.0, screen="tablet"),
         "lighting gradient": Conditions(elevation=85.0, gradient=0.6),
     }
 

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 import cv2
 import numpy as np
 
+from companion import catalogue as cat
 from vision.calibrate import Calibration
 
 READ_PX_PER_MM = 1.4
@@ -40,6 +41,12 @@ the table at an angle: the advice is to move it over the middle rather than lowe
 MINOR = ("soft",)
 """Frame-quality warnings that do not stop cards being read: said, but after the camera's place."""
 
+CORNER_ERROR_MM = {2: 20, 3: 6}
+"""How far cards are placed off at most by a calibration from this many K-CAL corner markers (the
+others covered or out of view), measured with the pipeline's own reading of rendered 1000 × 620 mm
+tables at 45° and 60°: two markers 4–19 mm (the pair on the far side worst), three 2.4–5.6 mm, all
+four 0.4–0.6 mm (``tests/test_vision_corners.py``)."""
+
 FIT = 0.94
 """Share of the frame the watched area may fill across and along (a margin for a camera nudged
 later): the advice to raise the camera makes it fit so, the advice to lower it keeps it so."""
@@ -50,6 +57,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "calibrate": ("Put the four K-CAL markers at the corners of the play area, all in view of the "
                   "camera.",
                   "4枚のK-CALマーカーをプレイエリアの四隅に置き、すべてカメラに写るようにしてください。"),
+    "corners": ("Bring all four K-CAL markers into view ({missing} not seen): from {n} corner markers "
+                "the camera's angle and lens are guessed, and cards far from them are placed up to "
+                "about {mm} mm off.",
+                "4枚のK-CALマーカーをすべて写してください({missing}が見えません)。{n}枚の角のマーカーだけでは"
+                "カメラの角度とレンズを推測するしかなく、離れたカードの位置が最大で約{mm}mmずれます。"),
     "raise": ("Raise the camera about {cm} cm: the table does not fit the view.",
               "カメラを約{cm}cm上げてください。テーブルが画面に収まっていません。"),
     "tilt": ("Tilt the camera toward the {side_en} of the view: the table's edge there is cut off.",
@@ -220,10 +232,42 @@ def check(frame: np.ndarray | None, calibration: Calibration | None,
     if calibration is None:
         return SetupCheck(False, urgent[0] if urgent else Advice.of("calibrate"), warnings, frame=size)
     m = scale_map(calibration, bounds, size)
+    corners, covered = _corners(calibration, bounds, size)
+    if corners is not None:
+        warnings = warnings + (corners,)
     step = urgent[0] if urgent else _next_step(calibration, bounds, m, size)
+    # a corner marker where the camera would read it is covered (or was not laid): that comes
+    # first; one out of view or seen too small is brought in by the step that says where to move
+    if corners is not None and not urgent and (covered or step.key == "ready"):
+        step = corners
     if step.key == "ready" and warnings:
         step = warnings[0]
     return SetupCheck(True, step, warnings, m, float(m.in_view.mean()), size)
+
+
+def _corners(calibration: Calibration, bounds: tuple[float, float, float, float],
+             size: tuple[int, int]) -> tuple[Advice | None, bool]:
+    """The advice to bring every K-CAL marker into view when the calibration comes from fewer than
+    four (None when it has all four, or is not from K-CAL markers), and whether one of the missing
+    ones lies where the camera would read it (in the frame, fine enough for a 40 mm marker:
+    covered, or not laid)."""
+    used = tuple(calibration.markers)
+    if not used or len(used) >= 4 or not all(k.startswith("K-CAL") for k in used):
+        return None, False
+    x0, y0, x1, y1 = bounds
+    inset = cat.CALIBRATION_MARKER_MM / 2       # a K-CAL marker's centre in its corner
+    # a 40 mm K-CAL marker reads where a 15 mm card marker would at 40/15 times the px/mm
+    need = READ_PX_PER_MM * cat.MARKER_MM / cat.CALIBRATION_MARKER_MM
+    centres = {"K-CAL1": (x0 + inset, y0 + inset), "K-CAL2": (x1 - inset, y0 + inset),
+               "K-CAL3": (x1 - inset, y1 - inset), "K-CAL4": (x0 + inset, y1 - inset)}
+    missing = [k for k in centres if k not in used]
+    at = np.array([centres[k] for k in missing], np.float64)
+    px = calibration.to_image(at)
+    w, h = size
+    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+    covered = bool((inside & (worse_axis_scale(calibration.to_image, at) >= need)).any())
+    advice = Advice.of("corners", missing=", ".join(missing), n=len(used), mm=CORNER_ERROR_MM.get(len(used), 20))
+    return advice, covered
 
 
 def _next_step(cal: Calibration, bounds: tuple[float, float, float, float], m: ScaleMap,

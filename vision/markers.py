@@ -60,8 +60,11 @@ APPROX_RATE = 0.03
 MIN_CORNER_RATE = 0.05
 """ArUco's minCornerDistanceRate: no side shorter than 5 % of the perimeter."""
 
-BORDER_PX = 3
-"""ArUco's minDistanceToBorder: candidates with a corner this close to the image edge are dropped."""
+BORDER_PX = 2
+"""Candidates with a corner closer than this to the image edge are dropped (ArUco's
+minDistanceToBorder, 3 there): every cell is sampled inside the image from 2 px. At 3 px a seat
+token at the bottom edge of a 45° camera's view (its marker's corners 1.6–2.6 px from the edge, all
+of it in view) was never read (``companion bench vision --part conditions``, tilt 45° yaw 120°)."""
 
 GROW_PX = 0.5
 """Candidates are read with their sides moved out by half a pixel (see ``_identify``): finds 7 of

@@ -285,7 +285,11 @@ class Pipeline:
         """``grey`` with its motion smear undone if ``judged`` smeared enough (``vision.deblur``),
         else ``grey`` itself; the smear is kept in ``smear``."""
         self.smear = deblur.smear_of(grey, judged)
-        return grey if self.smear is None else deblur.sharpen(grey, self.smear)
+        if self.smear is None:
+            return grey
+        log.debug("frame %d sharpened: a smear of %.1f px at %.0f°", self.frame_index, self.smear.length,
+                  self.smear.angle)
+        return deblur.sharpen(grey, self.smear)
 
     def _assess(self, grey: np.ndarray) -> FrameQuality:
         """Judge this frame's sharpness, glare and exposure (``vision.quality``); kept for ``status``."""
@@ -468,17 +472,6 @@ class Pipeline:
         """The card's place in the frame with a ``RING_MM`` margin, rectified to ``PATCH_PX_PER_MM``."""
         return _patch(grey, card, self.calibration)
 
-    def _under_glare(self, track: Track) -> bool:
-        """True if the card's place meets one of this frame's glare spots (``vision.quality``)."""
-        spots = self.frame_quality.glare if self.frame_quality is not None else ()
-        if not spots or self.calibration is None:
-            return False
-        cx, cy = track.card.centre
-        around = track.card.corners or ((cx - 44, cy - 44), (cx + 44, cy + 44))   # a poker card's reach
-        xs, ys = self.calibration.to_image(np.array(around, float)).T
-        return any(xs.min() < x1 and x0 < xs.max() and ys.min() < y1 and y0 < ys.max()
-                   for x0, y0, x1, y1 in (g.box for g in spots))
-
     def _looks(self, grey: np.ndarray, track: Track, missing: list[Track]) -> str:
         """How a card not read in this still frame looks where it lay: "same" (a missed read),
         "covered" (around it and the other cards gone from view with it, the table changed too: a
@@ -490,9 +483,11 @@ class Pipeline:
         now, then = now[m:-m, m:-m], then[m:-m, m:-m]
         open_part = self._uncovered(track, then.shape)
         # glare washing out part of it (its marker, most often) hides it, it does not take it away:
-        # only what the glare leaves is compared, and a card mostly under glare is covered. Only
-        # where this frame has a glare spot: a taken card can bare white paper just as bright
-        washed = quality.glared(now, then, where=open_part) if self._under_glare(track) else np.zeros(now.shape, bool)
+        # only what the glare leaves is compared, and a card mostly under glare is covered. A card
+        # taken away bares white paper just as bright, but also the darker print of what lay under
+        # it, and glare never darkens (``quality.glared``; a rule that looked only inside this
+        # frame's glare spots failed: the bared paper over the taken card's marker was such a spot)
+        washed = quality.glared(now, then, where=open_part)
         if washed.any():
             if (washed & open_part).sum() > GLARE_COVERS * open_part.sum():
                 return "covered"

@@ -84,15 +84,18 @@ class Conditions:
     looking at the table's centre; ``barrel`` is its lens (division model k, see
     ``vision.calibrate``; None = a random slight lens); ``motion_blur`` a linear smear of that
     many px in a random direction; ``glare`` the number of specular spots (about half over
-    markers); ``screen`` a phone held over the table showing a card of the game that is not on
-    it; ``gradient`` how much darker one side of the table is (0.5 = half as bright)."""
+    markers); ``screen`` a screen held over the table showing a card of the game that is not on
+    it: True or "phone" (a bright bluish phone held up), "phone night" (a warm night-mode white,
+    dimmer than paper), "phone flat" (the same held flat just over the table), "tablet" (the card
+    at its printed size, held low), see ``SCREENS``; ``gradient`` how much darker one side of the
+    table is (0.5 = half as bright)."""
 
     elevation: float | None = None
     yaw: float = 0.0
     barrel: float | None = None
     motion_blur: float = 0.0
     glare: int = 0
-    screen: bool = False
+    screen: bool | str = False
     gradient: float = 0.0
 
     def __post_init__(self) -> None:
@@ -100,10 +103,19 @@ class Conditions:
             raise ValueError(f"elevation must be 30–90° above the table, not {self.elevation}")
         if self.screen and self.elevation is None:
             raise ValueError("a phone screen held over the table needs a pinhole camera: give an elevation")
+        if self.screen is True:
+            object.__setattr__(self, "screen", "phone")
+        if self.screen and self.screen not in SCREENS:
+            raise ValueError(f"screen must be one of {', '.join(SCREENS)}, not {self.screen!r}")
         if self.barrel is not None and abs(self.barrel) > 0.3:
             raise ValueError(f"barrel must be within ±0.3, not {self.barrel}")
         if not 0.0 <= self.motion_blur <= 30.0 or not 0.0 <= self.gradient < 1.0 or self.glare < 0:
             raise ValueError("motion_blur 0–30 px, gradient 0–1 and glare ≥ 0 spots")
+
+    @property
+    def device(self) -> "Device | None":
+        """The screen held over the table (``SCREENS``), or None."""
+        return SCREENS[self.screen] if self.screen else None
 
     @property
     def pinhole(self) -> bool:
@@ -396,6 +408,22 @@ def max_px_per_mm(table: tuple[float, float]) -> float:
     return math.floor(usable * 100) / 100
 
 
+def straight_down(table: tuple[float, float], seed: int = 0, finest: float = 1.7) -> Camera:
+    """The camera the set-up check leads to: straight over the middle of ``table`` (w, h mm), as
+    close as lets the whole table (and ``MARGIN_PX`` around it) stay in the frame, at most
+    ``finest`` px/mm. Seen straight down the table has one scale everywhere, so the set-up check
+    reads it at that scale everywhere: the perspective ``Camera.looking_at`` adds shows the far
+    edge ~4 % coarser than the middle (1.36 px/mm at its 1.40 for a Wheel table)."""
+    corners = np.array([(0, 0), (table[0], 0), (table[0], table[1]), (0, table[1])], np.float64)
+    fw, fh = FRAME_SIZE
+    for hundredths in range(int(finest * 100), 50, -1):
+        cam = Camera.looking_at(table, hundredths / 100, seed, conditions=Conditions(elevation=90.0))
+        px = cam.project(corners)
+        if px.min() >= MARGIN_PX and px[:, 0].max() <= fw - MARGIN_PX and px[:, 1].max() <= fh - MARGIN_PX:
+            return cam
+    raise ValueError(f"a {table[0]:g} × {table[1]:g} mm table does not fit a {fw}×{fh} frame at 0.5 px/mm")
+
+
 def _table_image(cam: Camera, clutter: bool) -> np.ndarray:
     rng = np.random.default_rng(cam.seed + 5)
     w, h = cam.world_size
@@ -638,7 +666,7 @@ def render_frame(cam: Camera, placements: Sequence[Placement], seed: int = 0,
     if cond.glare:
         glare = _draw_glare(frame, cam, placements, cond.glare, random.Random(f"glare:{cam.seed}"))
     if cond.screen:
-        screen = _draw_phone(frame, cam, placements, random.Random(f"phone:{cam.seed}"))
+        screen = _draw_phone(frame, cam, placements, random.Random(f"phone:{cam.seed}"), cond.device)
     if cond.motion_blur:
         frame = cv2.filter2D(frame, -1, _smear(cond.motion_blur, rng.uniform(0, 180)))
     if effects.blur:
@@ -725,6 +753,34 @@ def _draw_glare(frame: np.ndarray, cam: Camera, placements: Sequence[Placement],
 PHONE_MM = (72.0, 150.0)
 """A phone's outline (w, h mm); its screen leaves a 3 mm bezel at the sides and 6 mm top and bottom."""
 
+
+@dataclass(frozen=True)
+class Device:
+    """A screen that shows a card over the table (``Conditions.screen``): its size, how it is held,
+    and its light. It emits: the room's lamp does not light or shade it."""
+
+    size_mm: tuple[float, float]          # outline (w, h)
+    bezel_mm: tuple[float, float]         # the dark border at the sides, and at the top and bottom
+    height_mm: tuple[float, float]        # its centre is held this high above the table (range)
+    tilt_deg: tuple[float, float]         # and tilted this much (range)
+    white: tuple[float, float, float]     # its white point (B, G, R gains)
+    brightness: tuple[float, float]       # its light, × full brightness (1: whiter than any paper)
+    printed_size: bool = False            # the card shown at its printed size (else filling the screen)
+
+
+SCREENS: dict[str, Device] = {
+    # bright, bluish, held up to show the table
+    "phone": Device(PHONE_MM, (3.0, 6.0), (60.0, 250.0), (10.0, 45.0), (1.08, 1.0, 0.9), (1.0, 1.0)),
+    # night mode: a warm white (blue cut, as Night Shift / Night Light do) and dimmed below paper
+    "phone night": Device(PHONE_MM, (3.0, 6.0), (60.0, 250.0), (10.0, 45.0), (0.7, 0.9, 1.05), (0.55, 0.85)),
+    # the same held flat just over the cards (or lying on them: a phone is 8–10 mm thick)
+    "phone flat": Device(PHONE_MM, (3.0, 6.0), (8.0, 25.0), (0.0, 4.0), (0.7, 0.9, 1.05), (0.55, 0.85)),
+    # a tablet has room for the card at its printed size: neither its size nor its shape is off
+    "tablet": Device((170.0, 245.0), (9.0, 9.0), (10.0, 150.0), (0.0, 25.0), (0.85, 0.95, 1.02), (0.6, 1.0),
+                     printed_size=True),
+}
+"""The screens of ``Conditions.screen`` by name."""
+
 SCREEN_PX_PER_MM = 6.0
 """The phone's screen resolution (an older phone: about 150 px per inch)."""
 
@@ -738,18 +794,20 @@ def _screen_card(placements: Sequence[Placement], rng: random.Random) -> str:
     return rng.choice(sorted(set(cards) - lying) or cards)
 
 
-def _phone_image(card_id: str, rng: random.Random) -> np.ndarray:
-    """The phone seen straight on at ``SCREEN_PX_PER_MM``: a dark bezel, a dark app around the
-    card's picture; the screen emits (bright, bluish white), its pixel grid beats with the camera's
-    pixels (moiré: slanted coloured bands), and its glass reflects a little of the room."""
+def _phone_image(card_id: str, rng: random.Random, device: Device = SCREENS["phone"]) -> np.ndarray:
+    """The phone (or tablet) seen straight on at ``SCREEN_PX_PER_MM``: a dark bezel, a dark app
+    around the card's picture; the screen emits (its own white and brightness), its pixel grid
+    beats with the camera's pixels (moiré: slanted coloured bands), and its glass reflects a little
+    of the room."""
     q = SCREEN_PX_PER_MM
-    pw, ph = int(PHONE_MM[0] * q), int(PHONE_MM[1] * q)
+    pw, ph = int(device.size_mm[0] * q), int(device.size_mm[1] * q)
     phone = np.full((ph, pw, 3), (24, 22, 22), np.uint8)
-    sx0, sy0, sx1, sy1 = int(3 * q), int(6 * q), pw - int(3 * q), ph - int(6 * q)
+    bx, by = device.bezel_mm
+    sx0, sy0, sx1, sy1 = int(bx * q), int(by * q), pw - int(bx * q), ph - int(by * q)
     screen = np.full((sy1 - sy0, sx1 - sx0, 3), 18, np.float32)
     card = raster(card_id, q).astype(np.float32)
     ch, cw = card.shape[:2]
-    scale = min((sx1 - sx0) / cw, (sy1 - sy0) / ch) * rng.uniform(0.9, 1.0)
+    scale = 1.0 if device.printed_size else min((sx1 - sx0) / cw, (sy1 - sy0) / ch) * rng.uniform(0.9, 1.0)
     card = cv2.resize(card, (int(cw * scale), int(ch * scale)), interpolation=cv2.INTER_AREA)
     y0 = (screen.shape[0] - card.shape[0]) // 2
     x0 = (screen.shape[1] - card.shape[1]) // 2
@@ -757,7 +815,10 @@ def _phone_image(card_id: str, rng: random.Random) -> np.ndarray:
     # emission: a bluish white point, lifted blacks, brighter than paper under the same light
     screen = screen / 255.0
     screen = 0.06 + 1.1 * screen ** 0.85
-    screen *= np.array([1.08, 1.0, 0.9], np.float32)             # BGR: bluish white
+    screen *= np.array(device.white, np.float32)                 # BGR: its white point
+    lo, hi = device.brightness
+    if hi != lo:
+        screen *= rng.uniform(lo, hi)
     # moiré: two slightly different gratings beat into slanted bands a few mm wide
     yy, xx = np.mgrid[0:screen.shape[0], 0:screen.shape[1]].astype(np.float32)
     a = rng.uniform(0, math.pi)
@@ -775,24 +836,25 @@ def _phone_image(card_id: str, rng: random.Random) -> np.ndarray:
     return phone
 
 
-def _draw_phone(frame: np.ndarray, cam: Camera, placements: Sequence[Placement], rng: random.Random) -> Screen:
-    """A phone held over the table (60–250 mm up, tilted 10–45°) showing a card that is not on
-    the table, drawn by its own perspective (not the table's: it is off the table plane); the
-    screen emits, so the table's light does not dim it."""
+def _draw_phone(frame: np.ndarray, cam: Camera, placements: Sequence[Placement], rng: random.Random,
+                device: Device = SCREENS["phone"]) -> Screen:
+    """A phone (or tablet: ``device``) held over the table (the phone 60–250 mm up, tilted 10–45°)
+    showing a card that is not on the table, drawn by its own perspective (not the table's: it is
+    off the table plane); the screen emits, so the table's light does not dim it."""
     card_id = _screen_card(placements, rng)
     w, h = cam.table
-    centre = np.array([rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h, -rng.uniform(60, 250)])
-    turn, tilt = rng.uniform(0, 2 * math.pi), math.radians(rng.uniform(10, 45))
+    centre = np.array([rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h, -rng.uniform(*device.height_mm)])
+    turn, tilt = rng.uniform(0, 2 * math.pi), math.radians(rng.uniform(*device.tilt_deg))
     a = np.array([math.cos(turn), math.sin(turn), 0.0])
     b = np.array([-math.sin(turn), math.cos(turn), 0.0]) * math.cos(tilt) + np.array([0, 0, -1.0]) * math.sin(tilt)
-    pw, ph = PHONE_MM
+    pw, ph = device.size_mm
     corners_3d = np.array([centre - a * pw / 2 - b * ph / 2, centre + a * pw / 2 - b * ph / 2,
                            centre + a * pw / 2 + b * ph / 2, centre - a * pw / 2 + b * ph / 2])
     outline = cam.project_3d(corners_3d)
-    image = _phone_image(card_id, rng)
+    image = _phone_image(card_id, rng, device)
     # the camera's optics average the screen's finest structure: shrink the phone image to about
     # twice its size in the frame first (what is left beats with the camera's pixels: moiré)
-    across = max(np.linalg.norm(outline[1] - outline[0]), np.linalg.norm(outline[2] - outline[1]) * PHONE_MM[0] / PHONE_MM[1])
+    across = max(np.linalg.norm(outline[1] - outline[0]), np.linalg.norm(outline[2] - outline[1]) * pw / ph)
     shrink = min(1.0, 2 * across / image.shape[1])
     if shrink < 1.0:
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)

@@ -137,12 +137,14 @@ class DemoCamera(FrameWorker):
     WIDTH = 960
     """Width of the frame sent to the host page (a phone-sized JPEG, ~60–100 kB)."""
 
-    def __init__(self, tables: Any, table_id: str, px_per_mm: float = 1.4) -> None:
+    def __init__(self, tables: Any, table_id: str, finest: float = 1.7) -> None:
         from vision import layouts, synthetic
         s = tables.get(table_id)
         self.layouts, self.synthetic = layouts, synthetic
         table = layouts.table_size(s.game_id, s.players)
-        self.camera = synthetic.Camera.looking_at(table, min(px_per_mm, synthetic.max_px_per_mm(table)), 1)
+        # set up as the set-up check asks: straight over the middle, as close as the table allows
+        # (a new user's first look at the check is a camera where every card reads)
+        self.camera = synthetic.straight_down(table, 1, finest)
         super().__init__(tables, table_id, "demo-camera")
         self.frames = 0
 

@@ -319,6 +319,8 @@ class Explanation:
     sequences: list[list[Move]] = field(default_factory=list)
     pending: bool = False
     """True if the table still shows the state before a ruling the last move caused."""
+    waiting: list[bool] = field(default_factory=list)
+    """Per sequence: True if it leaves a ruling the table has not carried out yet."""
     searched: int = 0
     exhausted: bool = False
     """True if the search stopped at its budget (a longer explanation may exist)."""
@@ -450,10 +452,20 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Ex
     if exact:
         result.sequences = _expand(game, obs, exact, pending=False)
     elif pending:
-        shortest = min(map(len, pending))
-        result.sequences = _expand(game, obs, [p for p in pending if len(p) == shortest], pending=True)
+        # every pending path was found at this visible step; keep those with the fewest player
+        # moves (chance moves are read off the table: a draw and the card it turned over are one
+        # motion, not two steps — counting them as two took "played ♦9 from the hand" for the
+        # truth over "drew ♦9", which the rules resolve at once, in a 2-player Prussia game)
+        fewest = min(map(_player_moves, pending))
+        result.sequences = _expand(game, obs, [p for p in pending if _player_moves(p) == fewest], pending=True)
         result.pending = bool(result.sequences)
+    result.waiting = [result.pending] * len(result.sequences)
     return result
+
+
+def _player_moves(path: list[tuple[Move, ...]]) -> int:
+    """The player moves of a path of steps (chance steps are free)."""
+    return sum(1 for step in path if step[0].player != CHANCE)
 
 
 def _expand(game: Game, obs: dict[str, Any], paths: list[list[tuple[Move, ...]]], pending: bool) -> list[list[Move]]:

@@ -589,7 +589,19 @@ class TableSession:
         if self.is_over():
             return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):
-            return Outcome("prompt", prompt=self._st.prompts[open_ids["choose"][0]], version=version)
+            prompt = self._st.prompts[open_ids["choose"][0]]
+            settled = self._settled_by_table(prompt, obs)
+            if settled is None:
+                return Outcome("prompt", prompt=prompt, version=version)
+            # the table went on and shows what only one of the choices leads to (a ruling
+            # carried out, a card turned over): that choice was it, no tap needed
+            choice, rest = settled
+            moves = [Move.from_json(m) for m in choice["moves"]] + rest
+            events = self._commit("answer", {
+                "prompt": prompt.id, "choice": choice["id"], "moves": [m.to_json() for m in moves],
+                "override": False, "rulings_seen": True, "settled_by": "table", "observation": obs,
+                "close": open_ids.get("ruling", []) + open_ids.get("illegal", [])}, source, version)
+            return Outcome("applied", moves, events, version=self.version)
         found = explain(game, obs)
         if len(found.sequences) == 1:
             moves = found.sequences[0]
@@ -599,7 +611,7 @@ class TableSession:
                                             "observation": obs}, source, version)
             return Outcome("applied", moves, events, version=self.version)
         if found.sequences:
-            prompt = self._choose_prompt(found.sequences, found.pending)
+            prompt = self._choose_prompt(found.sequences, found.waiting)
         else:
             prompt = self._illegal_prompt(obs, found.exhausted)
         if any(p.kind == prompt.kind and p.text == prompt.text for p in self.prompts):
@@ -609,10 +621,38 @@ class TableSession:
                                 "close": open_ids.get("illegal", [])}, source, version)
         return Outcome("prompt", prompt=self._st.prompts[f"p{self.version}"], version=self.version)
 
-    def _choose_prompt(self, sequences: list[list[Move]], pending: bool) -> Prompt:
+    def _settled_by_table(self, prompt: Prompt, obs: dict[str, Any]) -> tuple[dict[str, Any], list[Move]] | None:
+        """The choice of an open ``choose`` prompt that a newer observation tells apart, with the
+        moves that lead from it to what the table shows: the one choice from which the table is
+        explained exactly with the fewest player moves (a ruling carried out, the next card turned
+        over); None while two or more explain it as well (or none does)."""
+        found: list[tuple[int, dict[str, Any], list[Move]]] = []
+        for choice in prompt.choices:
+            if not choice.get("moves") or choice.get("override"):
+                continue
+            trial = fast_clone(self.game)
+            try:
+                for m in choice["moves"]:
+                    trial.apply(Move.from_json(m))
+            except IllegalMove:
+                continue
+            if matches(obs, trial.layout()):
+                found.append((0, choice, []))
+                continue
+            explained = explain(trial, obs)
+            if len(explained.sequences) == 1 and not explained.pending:
+                rest = explained.sequences[0]
+                found.append((sum(1 for m in rest if m.player >= 0), choice, rest))
+        if not found:
+            return None
+        fewest = min(cost for cost, _, _ in found)
+        best = [(choice, rest) for cost, choice, rest in found if cost == fewest]
+        return best[0] if len(best) == 1 else None
+
+    def _choose_prompt(self, sequences: list[list[Move]], waiting: list[bool]) -> Prompt:
         game = self.game
         choices = []
-        for i, seq in enumerate(sequences):
+        for i, (seq, pending) in enumerate(zip(sequences, waiting)):
             label = game.describe_moves(seq, self.names)
             choices.append(dict(_choice(f"c{i + 1}", label, label.ja, seq), rulings_seen=not pending))
         choices.append(_choice("none", "None of these: we will fix the table", "どれでもない:卓を直します"))
