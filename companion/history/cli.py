@@ -268,7 +268,7 @@ def register(subparsers: Any) -> None:
         q.add_argument("--player", help="only plays with this player (any case)")
         q.add_argument("--json", action="store_true", help="machine-readable, ISO 8601 dates")
 
-    q = add("player", _player, "one player: plays, wins and win % per game, average, best, streaks, head-to-head")
+    q = add("player", _player, "one player: plays, wins and win %% per game, average, best, streaks, head-to-head")
     q.add_argument("name", metavar="NAME")
     q.add_argument("--game", choices=GAME_IDS)
     q.add_argument("--json", action="store_true", help="machine-readable, ISO 8601 dates")
