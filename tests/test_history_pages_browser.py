@@ -82,6 +82,9 @@ def test_player_game_and_overview_pages_read_cleanly_in_both_languages(server, b
         assert page.locator("#records tr").count() == 6
         look(page, f"{server.url}/history/game/spartacus?lang={lang}", f"history-game-{lang}-{size}")
         assert page.locator("svg.chart").count() >= 3
+        if size == "phone":   # a name cut at its line's end is written out in full under the chart
+            legend = page.inner_text("ul.chart-legend")
+            assert "Bartholomew the Magnificent" in legend and "アレクサンドラ・ミハイロヴナ" in legend
         look(page, f"{server.url}/history/player?name=Bartholomew%20the%20Magnificent&lang={lang}",
              f"history-player-long-{lang}-{size}")
         look(page, f"{server.url}/history/player?name=%E8%8A%B1%E5%AD%90&lang={lang}", f"history-player-{lang}-{size}")

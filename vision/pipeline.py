@@ -285,7 +285,11 @@ class Pipeline:
         """``grey`` with its motion smear undone if ``judged`` smeared enough (``vision.deblur``),
         else ``grey`` itself; the smear is kept in ``smear``."""
         self.smear = deblur.smear_of(grey, judged)
-        return grey if self.smear is None else deblur.sharpen(grey, self.smear)
+        if self.smear is None:
+            return grey
+        log.debug("frame %d sharpened: a smear of %.1f px at %.0f°", self.frame_index, self.smear.length,
+                  self.smear.angle)
+        return deblur.sharpen(grey, self.smear)
 
     def _assess(self, grey: np.ndarray) -> FrameQuality:
         """Judge this frame's sharpness, glare and exposure (``vision.quality``); kept for ``status``."""

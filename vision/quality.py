@@ -32,13 +32,16 @@ REFERENCE_WIDTH = 1920
 blur cover as much of a marker as 5 px of a 1080p frame)."""
 
 BLUR_LIMIT_PX = 5.85
-"""A frame smeared by more than this (shake or motion, px of a 1080p frame) is not read: between the
-5 px at which marker reading must still work and the 6 px at which it must not be trusted (measured
-estimates: 4.9–5.1 px for 5 px of motion blur, 6.0–6.2 for 6 px)."""
+"""A frame smeared by more than this (shake or motion, px of a 1080p frame) is not read: above every
+5 px frame's estimate (4.3–5.8) and below most 6 px ones. Kept where it was when smeared frames
+began to be sharpened (``vision.deblur``): read anyway, 7 px of smear gave 98.3 / 98.3 / 100 % of
+the visible cards at 1.4 / 1.7 / 2.0 px/mm and 9 px 85.8 / 100 / 100 %, with none misidentified
+(conditions bench, one table a game), short of the 99.5 % a frame must give to be read."""
 
 BLUR_WARN_PX = 3.0
-"""From this much smear on the host view warns of shaking (markers start to be missed: 3 px of motion
-blur lost 8 % of the cards at 1.4 px/mm), though the frame is still read."""
+"""From this much smear the host view warns of shaking, though the frame is read (sharpened: 3 px of
+motion blur lost 8 % of the cards at 1.4 px/mm before ``vision.deblur``, none since); a card it
+misses is not taken off."""
 
 FOCUS_LIMIT_PX = 6.0
 """A frame whose sharpest edges are wider than this (px of a 1080p frame) is out of focus and not
@@ -269,7 +272,8 @@ def smear_angle(widths: np.ndarray) -> float:
     """The direction of motion (degrees, 0–180, image axes, y down) from ``edge_widths``: a smear
     of ``L`` px along θ widens an edge whose gradient points along φ to about √(w₀² + L² cos²(φ − θ)),
     so the squared widths follow one cosine of 2φ peaking at θ, fitted by least squares over the
-    judged directions (``SMEAR_ANGLE_ERROR``)."""
+    judged directions. Within 6–9° for 90 % of rendered tables smeared by 3–7 px, at most 10.6°
+    (``python -m vision.deblur``; ``vision.deblur.estimate`` refines it)."""
     judged = widths > 0
     if judged.sum() < 3:
         return 0.0

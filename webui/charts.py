@@ -72,10 +72,12 @@ def _fmt(v: float) -> str:
 
 
 def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, label: str,
-               x_first: float | None = None, height: int = 170, colours: Sequence[str] = ()) -> Markup:
+               x_first: float | None = None, height: int = 170, colours: Sequence[str] = (),
+               legend: bool = False) -> Markup:
     """Lines of (x, y) points, each named at its last point (``Ann 42``); dots mark every point so
     a line of one point still shows. ``label`` is the chart's accessible name; ``colours`` one per
-    line (default: the seat colours in order)."""
+    line (default: the seat colours in order). With ``legend``, a name cut to fit the chart is written
+    out in full under it (``ul.chart-legend``, styled by history.css)."""
     lines = [(name, list(points)) for name, points in lines if points]
     if not lines:
         return Markup("")
@@ -110,8 +112,11 @@ def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, la
         parts.append(f'<text x="{px(x):.1f}" y="{height - 6}" text-anchor="middle" class="tick">{_fmt(x)}</text>')
         x += step
     ends = spread([py(pts[-1][1]) + 4 for _, pts in lines], GAP, top + 4, height - bottom + 4)
+    cut = []
     for i, ((name, pts), text, end) in enumerate(zip(lines, texts, ends)):
         colour = colours[i] if i < len(colours) else PALETTE[i % len(PALETTE)]
+        if fit(text, label_w - 4, BOLD) != text:
+            cut.append((colour, text))
         if len(pts) > 1:
             points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in pts)
             parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="{points}"/>')
@@ -123,6 +128,10 @@ def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, la
         parts.append(f'<text x="{right + 6:.1f}" y="{end:.1f}" fill="{colour}" class="end">'
                      f'{escape(fit(text, label_w - 4, BOLD))}</text>')
     parts.append("</svg>")
+    if cut and legend:   # a name cut at the line's end is written out in full under the chart
+        parts.append('<ul class="chart-legend">' + "".join(
+            f'<li><span class="swatch" style="background:{colour}"></span>{escape(text)}</li>'
+            for colour, text in cut) + "</ul>")
     return Markup("".join(parts))
 
 
