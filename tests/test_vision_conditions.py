@@ -133,9 +133,35 @@ def test_a_lens_focused_on_the_centre_blurs_the_near_and_far_edges():
     assert sharpness_at(b, near) < 0.5 * sharpness_at(a, near)          # the near edge is not
 
 
+@pytest.mark.parametrize("kind", ["phone night", "phone flat", "tablet"])
+def test_the_other_screens_are_warm_dim_low_or_large_as_named(kind):
+    device = synthetic.SCREENS[kind]
+    cam = synthetic.Camera.looking_at(TABLE, 1.8, seed=5, conditions=Conditions(elevation=70.0, screen=kind))
+    shot = synthetic.render_frame(cam, [CARD], seed=1)
+    screen = shot.screen
+    assert screen.card_id != CARD.card_id and device.height_mm[0] <= screen.height_mm <= device.height_mm[1]
+    inside = np.zeros(shot.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(screen.outline).astype(np.int32), 255)
+    picture = shot.image[inside > 0].reshape(-1, 3).astype(float)
+    white = picture[picture.sum(axis=1) >= np.percentile(picture.sum(axis=1), 95)].mean(axis=0)   # B, G, R
+    centre = np.round(cam.project(np.array([CARD.centre]))[0]).astype(int)
+    assert white[2] > white[0] + 5, white                # warm: redder than blue, unlike the phone
+    if kind != "tablet":                                  # dimmer than the paper of the card lying there
+        assert white.mean() < shot.image[centre[1] - 3:centre[1] + 3, centre[0] - 30:centre[0] + 30].max() - 20
+    # the phone's or tablet's size in the frame: a tablet is more than twice a phone's area
+    area = cv2.contourArea(screen.outline.astype(np.float32)) / (cam.px_per_mm * math.sqrt(math.sin(math.radians(70)))) ** 2
+    assert (area > 2.2 * 72 * 150) == (kind == "tablet")
+    if kind == "phone flat":                              # flat: its outline keeps the phone's shape
+        sides = np.linalg.norm(np.roll(screen.outline, -1, axis=0) - screen.outline, axis=1)
+        assert 1.7 < max(sides) / min(sides) < 2.6
+
+
 def test_conditions_say_what_is_wrong():
     with pytest.raises(ValueError, match="needs a pinhole camera"):
         Conditions(screen=True)
+    with pytest.raises(ValueError, match="screen must be one of"):
+        Conditions(elevation=70.0, screen="television")
+    assert Conditions(elevation=70.0, screen=True).screen == "phone"
     with pytest.raises(ValueError, match="elevation"):
         Conditions(elevation=10.0)
     with pytest.raises(ValueError, match="defocus needs a pinhole camera"):

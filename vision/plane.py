@@ -17,7 +17,8 @@ pipeline has:
   the app around the picture — on every side, while its inside is the picture's paper. A side is
   framed when ≥ ``SIDE_DARK`` of the points 1–5 mm outside the card's edge (``RING_MM``) are darker
   than ``DARK_SHARE_OF_WHITE`` of the card's own white, and under half of the strip 6 mm inside
-  it (``INNER_MM``) is; a screen's picture is framed on ≥ 3 sides. It does not depend on colour or
+  it (``INNER_MM``) is; a screen's picture is framed on ≥ 3 sides, measured in the plane of the
+  card's own read points (``_own_plane``: a tilted tablet is not the table). It does not depend on colour or
   brightness: the dark is measured against the picture's own white, so a warm night-mode screen
   dimmed below paper is framed as a bright one is (the same frames in grey give the same answer).
   A card lying beside a phone, a card back or a mug is framed on one or two sides; one half under
@@ -29,8 +30,9 @@ pipeline has:
   8–25 mm over the cards, tablet; overhead, 45–60°, barrel, glare, gradient, blur; 1.2–2.0 px/mm):
   at 2–5 mm out, ≥ 3 framed sides on 0 of 3,895 sightings of real cards and 80 of 100 of screens
   (the rest: a picture filling a phone's width, its bezel 3 mm, or glass reflecting the room over
-  a dark app); with the 1 mm ring added the pictures of the tests' night, flat and tablet screens
-  are framed on all 4 sides, the real cards around them on at most 2.
+  a dark app, a tilted tablet's picture outlined on the table plane); with the 1 mm ring and the
+  picture's own plane, every screen of the conditions bench is told (docs/vision.md). Not told: a
+  screen showing the card on a light background (no dark frame), or one lying on a black mat.
   Rejected: *emission* — the screen's white is not brighter than paper here (the renderer's paper
   clips at 250–255 in most of the frame, as a camera exposing for a bright table does, and a
   night-mode screen is dimmer than paper), and a screen lying on the table follows no gradient a
