@@ -134,16 +134,22 @@ def test_the_create_form_picks_known_players(server, browser):  # noqa: F811
     ctx.close()
 
 
-def test_the_end_of_a_series_charts_the_totals_with_names_apart(server, browser):  # noqa: F811
+def _series(server, names, seed):  # noqa: F811
+    """A two-game Spartacus series of ``names`` played to its end by a scorekeeper's taps."""
     client = server.app.test_client()
-    table = client.post("/api/tables", json={"game": "spartacus", "players": 4, "rounds": 2,
-                                             "names": ["Ann", "Ben", "Chie", "Dai"]}).get_json()
+    table = client.post("/api/tables", json={"game": "spartacus", "players": len(names), "rounds": 2,
+                                             "names": names}).get_json()
     table = scorekeeper(client, table)
-    _finish(client, table, 9)
+    _finish(client, table, seed)
     r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table)["version"]},
                     headers={"X-Table-Token": table["host_token"]})
     assert r.status_code == 200, r.get_json()
-    _finish(client, table, 10)
+    _finish(client, table, seed + 1)
+    return client, table
+
+
+def test_the_end_of_a_series_charts_the_totals_with_names_apart(server, browser):  # noqa: F811
+    client, table = _series(server, ["Ann", "Ben", "Chie", "Dai"], 9)
     ctx, page = _phone(browser, color_scheme="dark")
     page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}")
     page.wait_for_selector("section.summary svg.chart")
@@ -166,15 +172,7 @@ def test_long_names_at_the_line_ends_are_whole_on_the_table_and_the_history(serv
     """The end of a two-game series on the host's table page, then the History page, in Japanese at
     390×844: every end label is the whole name and total (wrapped, never cut: before, "Alexandra
     Konstant…"), inside its chart and apart from every other label (measured in Chromium)."""
-    client = server.app.test_client()
-    table = client.post("/api/tables", json={"game": "spartacus", "players": 4, "rounds": 2,
-                                             "names": LONG_NAMES}).get_json()
-    table = scorekeeper(client, table)
-    _finish(client, table, 11)
-    r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table)["version"]},
-                    headers={"X-Table-Token": table["host_token"]})
-    assert r.status_code == 200, r.get_json()
-    _finish(client, table, 12)
+    client, table = _series(server, LONG_NAMES, 11)
     totals = state(client, table)["series"]["totals"]
     ctx, page = _phone(browser)
     page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}&lang=ja")
