@@ -22,7 +22,9 @@ from webui.render import move_groups
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-MAX_NAME = 24
+MAX_NAME = 40
+"""A name as long as the session and the history keep (``clean_text``): the charts wrap a long name
+at its line's end, so a table no longer cuts "Alexandra Konstantinopoulou" (27) to 24 characters."""
 ODDS_SAMPLES = 200
 
 

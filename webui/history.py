@@ -227,7 +227,7 @@ def _game_section(plays: list[Any], game: str, language: str, colour: dict[str, 
     most = max((c for _, _, c in dist), default=1) or 1
     return {"game": game, "title": title(game, language), "plays": len(mine), "stats": stats,
             "line": line_chart(lines, label=t("score_over_plays", language), x_first=window + 1,
-                               colours=[colour.get(name, PALETTE[-1]) for name, _ in lines], legend=True),
+                               colours=[colour.get(name, PALETTE[-1]) for name, _ in lines]),
             "distribution": bar_rows([(f"{lo}" if lo == hi else f"{lo} … {hi}", c / most,
                                        counted(c, "seat", language))
                                       for lo, hi, c in dist], label=t("distribution", language), colours=[])}
