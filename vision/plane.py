@@ -33,6 +33,7 @@ pipeline has:
   a dark app, a tilted tablet's picture outlined on the table plane); with the 1 mm ring and the
   picture's own plane, every screen of the conditions bench is told (docs/vision.md). Not told: a
   screen showing the card on a light background (no dark frame), or one lying on a black mat.
+  Only faces are judged (``_shown``): a squared pile of dark backs framed its top back on 3 sides.
   Rejected: *emission* — the screen's white is not brighter than paper here (the renderer's paper
   clips at 250–255 in most of the frame, as a camera exposing for a bright table does, and a
   night-mode screen is dimmer than paper), and a screen lying on the table follows no gradient a
@@ -56,6 +57,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from companion import catalogue as cat
 from vision.calibrate import Calibration
 from vision.detect import Sighting
 
@@ -121,7 +123,7 @@ def judge(sightings: list[Sighting], frame: np.ndarray, calibration: Calibration
             reason = None       # seat tokens: small, at the table's edges, never on a screen
         elif not SCALE[0] <= scale[i] <= SCALE[1] or stretch[i] > MAX_STRETCH:
             reason = "off_table"
-        elif framed[i] >= SCREEN_SIDES and usual < SCREEN_SIDES - 1:
+        elif framed[i] >= SCREEN_SIDES and usual < SCREEN_SIDES - 1 and _shown(s):
             reason = "screen"
         elif area is not None and s.face_up and _outside(s, calibration, area):
             reason = "outside"
@@ -129,6 +131,13 @@ def judge(sightings: list[Sighting], frame: np.ndarray, calibration: Calibration
             reason = None
         out.append(reason)
     return out
+
+
+def _shown(s: Sighting) -> bool:
+    """Whether a sighting is a face a screen would show: a card face up, not a back (a squared pile
+    of dark backs frames its top card as a bezel does: Chains' piles read 3 framed sides) nor the
+    Wheel's pawn (a 30 mm token among the cards' dark print)."""
+    return s.face_up and cat.card(s.card_id).kind != "pawn"
 
 
 def _fit(sightings: list[Sighting], calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
