@@ -34,6 +34,11 @@ OVERLAPS = """() => {
 }"""
 
 
+END_LABELS = """() => [...document.querySelectorAll('svg.chart text.end')]
+  .map(t => [...t.querySelectorAll('tspan')].map(s => s.textContent))"""
+"""Every line chart's end labels, each as its lines (one tspan a line)."""
+
+
 def _finish(client, table, seed):
     rng = random.Random(seed)
     for _ in range(2000):
@@ -129,16 +134,22 @@ def test_the_create_form_picks_known_players(server, browser):  # noqa: F811
     ctx.close()
 
 
-def test_the_end_of_a_series_charts_the_totals_with_names_apart(server, browser):  # noqa: F811
+def _series(server, names, seed):  # noqa: F811
+    """A two-game Spartacus series of ``names`` played to its end by a scorekeeper's taps."""
     client = server.app.test_client()
-    table = client.post("/api/tables", json={"game": "spartacus", "players": 4, "rounds": 2,
-                                             "names": ["Ann", "Ben", "Chie", "Dai"]}).get_json()
+    table = client.post("/api/tables", json={"game": "spartacus", "players": len(names), "rounds": 2,
+                                             "names": names}).get_json()
     table = scorekeeper(client, table)
-    _finish(client, table, 9)
+    _finish(client, table, seed)
     r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table)["version"]},
                     headers={"X-Table-Token": table["host_token"]})
     assert r.status_code == 200, r.get_json()
-    _finish(client, table, 10)
+    _finish(client, table, seed + 1)
+    return client, table
+
+
+def test_the_end_of_a_series_charts_the_totals_with_names_apart(server, browser):  # noqa: F811
+    client, table = _series(server, ["Ann", "Ben", "Chie", "Dai"], 9)
     ctx, page = _phone(browser, color_scheme="dark")
     page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}")
     page.wait_for_selector("section.summary svg.chart")
@@ -150,5 +161,34 @@ def test_the_end_of_a_series_charts_the_totals_with_names_apart(server, browser)
     page.goto(f"{server.url}/history")
     assert page.evaluate(OVERLAPS) == []
     page.screenshot(path=str(SHOTS / "history-dark.png"))
+    assert not page.errors
+    ctx.close()
+
+
+LONG_NAMES = ["Alexandra Konstantinopoulou", "長谷川きよしのすけ", "Bartholomew the Magnificent", "Dai"]
+
+
+def test_long_names_at_the_line_ends_are_whole_on_the_table_and_the_history(server, browser):  # noqa: F811
+    """The end of a two-game series on the host's table page, then the History page, in Japanese at
+    390×844: every end label is the whole name and total (wrapped, never cut: before, "Alexandra
+    Konstant…"), inside its chart and apart from every other label (measured in Chromium)."""
+    client, table = _series(server, LONG_NAMES, 11)
+    totals = state(client, table)["series"]["totals"]
+    ctx, page = _phone(browser)
+    page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}&lang=ja")
+    page.wait_for_selector("section.summary svg.chart")
+    from tests.test_history_web import joined, squashed
+    ends = [squashed(joined(rows)) for rows in page.evaluate(END_LABELS)]
+    assert sorted(ends) == sorted(squashed(f"{n} {t}") for n, t in zip(LONG_NAMES, totals)), ends
+    assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("section.summary svg.chart").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "series-end-long-names-ja.png"))
+    page.goto(f"{server.url}/history?lang=ja&game=spartacus")
+    ends = [squashed(joined(rows)) for rows in page.evaluate(END_LABELS)]
+    assert all(any(e.startswith(squashed(n)) for e in ends) for n in LONG_NAMES), ends
+    assert not any("…" in e for e in ends) and page.evaluate(OVERLAPS) == []
+    page.locator("section.game-section svg.chart").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "history-long-names-ja.png"))
     assert not page.errors
     ctx.close()

@@ -13,7 +13,8 @@ import pytest
 
 from companion.history import Play, Seat, dates, query
 from companion.history.record import write_play
-from tests.test_history_browser import OVERLAPS
+from tests.test_history_browser import END_LABELS, OVERLAPS
+from tests.test_history_web import joined, squashed
 from tests.test_web_browser import PHONE, SHOTS, _phone, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -82,6 +83,11 @@ def test_player_game_and_overview_pages_read_cleanly_in_both_languages(server, b
         assert page.locator("#records tr").count() == 6
         look(page, f"{server.url}/history/game/spartacus?lang={lang}", f"history-game-{lang}-{size}")
         assert page.locator("svg.chart").count() >= 3
+        # a long name at its line's end is wrapped whole (before: cut, and written out under the chart)
+        ends = [squashed(joined(rows)) for rows in page.evaluate(END_LABELS)]
+        assert any(e.startswith("BartholomewtheMagnificent") for e in ends), ends
+        assert any(e.startswith("アレクサンドラ・ミハイロヴナ") for e in ends), ends
+        assert not any("…" in e for e in ends)
         look(page, f"{server.url}/history/player?name=Bartholomew%20the%20Magnificent&lang={lang}",
              f"history-player-long-{lang}-{size}")
         look(page, f"{server.url}/history/player?name=%E8%8A%B1%E5%AD%90&lang={lang}", f"history-player-{lang}-{size}")

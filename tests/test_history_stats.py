@@ -258,3 +258,22 @@ def test_cli_player_and_game_stats_say_the_same_figures_as_json(figures, store, 
     text = capsys.readouterr().out
     assert "6 plays, 5 wins (83%)" in text and "win streak 3 now, longest 3" in text
     assert main(["history", "player", "Zed", "--db", str(store.path)]) == 2
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=histories())
+def test_player_and_overview_figures_add_up(tmp_path_factory, history):
+    from tests.test_history import stored
+    plays = query.plays(stored(tmp_path_factory.mktemp("fig") / "a.db", history))
+    o = query.overview(plays)
+    assert o.plays == len(plays) == sum(n for _, n in o.per_game) == sum(n for _, n in o.per_month)
+    assert 0 <= o.h_index <= min(len(o.per_game), o.plays) and o.time_played == sum(
+        p.duration for p in plays if p.knows("duration"))
+    for person in {s.person for p in plays for s in p.seats if s.person}:
+        me = query.player_summary(plays, person)
+        assert me.plays == sum(r.plays for r in me.games) and me.wins == sum(r.wins for r in me.games)
+        assert me.longest_streak >= me.current_streak and me.longest_streak <= me.wins
+        for h in me.head_to_head:
+            assert h.wins + h.losses + h.draws == h.plays
+            them = {x.other: x for x in query.player_summary(plays, h.other).head_to_head}[me.name]
+            assert (them.plays, them.wins, them.losses, them.draws) == (h.plays, h.losses, h.wins, h.draws)

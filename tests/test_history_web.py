@@ -8,6 +8,7 @@ import re
 import sqlite3
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,9 +49,29 @@ def test_one_finished_game_draws_no_series_chart_and_offers_a_rematch(tmp_path):
     assert 'id="rematch"' not in view(client, table, "token")          # the host's button, not a phone's
 
 
+def end_lines(svg: str) -> list[tuple[float, float, list[str]]]:
+    """Each end label of a line chart: x, first baseline, its lines (one ``tspan`` each)."""
+    return [(float(x), float(y), re.findall(r"<tspan[^>]*>([^<]*)</tspan>", inner)) for x, y, inner in
+            re.findall(r'<text x="([\d.]+)" y="([\d.]+)" fill="[^"]+" class="end">(.*?)</text>', svg)]
+
+
+def joined(rows: list[str]) -> str:
+    """A wrapped label's lines as one text again, a word broken with a hyphen joined (a line break
+    stands where a space or nothing was: compare with ``squashed``)."""
+    text = ""
+    for row in rows:
+        text = (text[:-1] if text.endswith("-") and text[-2:-1].isalpha() else text + " ") + row
+    return text.strip()
+
+
+def squashed(text: str) -> str:
+    """``text`` without spaces: a wrapped label and its whole text compare equal."""
+    return text.replace(" ", "")
+
+
 def end_labels(svg: str) -> list[tuple[float, float, str]]:
-    return [(float(x), float(y), text) for x, y, text in
-            re.findall(r'<text x="([\d.]+)" y="([\d.]+)" fill="[^"]+" class="end">([^<]*)</text>', svg)]
+    """Each end label with its lines joined as written."""
+    return [(x, y, joined(rows)) for x, y, rows in end_lines(svg)]
 
 
 def test_series_chart_names_never_overlap_even_when_totals_are_equal():
@@ -63,11 +84,26 @@ def test_series_chart_names_never_overlap_even_when_totals_are_equal():
     assert all(charts.FONT <= y <= height for y in ys)
 
 
-def test_long_and_japanese_names_fit_their_column():
-    svg = str(score_chart([[3, 1], [2, 9]], ["アレクサンドラ・ミハイロヴナ", "Bartholomew the Magnificent"]))
-    for x, _, text in end_labels(svg):
-        assert x + charts.text_width(text) <= charts.WIDTH + 1
-        assert text.endswith("…")
+@pytest.mark.parametrize("names", [["アレクサンドラ・ミハイロヴナ", "Bartholomew the Magnificent"],
+                                   ["Alexandra Konstantinopoulou", "長谷川きよしのすけ", "Ann", "Supercalifragilisticexpialidocious"]])
+def test_long_and_japanese_names_are_wrapped_whole_within_the_chart(names):
+    """A long name at a line's end is wrapped onto more lines, each within the chart, never cut
+    (before: "Bartholomew the Magn…"); the lines of two labels never share a baseline."""
+    games = [[3 + i for i in range(len(names))], [2 * i for i in range(len(names))]]
+    svg = str(score_chart(games, names))
+    labels = end_labels(svg)
+    totals = [sum(g[i] for g in games) for i in range(len(names))]
+    assert [squashed(t) for _, _, t in labels] == [squashed(f"{n} {t}") for n, t in zip(names, totals)]   # whole
+    assert "…" not in svg
+    baselines = []
+    for x, y, rows in end_lines(svg):
+        assert all(x + charts.text_width(row, charts.BOLD) <= charts.WIDTH + 1 for row in rows), rows
+        baselines += [y + k * charts.GAP for k in range(len(rows))]
+    height = float(re.search(r'viewBox="0 0 \d+ ([\d.]+)"', svg).group(1))
+    baselines.sort()
+    assert all(b - a >= charts.GAP - 0.01 for a, b in zip(baselines, baselines[1:]))
+    assert all(charts.FONT <= y <= height for y in baselines)
+    assert len(end_lines(svg)[0][2]) >= 2                                     # the long name wrapped
 
 
 @settings(max_examples=200, deadline=None)
@@ -79,6 +115,18 @@ def test_spread_keeps_order_gap_and_bounds(wanted):
     placed = [ys[i] for i in order]
     assert all(b - a >= charts.GAP - 1e-9 for a, b in zip(placed, placed[1:]))
     assert all(low - 1e-9 <= y <= high + 1e-9 for y in ys)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(-50, 400, allow_nan=False), st.integers(1, 4)), min_size=1, max_size=12))
+def test_spread_gives_a_label_of_several_lines_its_room(labels):
+    wanted, lines = [w for w, _ in labels], [n for _, n in labels]
+    low, high = 0.0, max(300.0, sum(lines) * charts.GAP)
+    ys = charts.spread(wanted, charts.GAP, low, high, lines)
+    order = sorted(range(len(wanted)), key=lambda i: (wanted[i], i))
+    for a, b in zip(order, order[1:]):     # the next label starts below the last line of this one
+        assert ys[b] - ys[a] >= lines[a] * charts.GAP - 1e-9
+    assert all(low - 1e-9 <= ys[i] and ys[i] + (lines[i] - 1) * charts.GAP <= high + 1e-9 for i in order)
 
 
 # ------------------------------------------------------------------------ point 5: dates on pages

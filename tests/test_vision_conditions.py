@@ -53,8 +53,9 @@ def test_motion_blur_smears_and_a_gradient_darkens_one_side():
     plain = synthetic.Camera.looking_at(TABLE, 1.6, seed=3, conditions=Conditions(elevation=90.0))
     shaky = synthetic.Camera.looking_at(TABLE, 1.6, seed=3, conditions=Conditions(elevation=90.0, motion_blur=7))
     dim = synthetic.Camera.looking_at(TABLE, 1.6, seed=3, conditions=Conditions(elevation=90.0, gradient=0.6))
-    still, _ = synthetic.render(plain, [CARD], seed=1)
-    smeared, _ = synthetic.render(shaky, [CARD], seed=1)
+    # (without the sensor's noise, which is added after the smear and is as sharp in both)
+    still, _ = synthetic.render(plain, [CARD], seed=1, effects=synthetic.Effects(noise=0))
+    smeared, _ = synthetic.render(shaky, [CARD], seed=1, effects=synthetic.Effects(noise=0))
     assert _sharpness(smeared) < 0.5 * _sharpness(still)
     lit, _ = synthetic.render(dim, [CARD], seed=1)
     ratio = cv2.cvtColor(lit, cv2.COLOR_BGR2GRAY).astype(float) / np.maximum(cv2.cvtColor(still, cv2.COLOR_BGR2GRAY), 8)
@@ -87,8 +88,57 @@ def test_a_phone_over_the_table_shows_a_card_that_is_not_on_it():
     assert max(sides[0], sides[2]) / w > 1.02 * cam.px_per_mm * 0.9 or sides.max() / h > 1.05 * cam.px_per_mm
 
 
+def _grey(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float64)
+
+
+def test_a_dim_room_is_darker_and_noisier():
+    lit = synthetic.Camera.looking_at(TABLE, 1.6, seed=6, conditions=Conditions(elevation=80.0))
+    dim = synthetic.Camera.looking_at(TABLE, 1.6, seed=6, conditions=Conditions(elevation=80.0, dim=0.6))
+    bright, _ = synthetic.render(lit, [CARD], seed=1)
+    dark, _ = synthetic.render(dim, [CARD], seed=1)
+    assert np.median(_grey(dark)) < 0.8 * np.median(_grey(bright))
+    # the sensor's gain: two frames of the same still table differ by more noise
+    noise = [float(np.std(_grey(synthetic.render(cam, [CARD], seed=2)[0]) - _grey(frame)))
+             for cam, frame in ((lit, bright), (dim, dark))]
+    assert noise[1] > 1.5 * noise[0]
+
+
+def test_shadows_darken_part_of_the_table_and_stay_put():
+    cards = [Placement(f"S-R{v}", True, (150.0 + 100 * v, 310.0), 0.0, v) for v in range(1, 8)]
+    plain = synthetic.Camera.looking_at(TABLE, 1.6, seed=7, conditions=Conditions(elevation=75.0))
+    leaning = synthetic.Camera.looking_at(TABLE, 1.6, seed=7, conditions=Conditions(elevation=75.0, shadows=3))
+    lit, _ = synthetic.render(plain, cards, seed=1)
+    first, _ = synthetic.render(leaning, cards, seed=1)
+    second, _ = synthetic.render(leaning, cards, seed=2)
+    ratio = cv2.resize(_grey(first) / np.maximum(_grey(lit), 8), (48, 27), interpolation=cv2.INTER_AREA)
+    assert ratio.min() < 0.65 and np.median(ratio) > 0.9           # dark patches, most of it lit
+    again = cv2.resize(_grey(second) / np.maximum(_grey(lit), 8), (48, 27), interpolation=cv2.INTER_AREA)
+    assert np.abs(again - ratio).max() < 0.1                        # where they were a frame ago
+
+
+def test_a_lens_focused_on_the_centre_blurs_the_near_and_far_edges():
+    cards = [Placement("S-R9", True, (500.0, y), 0.0, i) for i, y in enumerate((100.0, 310.0, 560.0))]
+    sharp = synthetic.Camera.looking_at(TABLE, 1.8, seed=8, conditions=Conditions(elevation=45.0, barrel=0.0))
+    soft = synthetic.Camera.looking_at(TABLE, 1.8, seed=8, conditions=Conditions(elevation=45.0, barrel=0.0,
+                                                                                 defocus=4.0))
+    a, _ = synthetic.render(sharp, cards, seed=1)
+    b, _ = synthetic.render(soft, cards, seed=1)
+
+    def sharpness_at(image, card):
+        x, y = sharp.project(np.array([card.centre]))[0].astype(int)
+        return _sharpness(image[y - 30:y + 30, x - 30:x + 30])
+    centre, near = cards[1], cards[2]
+    assert sharpness_at(b, centre) > 0.8 * sharpness_at(a, centre)      # in focus
+    assert sharpness_at(b, near) < 0.5 * sharpness_at(a, near)          # the near edge is not
+
+
 def test_conditions_say_what_is_wrong():
     with pytest.raises(ValueError, match="needs a pinhole camera"):
         Conditions(screen=True)
     with pytest.raises(ValueError, match="elevation"):
         Conditions(elevation=10.0)
+    with pytest.raises(ValueError, match="defocus needs a pinhole camera"):
+        Conditions(defocus=2.0)
+    with pytest.raises(ValueError, match="dim 0–0.8"):
+        Conditions(elevation=80.0, dim=0.95)

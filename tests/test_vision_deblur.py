@@ -65,8 +65,9 @@ def test_a_smeared_table_reads_as_the_sharp_one():
         view.cam, placed, shots[-1].hidden, synthetic.VISIBLE_PX_PER_MM) if not placed[i].card_id.startswith("K-CAL")]
     lying = [(p.shown_id, p.centre) for p in placed if not p.card_id.startswith("K-CAL")]
     grey = cv2.cvtColor(shots[0].image, cv2.COLOR_BGR2GRAY)
-    # smeared as it is, the frame shows few markers (the four K-CAL ones and a card or two)
-    assert len(MarkerFinder().find(grey)) < 0.3 * len(truth)
+    # smeared as it is, the frame shows few markers (the four K-CAL ones and about half the cards,
+    # 16 markers of 29 visible cards, since markers are searched on an unsharp-masked frame)
+    assert len(MarkerFinder().find(grey)) < 0.6 * len(truth)
     p = Pipeline(GAME, GAME_PLAYERS[GAME], layout=view.layout)
     for shot in shots:
         scene = p.process(shot.image)

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import layouts, synthetic
+from vision import bench, layouts, synthetic
 from vision.bench import game_states, placements
 from vision.calibrate import Calibration
 from vision.layouts import Placement
@@ -102,3 +102,52 @@ def test_a_card_outside_the_play_area_is_not_on_the_table():
     p = Watched(cam, [synthetic.render(cam, table, i)[0] for i in range(3)])
     assert spare[1] in read(p) and spare[0] not in read(p)
     assert (spare[0], "outside") in {(i.card_id, i.reason) for i in p.ignored}
+
+
+@pytest.mark.parametrize("screen,seed", [("phone night", 0), ("phone flat", 1), ("phone flat", 3), ("tablet", 2)])
+def test_a_warm_dim_screen_held_low_is_told_by_its_frame_not_its_colour(screen, seed):
+    """Night mode (a warm white, dimmer than paper), held flat just over the cards, or a tablet
+    showing the card at its printed size: neither its colour nor its size gives it away."""
+    cam = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
+                                      conditions=Conditions(elevation=75.0, yaw=10.0, screen=screen))
+    shots = [synthetic.render_frame(cam, lying(), 7) for _ in range(3)]
+    picture = shots[0].screen.card_id
+    for frames in ([s.image for s in shots], [cv2.cvtColor(s.image, cv2.COLOR_BGR2GRAY) for s in shots]):
+        p = Watched(cam, frames)                # in colour, and the same frames without colour
+        assert picture not in read(p)
+        # told as a screen (a tablet held up may already be off the table plane)
+        assert {i.reason for i in p.ignored if i.card_id == picture} & ({"screen", "off_table"} if screen == "tablet"
+                                                                        else {"screen"})
+    clear = {lying()[i].shown_id for i in synthetic.visible_truth(cam, lying(), shots[0].hidden)}
+    plain = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
+                                        conditions=Conditions(elevation=75.0, yaw=10.0))
+    without = Watched(plain, [synthetic.render(plain, lying(), 7)[0] for _ in range(3)])
+    assert read(without) & clear <= read(p)     # no real card lost beside the screen
+
+
+def test_a_card_half_under_a_held_phone_is_still_a_card():
+    """The phone held over a Prussia table covers half of a real card: what shows of it is paper
+    (its ring is dark only where the phone lies over the card), so it stays a card."""
+    view = bench.View("prussia", 2.0, seed=4, conditions=bench.conditions()["phone screen"])
+    states = game_states("prussia", seed=1)
+    placed = placements("prussia", states[int(0.5 * (len(states) - 1))], seed=0)
+    shots = [synthetic.render_frame(view.cam, placed, i) for i in range(3)]
+    under = [p for p in placed if p.shown_id == "P-SK"]
+    assert under and shots[0].hidden[tuple(np.round(view.cam.project(np.array([under[0].centre]))[0][::-1]).astype(int))] > 0, \
+        "the phone lies over the card's middle"
+    p = Pipeline("prussia", bench.GAME_PLAYERS["prussia"], layout=view.layout)
+    p.calibration = Calibration(np.linalg.inv(view.cam.homography), (), 0.0, view.cam.k)
+    for s in shots:
+        scene = p.process(s.image)
+    assert "P-SK" in {c.card_id for c in scene.cards}
+    assert shots[0].screen.card_id not in {c.card_id for c in scene.cards}
+
+
+def test_cards_on_a_black_mat_are_not_screens():
+    """A dark play mat frames every card in dark: a screen must stand out from the other cards."""
+    cam = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed=1, whole_table=False)
+    wood = Watched(cam, [synthetic.render(cam, lying(), i)[0] for i in range(3)])
+    cam._background = (cam.background() * 0.12).astype(np.uint8)       # the table under a black mat
+    p = Watched(cam, [synthetic.render(cam, lying(), i)[0] for i in range(3)])
+    assert not [i for i in p.ignored if i.reason == "screen"]
+    assert len(read(wood)) >= 5 and read(p) >= read(wood)

@@ -376,3 +376,32 @@ def test_a_rematch_keeps_a_webcam_watching(app, wheel_frames):
     other = tables.create("wheel", 3, names=["A", "B", "C"], options={})
     cameras(app).attach(other.id, CameraFeed(tables, other.id, source=iter(())))
     assert follow_rematch(app, other.id, "elsewhere") is None and cameras(app).get(other.id) is not None
+
+
+def test_the_finished_tables_host_page_says_where_the_camera_went(app):
+    """``serve --camera``: after a rematch the camera watches the new table, and the finished table's
+    host page says so with a link to the rematch, in both languages (it showed an empty camera box:
+    the app's frame source has no frame for a table its camera left)."""
+    import queue
+    tables, s, host = _table(app)
+    pending: "queue.Queue" = queue.Queue()
+    feed = CameraFeed(tables, s.id, source=iter(pending.get, None)).start()
+    app.config["FRAME_SOURCE"] = feed.frame          # as webui.cli does for --camera
+    cameras(app).attach(s.id, feed)
+    client = app.test_client()
+    client.set_cookie(f"tch_{s.id}", host)
+    before = client.get(f"/host/{s.id}").get_data(as_text=True)
+    assert 'id="camera"' in before and "camera-moved" not in before
+    client.post(f"/api/tables/{s.id}/end", json={"version": 0}, headers={"X-Table-Token": host})
+    r = client.post("/history/rematch", data={"table": s.id}, headers={"X-Table-Token": host})
+    new_id = r.headers["Location"].rsplit("/", 1)[-1]
+    assert cameras(app).get(new_id) is feed
+    for lang, words in (("en", "The camera now watches the rematch: <a href=\"/host/{new}?lang=en\">open it</a>"),
+                        ("ja", "カメラは今、再戦のテーブルを見ています: <a href=\"/host/{new}?lang=ja\">再戦を開く</a>")):
+        old = client.get(f"/host/{s.id}?lang={lang}").get_data(as_text=True)
+        assert words.format(new=new_id) in old, lang
+        assert '<img id="camera"' not in old                # no empty box that waits for frames
+    # the link leads the host to the camera
+    new = client.get(f"/host/{new_id}?lang=en").get_data(as_text=True)
+    assert '<img id="camera"' in new and "camera-moved" not in new
+    pending.put(None)

@@ -134,8 +134,24 @@ def test_the_limits_speak_japanese(app):
     japanese_only(_page_message(page.get_data(as_text=True)), "join limit page")
 
 
+def test_the_join_pages_429_says_when_to_try_again(app):
+    """The HTML join page's 429 carries ``Retry-After`` like the JSON answer, and its words say how
+    long to wait (the limit here: 3 codes, then one every 600 s: about 10 minutes)."""
+    client = app.test_client()
+    for _ in range(3):
+        assert client.get("/join?code=QQQQ").status_code == 404
+    for lang, words in (("en", "wait about 10 minutes, then try again"), ("ja", "約10分待ってから")):
+        page = client.get(f"/join?code=QQQQ&lang={lang}", headers={"Accept": "text/html"})
+        assert page.status_code == 429 and page.mimetype == "text/html"
+        assert 590 <= int(page.headers["Retry-After"]) <= 600, page.headers
+        assert words in _page_message(page.get_data(as_text=True)), lang
+    answer = client.post("/api/join", json={"code": "QQQQ"})
+    assert answer.status_code == 429 and 590 <= int(answer.headers["Retry-After"]) <= 600
+    assert "wait about 10 minutes" in answer.get_json()["error"]
+
+
 def _page_message(html: str) -> str:
-    found = re.search(r'<p class="error" role="alert">(.*?)</p>', html, re.S)
+    found = re.search(r'<p class="error" role="alert"[^>]*>(.*?)</p>', html, re.S)
     assert found, html[:500]
     return found.group(1)
 
@@ -156,6 +172,16 @@ def test_every_error_page_speaks_japanese(app):
         ("the host page from another machine", 403, f"/host/{wheel['id']}", {"REMOTE_ADDR": "192.168.1.20"}),
         ("an empty code", 400, "/join?code=", {}),
         ("a wrong code", 404, "/join?code=QQQQ", {}),
+        # the host's Print page, its download and its preview (the two were English text/plain)
+        ("print: not a printable", 400, "/print?game=nosuch", {}),
+        ("print: too many decks", 400, "/print?game=chains&count=99", {}),
+        ("print: a bleed out of range", 400, "/print?game=wheel&bleed=9", {}),
+        ("print: stickers one a page", 400, "/print?game=stickers&single=1", {}),
+        ("print: download of no printable", 400, "/print/pdf?game=nosuch", {}),
+        ("print: download of a bad paper", 400, "/print/pdf?game=wheel&paper=a9", {}),
+        ("print: preview of a bad count", 400, "/print/preview.png?game=tokens&count=x", {}),
+        ("print: preview of a page it has not", 400, "/print/preview.png?game=wheel&page=9", {}),
+        ("print: from another machine", 403, "/print", {"REMOTE_ADDR": "192.168.1.20"}),
     ]
     for what, status, path, environ in cases:
         url = path + ("&" if "?" in path else "?") + "lang=ja"
@@ -164,6 +190,9 @@ def test_every_error_page_speaks_japanese(app):
         text = r.get_data(as_text=True)
         assert '<html lang="ja">' in text, what
         japanese_only(_page_message(text), what)
+        if what.startswith("print"):   # the same refusal in English keeps its English words
+            english = client.get(url.replace("lang=ja", "lang=en"), headers=html, environ_base=environ)
+            assert english.status_code == status and not JAPANESE.search(_page_message(english.get_data(as_text=True)))
     # the host's form refused in Japanese
     client.get("/host?lang=ja")
     csrf = client.get_cookie("csrf").value

@@ -457,6 +457,9 @@ def conditions() -> dict[str, Any]:
         "phone screen flat": Conditions(elevation=60.0, yaw=200.0, screen="phone flat"),
         "tablet screen": Conditions(elevation=75.0, yaw=10.0, screen="tablet"),
         "lighting gradient": Conditions(elevation=85.0, gradient=0.6),
+        "dim room": Conditions(elevation=80.0, yaw=340.0, dim=0.6),
+        "shadows": Conditions(elevation=70.0, yaw=30.0, shadows=3),
+        "shallow focus 45°": Conditions(elevation=45.0, yaw=200.0, defocus=3.0),
     }
 
 

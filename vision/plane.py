@@ -1,7 +1,8 @@
 """Not paper, not on the table: a card shown on a phone, held up, or lying outside the play area.
 
 A sighting is a card on the table only if what the camera measured fits a 63 × 88 mm card lying flat
-in the calibrated play area. Three measurements, each cheap and each from what the pipeline has:
+in the calibrated play area, printed on paper. Three measurements, each cheap and each from what the
+pipeline has:
 
 * **Off the table plane** (``off_table``): the card's read points (marker corners, QR corners)
   mapped to the table through the calibration must keep the card's printed size and shape. A card
@@ -11,18 +12,33 @@ in the calibrated play area. Three measurements, each cheap and each from what t
   markers at 45°, where the two markers' fits disagree most); a phone held 80–235 mm up maps at
   0.97–1.52, stretched up to 2.9. Refused outside ``SCALE`` or beyond ``MAX_STRETCH``: that catches
   most phones held up, not a phone held low and flat (1.01, 1.11).
-* **A screen** (``screen``): a picture on a screen is framed in black (the phone's bezel and the app
-  around the picture) and its white is the screen's own light, bluer than paper under the room's
-  lamp. Measured: the ring 3.5 mm outside the card is dark (< 45 grey and < 0.2 of the card's white)
-  on ≥ 25 % of it around a phone's picture, ≤ 29 % around real cards; the white of a phone's picture
-  is 19–22 grey levels bluer (blue − red) than the other cards' paper, real cards' white ≤ 11. Both
-  must hold (a card on a black play mat has a dark ring, paper under a blue lamp is blue). With the
-  framed card faces (#15) a picture of a Spartacus card (crimson frame) measured only 14–17 bluer with
-  a dark ring on 15–19 % of it, and passed as paper on 4 of 20 phone tables of
-  ``companion bench vision --part conditions --quick``; the limits are now 13 (real cards ≤ 11) and
-  12 %: 0 of 20 pass, and one real card of 410 near the phone was taken for a screen in one frame set
-  (all other conditions unchanged, card for card). A screen set to a warm "night" white would pass
-  this test; geometry then remains.
+* **A screen** (``screen``), for what geometry misses (a phone held low and flat, a tablet showing
+  the card at its printed size): a picture on a screen is *framed in dark* — the phone's bezel and
+  the app around the picture — on every side, while its inside is the picture's paper. A side is
+  framed when ≥ ``SIDE_DARK`` of the points 1–5 mm outside the card's edge (``RING_MM``) are darker
+  than ``DARK_SHARE_OF_WHITE`` of the card's own white, and under half of the strip 6 mm inside
+  it (``INNER_MM``) is; a screen's picture is framed on ≥ 3 sides. It does not depend on colour or
+  brightness: the dark is measured against the picture's own white, so a warm night-mode screen
+  dimmed below paper is framed as a bright one is (the same frames in grey give the same answer).
+  A card lying beside a phone, a card back or a mug is framed on one or two sides; one half under
+  a phone is dark inside as well as outside where the phone lies, so those sides do not count (the
+  old test, "bluer than paper" with a dark ring, took such a card for the screen: one real card of
+  102–110 beside the phone at 1.7 and 2.0 px/mm). A black play mat frames every card, so a screen
+  must also stand out from the other cards in view (their median under 2 framed sides).
+  Measured before choosing (``vision.bench`` conditions: phone, night-mode phone, phone held flat
+  8–25 mm over the cards, tablet; overhead, 45–60°, barrel, glare, gradient, blur; 1.2–2.0 px/mm):
+  at 2–5 mm out, ≥ 3 framed sides on 0 of 3,895 sightings of real cards and 80 of 100 of screens
+  (the rest: a picture filling a phone's width, its bezel 3 mm, or glass reflecting the room over
+  a dark app); with the 1 mm ring added the pictures of the tests' night, flat and tablet screens
+  are framed on all 4 sides, the real cards around them on at most 2.
+  Rejected: *emission* — the screen's white is not brighter than paper here (the renderer's paper
+  clips at 250–255 in most of the frame, as a camera exposing for a bright table does, and a
+  night-mode screen is dimmer than paper), and a screen lying on the table follows no gradient a
+  single frame can show; *the calibrated plane* — a screen 10 mm over the table is seen ~1 % too
+  large from a camera 70 cm up (measured 0.97–0.98 for phones held 10 mm up: the read points'
+  own scatter is larger); *moiré* — drawn by the renderer, but a webcam 1 m up averages a real
+  phone's pixel grid away and JPEG halves the colour that shows it; *flicker* — many screens do not
+  flicker (DC dimming), and a frame-to-frame measure needs frames the pipeline does not keep.
 * **Outside the play area** (``outside``): a card whose centre lies more than ``OUTSIDE_MM`` outside
   the calibrated table rectangle (K-CAL1–4 in its corners; not with the loose calibration sheet):
   a card on its way to or from a player's hand, or shown to the table from outside it. Seat tokens
@@ -49,19 +65,26 @@ SCALE = (0.85, 1.15)
 MAX_STRETCH = 1.5
 """...and stretched (the ratio of its two axes' scales) by no more than this."""
 
-RING_MM = 3.5
-"""The ring looked at just outside a card's edge (a phone's picture: its bezel or app background)."""
+RING_MM = (1.0, 2.0, 3.5, 5.0)
+"""The rings looked at just outside a card's edge (a screen's picture: its bezel or the app around
+it); a point of a side is dark if it is dark on any of them (the picture fills a phone's width
+within a millimetre or two, or leaves a margin)."""
 
-DARK_GREY = 45
-DARK_SHARE_OF_WHITE = 0.2
-"""A ring sample is dark under this grey level and under this share of the card's own white."""
+INNER_MM = 6.0
+"""The strip looked at just inside the card's edge: paper (or the card's frame) on a card or a
+picture of one; dark where something lies over the card."""
 
-SCREEN_DARK = 0.12
-"""A screen's picture has a dark ring on at least this share of it (two of four sides: ≥ 0.5)."""
+DARK_SHARE_OF_WHITE = 0.3
+"""A sample is dark under this share of the card's own white (its 90th percentile): wood and paper
+are above it, a phone's bezel and a dark app around the picture below, at any brightness."""
 
-SCREEN_CAST = 13
-"""A screen's white is bluer than the paper around it by at least this many grey levels (B − R)."""
+SIDE_DARK = 0.6
+"""A side is *framed* when at least this share of its outer samples is dark and under half of its
+inner strip is (so the dark lies around the card, not over it)."""
 
+SCREEN_SIDES = 3
+"""A picture on a screen is framed on at least this many of its four sides; a card lying on the
+table, on none or one or two (beside a phone, a card back or a mug)."""
 OUTSIDE_MM = 25.0
 """A card whose centre lies further outside the play area than this is not on it."""
 
@@ -85,21 +108,18 @@ def judge(sightings: list[Sighting], frame: np.ndarray, calibration: Calibration
     if not sightings:
         return []
     scale, stretch = _fit(sightings, calibration)
-    dark, cast = _looks(sightings, frame, grey)
-    known = ~np.isnan(cast)
+    framed = _framed(sightings, frame if grey is None else grey)
     out: list[str | None] = []
-    # bluer than the paper of the other cards in view (a blue lamp turns all paper blue): their
-    # median, which one card among several barely moves
-    typical = float(np.median(cast[known])) if known.sum() >= 3 else None
     for i, s in enumerate(sightings):
-        others = known.copy()
-        others[i] = False
-        paper = typical if typical is not None else float(np.median(cast[others])) if others.any() else 0.0
+        # a table dark all around (a black play mat) frames every card: a screen must stand out
+        # from the other cards in view (their median, which one card among several barely moves)
+        others = np.delete(framed, i)
+        usual = float(np.median(others)) if len(others) >= 3 else 0.0
         if s.card_id.startswith("T-SEAT"):
             reason = None       # seat tokens: small, at the table's edges, never on a screen
         elif not SCALE[0] <= scale[i] <= SCALE[1] or stretch[i] > MAX_STRETCH:
             reason = "off_table"
-        elif dark[i] >= SCREEN_DARK and known[i] and cast[i] - paper >= SCREEN_CAST:
+        elif framed[i] >= SCREEN_SIDES and usual < SCREEN_SIDES - 1:
             reason = "screen"
         elif area is not None and s.face_up and _outside(s, calibration, area):
             reason = "outside"
@@ -131,42 +151,56 @@ def _fit(sightings: list[Sighting], calibration: Calibration) -> tuple[np.ndarra
 
 @lru_cache(maxsize=16)
 def _samples(size_mm: tuple[float, float]) -> np.ndarray:
-    """Card-mm points: the ring just outside the card (``RING`` of them), then its inside."""
+    """Card-mm points: for each of ``RING_MM`` and then ``INNER_MM`` (inside), 12 points along each
+    side (top, bottom, left, right); then the card's inside (a 10 × 14 grid)."""
     w, h = size_mm
     t = np.linspace(0.1, 0.9, 12)
-    d = RING_MM
-    ring = np.vstack([np.column_stack([t * w, np.full(12, -d)]), np.column_stack([t * w, np.full(12, h + d)]),
-                      np.column_stack([np.full(12, -d), t * h]), np.column_stack([np.full(12, w + d), t * h])])
+    rows = []
+    for d in tuple(-r for r in RING_MM) + (INNER_MM,):
+        rows += [np.column_stack([t * w, np.full(12, d)]), np.column_stack([t * w, np.full(12, h - d)]),
+                 np.column_stack([np.full(12, d), t * h]), np.column_stack([np.full(12, w - d), t * h])]
     xs, ys = np.meshgrid(np.linspace(3, w - 3, 10), np.linspace(3, h - 3, 14))
-    return np.vstack([ring, np.column_stack([xs.ravel(), ys.ravel()])])
+    return np.vstack(rows + [np.column_stack([xs.ravel(), ys.ravel()])])
 
 
-RING = 48
+EDGE = 48 * (len(RING_MM) + 1)
+"""Samples of the rings and the inner strip (before the inside's)."""
 
 
-def _looks(sightings: list[Sighting], frame: np.ndarray, grey: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """(dark ring share, blue cast of the white) of each sighting; the cast is NaN where the card
-    shows too little white (or the frame is grey). All sightings' samples at once."""
-    if grey is None:
-        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+def _framed(sightings: list[Sighting], frame: np.ndarray) -> np.ndarray:
+    """How many of each sighting's four sides are framed in dark (``SIDE_DARK``): the picture of a
+    card on a screen, not paper lit by the room. All sightings' samples at once."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
     card = np.array([_samples(s.size_mm) for s in sightings])                         # (n, p, 2)
-    homographies = np.array([s.to_image for s in sightings])
+    homographies = np.array([_own_plane(s) for s in sightings])
     pts = np.einsum("nij,npj->npi", homographies[:, :, :2], card) + homographies[:, None, :, 2]
     px = pts[..., :2] / pts[..., 2:3]
     ok = (px[..., 0] >= 0) & (px[..., 1] >= 0) & (px[..., 0] < w - 1) & (px[..., 1] < h - 1)
     xs, ys = np.round(px[..., 0]).astype(np.int64).clip(0, w - 1), np.round(px[..., 1]).astype(np.int64).clip(0, h - 1)
     values = grey[ys, xs].astype(np.float64)
-    white = _ranked(values[:, RING:], ok[:, RING:], 0.9, 255.0)
-    darkish = ok[:, :RING] & (values[:, :RING] < DARK_GREY) & (values[:, :RING] < DARK_SHARE_OF_WHITE * white[:, None])
-    dark = darkish.sum(axis=1) / np.maximum(ok[:, :RING].sum(axis=1), 1)
-    cast = np.full(len(sightings), np.nan)
-    if frame.ndim == 3:
-        bgr = frame[ys[:, RING:], xs[:, RING:]].astype(np.float64)                     # (n, q, 3)
-        paper = ok[:, RING:] & (bgr.min(axis=2) >= 150) & (bgr.mean(axis=2) >= 0.85 * white[:, None])
-        enough = paper.sum(axis=1) >= 5
-        cast[enough] = _ranked(bgr[..., 0] - bgr[..., 2], paper, 0.5, np.nan)[enough]
-    return dark, cast
+    white = _ranked(values[:, EDGE:], ok[:, EDGE:], 0.9, 255.0)
+    dark = (values[:, :EDGE] < DARK_SHARE_OF_WHITE * white[:, None]).reshape(len(sightings), -1, 4, 12)
+    seen = ok[:, :EDGE].reshape(len(sightings), -1, 4, 12)                            # (n, ring, side, 12)
+    rings = len(RING_MM)
+    outer_dark = (dark[:, :rings] & seen[:, :rings]).any(axis=1)                      # (n, side, 12)
+    outer_seen = seen[:, :rings].any(axis=1)
+    inner_dark, inner_seen = dark[:, rings] & seen[:, rings], seen[:, rings]
+    enough = (outer_seen.sum(axis=2) >= 6) & (inner_seen.sum(axis=2) >= 6)
+    framed = enough & (outer_dark.sum(axis=2) >= SIDE_DARK * np.maximum(outer_seen.sum(axis=2), 1)) \
+        & (inner_dark.sum(axis=2) < 0.5 * np.maximum(inner_seen.sum(axis=2), 1))
+    return framed.sum(axis=1)
+
+
+def _own_plane(s: Sighting) -> np.ndarray:
+    """Card mm -> image px in the plane the card's read points lie in: a homography of all of them
+    when two markers (or a marker and the QR code) were read. ``Sighting.to_image`` is a card laid
+    flat on the table; a picture on a tilted screen is not, and its outline there misses the
+    picture's sides by millimetres (a tablet tilted 20°: two sides of four)."""
+    if len(s.card_pts) < 8:
+        return s.to_image
+    h, _ = cv2.findHomography(s.card_pts.astype(np.float64), s.image_pts.astype(np.float64), 0)
+    return s.to_image if h is None else h
 
 
 def _ranked(values: np.ndarray, valid: np.ndarray, share: float, empty: float) -> np.ndarray:

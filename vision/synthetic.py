@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
@@ -88,7 +88,14 @@ class Conditions:
     it: True or "phone" (a bright bluish phone held up), "phone night" (a warm night-mode white,
     dimmer than paper), "phone flat" (the same held flat just over the table), "tablet" (the card
     at its printed size, held low), see ``SCREENS``; ``gradient`` how much darker one side of the
-    table is (0.5 = half as bright)."""
+    table is (0.5 = half as bright).
+
+    Three more a real table has and the first renderer did not: ``dim`` how much less light the
+    room has (0.6 = 40 %): the camera raises its gain, so the frame is darker, noisier and its JPEG
+    coarser; ``shadows`` the number of people leaning over the table, each casting a soft-edged
+    shadow across the cards that stays put; ``defocus`` the blur circle (px across) where the
+    table is farthest from the distance the lens is focused at (the table's centre), as a
+    phone's wide aperture shows a 45° table (a pinhole camera only)."""
 
     elevation: float | None = None
     yaw: float = 0.0
@@ -97,6 +104,9 @@ class Conditions:
     glare: int = 0
     screen: bool | str = False
     gradient: float = 0.0
+    dim: float = 0.0
+    shadows: int = 0
+    defocus: float = 0.0
 
     def __post_init__(self) -> None:
         if self.elevation is not None and not 30.0 <= self.elevation <= 90.0:
@@ -111,6 +121,10 @@ class Conditions:
             raise ValueError(f"barrel must be within ±0.3, not {self.barrel}")
         if not 0.0 <= self.motion_blur <= 30.0 or not 0.0 <= self.gradient < 1.0 or self.glare < 0:
             raise ValueError("motion_blur 0–30 px, gradient 0–1 and glare ≥ 0 spots")
+        if not 0.0 <= self.dim <= 0.8 or self.shadows < 0 or not 0.0 <= self.defocus <= 12.0:
+            raise ValueError("dim 0–0.8, shadows ≥ 0 and defocus 0–12 px")
+        if self.defocus and self.elevation is None:
+            raise ValueError("defocus needs a pinhole camera (its depth): give an elevation")
 
     @property
     def device(self) -> "Device | None":
@@ -186,6 +200,8 @@ class Camera:
     _light: np.ndarray | None = field(default=None, repr=False)
     _background: np.ndarray | None = field(default=None, repr=False)
     _noise: tuple[float, np.ndarray] | None = field(default=None, repr=False)
+    _shadow: tuple[Any, np.ndarray] | None = field(default=None, repr=False)
+    _defocus: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def looking_at(cls, table: tuple[float, float], px_per_mm: float, seed: int = 0,
@@ -363,9 +379,71 @@ class Camera:
             fw, fh = FRAME_SIZE
             bank = np.empty((fh + 97, fw + 131, 3), np.int16)
             cv2.setRNGSeed(self.seed)
-            cv2.randn(bank, 0, sigma)
+            cv2.randn(bank, (0, 0, 0), (sigma, sigma, sigma))    # (a bare 0, sigma fills the first channel only)
             self._noise = (sigma, bank)
         return self._noise[1]
+
+    def shadows(self, count: int, placements: Sequence[Placement]) -> np.ndarray:
+        """Frame-sized light gain of ``count`` people leaning over the table (1 = lit, 0.45–0.6 in a
+        shadow's core): ellipses 120–260 mm across, each over a card's corner, with a 6–20 mm
+        penumbra; cached, so a still table keeps them where they were."""
+        key = ("shadows", count)
+        if self._shadow is None or self._shadow[0] != key:
+            rng = random.Random(f"shadow:{self.seed}")
+            fw, fh = FRAME_SIZE
+            s = 8                                    # drawn at 1/8 size: a shadow has no detail
+            gain = np.ones((fh // s, fw // s), np.float32)
+            cards = [p for p in placements if not p.card_id.startswith("K-CAL")] or list(placements)
+            for _ in range(count):
+                p = rng.choice(cards)
+                corner = (p.centre[0] + rng.uniform(-30, 30), p.centre[1] + rng.uniform(-40, 40))
+                axes_mm = (rng.uniform(60, 130), rng.uniform(50, 90))
+                angle = rng.uniform(0, 180)
+                ring = np.array([(corner[0] + axes_mm[0] * math.cos(t) * math.cos(math.radians(angle))
+                                  - axes_mm[1] * math.sin(t) * math.sin(math.radians(angle)),
+                                  corner[1] + axes_mm[0] * math.cos(t) * math.sin(math.radians(angle))
+                                  + axes_mm[1] * math.sin(t) * math.cos(math.radians(angle)))
+                                 for t in np.linspace(0, 2 * math.pi, 48, endpoint=False)])
+                px = self.project(ring) / s
+                mask = np.zeros_like(gain)
+                cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 1.0)
+                penumbra_px = rng.uniform(6, 20) * self.px_per_mm / s
+                mask = cv2.GaussianBlur(mask, (0, 0), max(penumbra_px / 2, 0.5))
+                gain *= 1 - rng.uniform(0.4, 0.55) * mask
+            gain = cv2.resize(gain, (fw, fh), interpolation=cv2.INTER_LINEAR)
+            self._shadow = (key, cv2.merge([gain, gain, gain]))
+        return self._shadow[1]
+
+    def defocused(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` as a lens focused on the table's centre shows it: a blur circle growing with
+        |1/depth − 1/focus| up to ``conditions.defocus`` px across where the table is farthest
+        from focus (frame px blended between a few disc-blurred copies)."""
+        if self._defocus is None:
+            assert self.pose is not None, "defocus needs a posed camera"
+            fw, fh = FRAME_SIZE
+            s = 8
+            xs, ys = np.meshgrid(np.arange(fw // s) * s + s / 2, np.arange(fh // s) * s + s / 2)
+            pts = self._undistort(np.stack([xs, ys], axis=-1).reshape(-1, 2))
+            mm = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(self.homography)).reshape(-1, 2)
+            world = np.column_stack([mm, np.zeros(len(mm))])
+            depth = (world - self.pose.centre) @ self.pose.rotation[2]
+            focus = float((np.array([*np.array(self.table) / 2, 0.0]) - self.pose.centre) @ self.pose.rotation[2])
+            w, h = self.table
+            on_table = (mm[:, 0] >= 0) & (mm[:, 0] <= w) & (mm[:, 1] >= 0) & (mm[:, 1] <= h)
+            off = np.abs(1 / np.maximum(depth, 1.0) - 1 / focus)
+            worst = float(off[on_table].max()) if on_table.any() else float(off.max())
+            circle = np.clip(off / max(worst, 1e-12), 0, 1.5) * self.conditions.defocus
+            self._defocus = cv2.resize(circle.reshape(fh // s, fw // s).astype(np.float32), (fw, fh),
+                                       interpolation=cv2.INTER_LINEAR)
+        circle = self._defocus
+        steps = np.arange(0, math.ceil(float(circle.max())) + 1)
+        out = np.zeros(frame.shape, np.float32)
+        for d in steps:
+            weight = np.clip(1 - np.abs(circle - d), 0, 1)
+            if not weight.any():
+                continue
+            out += _disc_blur(frame, float(d)).astype(np.float32) * weight[..., None]
+        return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
     def to_world(self, centre_mm: tuple[float, float]) -> tuple[float, float]:
         """Table-image pixel of a table point."""
@@ -659,7 +737,14 @@ def render_frame(cam: Camera, placements: Sequence[Placement], seed: int = 0,
     # the lamp, its glare and a phone propped over the table stay put from frame to frame (a
     # still table stays still); only a hand, the exposure and the sensor change
     light = cam.light() if not cond.gradient else cam.light() * _gradient(cond.gradient, random.Random(f"lamp:{cam.seed}"))
+    if cond.shadows:
+        light = light * cam.shadows(cond.shadows, placements)
+    if cond.dim:
+        # auto exposure wins back half of the lost light by raising the gain (hence noise, below)
+        light = light * (1 - cond.dim / 2)
     frame = cv2.multiply(frame, light, scale=exposure(seed) + rng.uniform(-0.005, 0.005), dtype=cv2.CV_8U)
+    if cond.defocus:
+        frame = cam.defocused(frame)
     mask = glare = screen = None
     if hand_at is not None:
         mask = _draw_hand(frame, hand_polygon(cam, hand_at, rng), rng)
@@ -671,6 +756,11 @@ def render_frame(cam: Camera, placements: Sequence[Placement], seed: int = 0,
         frame = cv2.filter2D(frame, -1, _smear(cond.motion_blur, rng.uniform(0, 180)))
     if effects.blur:
         frame = cv2.GaussianBlur(frame, (0, 0), effects.blur * rng.uniform(0.8, 1.2))
+    if cond.dim:
+        # a webcam's gain in a dim room: σ 3 → ~10 grey levels, JPEG 85 → 70 (measured webcams
+        # at high gain show σ 6–12 and drop their quality to keep the frame rate)
+        effects = replace(effects, noise=effects.noise + 12 * cond.dim,
+                          jpeg=max(1, effects.jpeg - round(25 * cond.dim)) if effects.jpeg else 0)
     if effects.noise:
         bank = cam.noise(effects.noise)
         dy, dx = rng.randrange(bank.shape[0] - frame.shape[0]), rng.randrange(bank.shape[1] - frame.shape[1])
@@ -691,6 +781,17 @@ def _gradient(strength: float, rng: random.Random) -> np.ndarray:
     t = (t - t.min()) / max(float(np.ptp(t)), 1e-6)                  # 0 on the dark side, 1 on the bright
     gain = cv2.resize((1 - strength) + t * (strength * 1.25), (fw, fh), interpolation=cv2.INTER_LINEAR)
     return cv2.merge([gain, gain, gain])
+
+
+def _disc_blur(frame: np.ndarray, diameter: float) -> np.ndarray:
+    """``frame`` through a lens's out-of-focus disc ``diameter`` px across (anti-aliased, sum 1)."""
+    if diameter < 0.5:
+        return frame
+    size = int(math.ceil(diameter)) | 1
+    kernel = np.zeros((size * 8, size * 8), np.float32)
+    cv2.circle(kernel, (size * 4, size * 4), int(round(diameter * 4)), 1.0, -1, cv2.LINE_AA)
+    kernel = cv2.resize(kernel, (size, size), interpolation=cv2.INTER_AREA)
+    return cv2.filter2D(frame, -1, kernel / kernel.sum())
 
 
 def _smear(length: float, angle_deg: float) -> np.ndarray:

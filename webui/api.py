@@ -22,7 +22,9 @@ from webui.render import move_groups
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-MAX_NAME = 24
+MAX_NAME = 40
+"""A name as long as the session and the history keep (``clean_text``): the charts wrap a long name
+at its line's end, so a table no longer cuts "Alexandra Konstantinopoulou" (27) to 24 characters."""
 ODDS_SAMPLES = 200
 
 
@@ -84,9 +86,7 @@ def create_table(body: dict[str, Any]) -> Any:
     target = _int_field(body, "target")
     wait = guard.limit("create").wait(guard.client())
     if wait:
-        fail(429, f"Too many new tables from this address: try again in {wait:.0f} s.",
-             ja=f"このアドレスからの新しいテーブルが多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
-             retry_after=int(wait) + 1)
+        too_many(wait, "Too many new tables from this address", "このアドレスからの新しいテーブルが多すぎます")
     try:
         s = tables().create(game, players, names=names, options=options, rounds=rounds,
                             target=target)
@@ -107,6 +107,14 @@ def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = 
     if isinstance(err, IllegalMove):
         extra["rule"] = err.rule
     fail(status, pick(reason, ja, lang()), reason=reason, ja=ja, **extra)
+
+
+def too_many(wait: float, en: str, ja: str) -> NoReturn:
+    """Refuse with 429: what was too many, and how long to wait in words (``Retry-After`` in seconds)."""
+    seconds = guard.retry_after(wait)
+    en_wait, ja_wait = guard.wait_words(seconds)
+    fail(429, f"{en}: wait {en_wait}, then try again.", ja=f"{ja}。{ja_wait}待ってからもう一度どうぞ。",
+         retry_after=seconds)
 
 
 def join_url(table_id: str) -> str:
@@ -132,9 +140,7 @@ def find_table(code: str) -> str | None:
     wait = guard.limit("join").wait(guard.client())
     table_id = tables().find(code)
     if wait and not (table_id is not None and guard.joined_before(table_id)):
-        fail(429, f"Too many wrong codes from this address: try again in {wait:.0f} s.",
-             ja=f"このアドレスからの誤ったコードが多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
-             retry_after=int(wait) + 1)
+        too_many(wait, "Too many wrong codes from this address", "このアドレスからの誤ったコードが多すぎます")
     if table_id is None:
         guard.limit("join").spend(guard.client())
     return table_id
@@ -145,9 +151,8 @@ def new_phone(table_id: str, name: Any) -> str:
     its token."""
     wait = guard.limit("phones").wait(f"{table_id} {guard.client()}")
     if wait:
-        fail(429, f"Too many phones joined this table from this address: try again in {wait:.0f} s.",
-             ja=f"このアドレスからこの卓に参加した端末が多すぎます。{wait:.0f}秒後にもう一度どうぞ。",
-             retry_after=int(wait) + 1)
+        too_many(wait, "Too many phones joined this table from this address",
+                 "このアドレスからこの卓に参加した端末が多すぎます")
     token = tables().join(table_id, phone_label(name, table_id))
     guard.phone_joined(table_id)
     return token

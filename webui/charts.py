@@ -35,17 +35,56 @@ def fit(text: str, width: float, size: float = FONT) -> str:
     return text + "…"
 
 
-def spread(wanted: Sequence[float], gap: float, low: float, high: float) -> list[float]:
+def _pieces(text: str) -> list[str]:
+    """``text`` in the pieces a line may break between: after a space, and around every wide (CJK)
+    character (Japanese breaks between any two characters)."""
+    pieces: list[str] = []
+    for ch in text:
+        wide = unicodedata.east_asian_width(ch) in "WF"
+        if not pieces or wide or pieces[-1].endswith(" ") or unicodedata.east_asian_width(pieces[-1][-1]) in "WF":
+            pieces.append(ch)
+        else:
+            pieces[-1] += ch
+    return pieces
+
+
+def wrap(text: str, width: float, size: float = FONT) -> list[str]:
+    """``text`` in lines no wider than ``width``, broken between words (or CJK characters), never
+    cut: a word wider than a line is broken inside, with a hyphen after a letter."""
+    lines: list[str] = []
+    line = ""
+    for piece in _pieces(text):
+        if text_width((line + piece).rstrip(), size) <= width or not line.strip():
+            line += piece
+        else:
+            lines.append(line.rstrip())
+            line = piece
+        while text_width(line.rstrip(), size) > width and len(line.strip()) > 1:   # one word too wide
+            cut = len(line)
+            while cut > 1 and text_width(line[:cut - 1] + "-", size) > width:
+                cut -= 1
+            head = line[:cut - 1]
+            lines.append(head + ("-" if head[-1:].isalpha() and line[cut - 1:cut].isalpha() else ""))
+            line = line[cut - 1:]
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def spread(wanted: Sequence[float], gap: float, low: float, high: float,
+           lines: Sequence[int] = ()) -> list[float]:
     """Positions as near ``wanted`` as possible, in the same order, at least ``gap`` apart and within
-    [low, high] (the caller makes the range tall enough: ``(n - 1) * gap <= high - low``)."""
+    [low, high]; a label of ``lines[i]`` lines needs that many gaps below its position (the caller
+    makes the range tall enough: ``(sum(lines) - 1) * gap <= high - low``)."""
+    span = [gap * (lines[i] if i < len(lines) else 1) for i in range(len(wanted))]
     order = sorted(range(len(wanted)), key=lambda i: (wanted[i], i))
-    ys = [min(max(wanted[i], low), high) for i in order]
+    ys = [min(max(wanted[i], low), high - span[i] + gap) for i in order]
     for k in range(1, len(ys)):              # push down what sits too close to the one above
-        ys[k] = max(ys[k], ys[k - 1] + gap)
-    if ys and ys[-1] > high:                 # then back up from the bottom edge
-        ys[-1] = high
+        ys[k] = max(ys[k], ys[k - 1] + span[order[k - 1]])
+    if ys and ys[-1] + span[order[-1]] - gap > high:   # then back up from the bottom edge
+        ys[-1] = high - span[order[-1]] + gap
         for k in range(len(ys) - 2, -1, -1):
-            ys[k] = min(ys[k], ys[k + 1] - gap)
+            ys[k] = min(ys[k], ys[k + 1] - span[order[k]])
     out = [0.0] * len(wanted)
     for k, i in enumerate(order):
         out[i] = ys[k]
@@ -75,7 +114,8 @@ def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, la
                x_first: float | None = None, height: int = 170, colours: Sequence[str] = ()) -> Markup:
     """Lines of (x, y) points, each named at its last point (``Ann 42``); dots mark every point so
     a line of one point still shows. ``label`` is the chart's accessible name; ``colours`` one per
-    line (default: the seat colours in order)."""
+    line (default: the seat colours in order). A name too long for the label column is wrapped onto
+    more lines (``wrap``), never cut; the labels are spread so that no two touch."""
     lines = [(name, list(points)) for name, points in lines if points]
     if not lines:
         return Markup("")
@@ -87,7 +127,13 @@ def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, la
     y_lo, y_hi = min(y_lo, ticks[0]), max(y_hi, ticks[-1])
     texts = [f"{name} {_fmt(pts[-1][1])}" for name, pts in lines]
     label_w = min(max(text_width(t, BOLD) for t in texts) + 8, WIDTH * 0.4)
-    height = max(height, int(len(lines) * GAP + 40))
+    # room for the longest word, if it leaves the lines half the width: a name broken inside a word
+    # is the last resort
+    longest = max(text_width(piece.strip(), BOLD) for t in texts for piece in _pieces(t))
+    label_w = max(label_w, min(longest + 8, WIDTH * 0.5))
+    wrapped = [wrap(t, label_w - 4, BOLD) for t in texts]
+    rows = sum(len(w) for w in wrapped)
+    height = max(height, int(rows * GAP + 40))
     left, top, bottom = 30.0, 12.0, 22.0
     right = WIDTH - label_w - 6
     plot_h = height - top - bottom
@@ -109,8 +155,10 @@ def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, la
     while x <= x_hi:   # x ticks at least 34 units apart: numbers never touch
         parts.append(f'<text x="{px(x):.1f}" y="{height - 6}" text-anchor="middle" class="tick">{_fmt(x)}</text>')
         x += step
-    ends = spread([py(pts[-1][1]) + 4 for _, pts in lines], GAP, top + 4, height - bottom + 4)
-    for i, ((name, pts), text, end) in enumerate(zip(lines, texts, ends)):
+    # a label of several lines is centred on its line's end; its first line is what ``spread`` places
+    ends = spread([py(pts[-1][1]) + 4 - GAP * (len(w) - 1) / 2 for (_, pts), w in zip(lines, wrapped)],
+                  GAP, top + 4, height - bottom + 4, [len(w) for w in wrapped])
+    for i, ((name, pts), rows_of, end) in enumerate(zip(lines, wrapped, ends)):
         colour = colours[i] if i < len(colours) else PALETTE[i % len(PALETTE)]
         if len(pts) > 1:
             points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in pts)
@@ -118,10 +166,13 @@ def line_chart(lines: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, la
         for a, b in pts:
             parts.append(f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="3" fill="{colour}"/>')
         lx, ly = px(pts[-1][0]), py(pts[-1][1])
-        parts.append(f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{right + 4:.1f}" y2="{end - 4:.1f}" '
+        mid = end - 4 + GAP * (len(rows_of) - 1) / 2
+        parts.append(f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{right + 4:.1f}" y2="{mid:.1f}" '
                      f'stroke="{colour}" class="leader"/>')
-        parts.append(f'<text x="{right + 6:.1f}" y="{end:.1f}" fill="{colour}" class="end">'
-                     f'{escape(fit(text, label_w - 4, BOLD))}</text>')
+        # the whole label stays one text (its accessible words); each line of it is a tspan
+        spans = "".join(f'<tspan x="{right + 6:.1f}" dy="{0 if k == 0 else GAP:g}">{escape(row)}</tspan>'
+                        for k, row in enumerate(rows_of))
+        parts.append(f'<text x="{right + 6:.1f}" y="{end:.1f}" fill="{colour}" class="end">{spans}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
 

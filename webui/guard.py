@@ -10,6 +10,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import io
+import math
 import secrets
 import threading
 import time
@@ -65,6 +66,22 @@ class RateLimit:
             if len(self._buckets) > 10_000:   # forget clients whose bucket is full again
                 self._buckets = {k: v for k, v in self._buckets.items()
                                  if self._level(k, now) < self.burst}
+
+
+def retry_after(wait: float) -> int:
+    """Whole seconds to wait (never 0: a client told 0 would try at once and be refused again)."""
+    return max(1, math.ceil(wait))
+
+
+def wait_words(seconds: int) -> tuple[str, str]:
+    """How long ``seconds`` is in words, English and Japanese ("7 seconds", "about 3 minutes")."""
+    if seconds < 60:
+        return (f"{seconds} second{'s' if seconds != 1 else ''}", f"{seconds}秒")
+    if seconds < 3600:
+        minutes = math.ceil(seconds / 60)
+        return (f"about {minutes} minute{'s' if minutes != 1 else ''}", f"約{minutes}分")
+    hours = math.ceil(seconds / 3600)
+    return (f"about {hours} hour{'s' if hours != 1 else ''}", f"約{hours}時間")
 
 
 def limit(name: str) -> RateLimit:

@@ -549,9 +549,9 @@ def undo(play_id: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- import from BG Stats
-IMPORT_LIMIT = 32 * 1024 * 1024
+IMPORT_LIMIT = 16 * 1024 * 1024
 """A BG Stats export of years of plays is a few megabytes; the rest of the app keeps its small limit."""
-PENDING = 4
+PENDING = 3
 """Uploaded files kept between the preview and the confirmation (the newest)."""
 
 

@@ -90,9 +90,14 @@ def table(table_id: str) -> Any:
             return error_answer(403, "This is the host's page: open it on the host's machine.",
                                 "ホスト用のページです。ホストのコンピューターで開いてください。")
         return _host_redirect(table_id)
+    registry = cameras(current_app)
+    here = registry.get(table_id)
+    # a rematch took this table's camera on: say where it went instead of showing an empty box
+    moved = registry.moved_to(table_id) if here is None else None
     return render_template("host.html", token=tables().host_token(table_id), join=join_url(table_id),
-                           camera=bool(current_app.config.get("FRAME_SOURCE")) or bool(
-                               cameras(current_app).get(table_id)),
+                           camera=bool(current_app.config.get("FRAME_SOURCE")) or bool(here) or bool(moved),
+                           camera_moved=url_for("host.table", table_id=moved, lang=request.args.get("lang"))
+                           if moved else None,
                            **view_context(s, Caller(session_module().view.HOST), lang()))
 
 

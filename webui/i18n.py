@@ -109,6 +109,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "not_your_turn": ("Not your turn", "あなたの番ではありません"),
     "camera": ("Camera", "カメラ"),
     "no_camera": ("No camera frame (manual scorekeeping).", "カメラ映像なし(手動記録)。"),
+    "camera_moved": ("The camera now watches the rematch:", "カメラは今、再戦のテーブルを見ています:"),
+    "camera_moved_open": ("open it", "再戦を開く"),
     "host_admin": ("Host", "ホスト"),
     "scan_to_join": ("Scan to join", "読み取って参加"),
     "theme": ("Theme", "テーマ"),

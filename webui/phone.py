@@ -92,8 +92,7 @@ def join() -> Any:
     try:
         table_id = find_table(code) if code.strip() else None
     except ApiError as err:   # too many wrong codes from this address
-        return render_template("index.html", lang=lang(), code="",
-                               error=pick(err.message, err.extra.get("ja", ""), lang())), err.status
+        return _refused_join(err)
     if table_id is None:
         msg = (pick("Type the code shown on the host screen.", "ホスト画面に表示されたコードを入力してください。", lang())
                if not code.strip() else
@@ -105,9 +104,16 @@ def join() -> Any:
     try:
         token = new_phone(table_id, request.args.get("name"))
     except ApiError as err:   # too many phones from this address at this table
-        return render_template("index.html", lang=lang(), code="",
-                               error=pick(err.message, err.extra.get("ja", ""), lang())), err.status
+        return _refused_join(err)
     return redirect_with_token(url_for("phone.table", table_id=table_id), f"tc_{table_id}", token)
+
+
+def _refused_join(err: ApiError) -> Any:
+    """The start page with a join refusal in words; a 429 also says when to try again in
+    ``Retry-After``, as the JSON answer does."""
+    headers = {"Retry-After": str(err.extra["retry_after"])} if "retry_after" in err.extra else {}
+    return render_template("index.html", lang=lang(), code="",
+                           error=pick(err.message, err.extra.get("ja", ""), lang())), err.status, headers
 
 
 @bp.get("/t/<table_id>")

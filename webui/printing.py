@@ -20,9 +20,9 @@ from flask import Blueprint, Response, current_app, render_template, request, se
 from printables.fonts import FontMissing
 from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, PAPERS, PLAYERS, TARGETS, TITLES,
                                SheetLayout, build, players_for)
-from webui.common import lang
+from webui.common import fail, lang, whole_number
 from webui.history import allowed
-from webui.i18n import add_strings, t
+from webui.i18n import add_strings, pick, t
 
 bp = Blueprint("printing", __name__)
 
@@ -84,7 +84,15 @@ COUNT_WHAT = {"spartacus": ("Spartacus colour sets", "スパルタクスの色�
 
 
 class Refused(ValueError):
-    """A choice the page cannot print; the message is in the page's language."""
+    """A choice the page cannot print: ``str(err)`` is the English message, ``ja`` the Japanese."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        """The message ``key`` of ``PRINT_STRINGS`` filled with ``values`` (a pair is (en, ja))."""
+        def words(language: str) -> str:
+            picked = {k: v[language == "ja"] if isinstance(v, tuple) else v for k, v in values.items()}
+            return t(key, language).format(**picked)
+        super().__init__(words("en"))
+        self.ja = words("ja")
 
 
 @dataclass(frozen=True)
@@ -121,22 +129,22 @@ def target_title(target: str, language: str) -> str:
     return ja if language == "ja" and ja else en
 
 
-def choice_from(args: Any, language: str) -> Choice:
+def choice_from(args: Any) -> Choice:
     """Read and check the form's parameters; Refused says what to change."""
     target = args.get("game", "wheel")
     if target not in TARGETS:
-        raise Refused(t("print_bad_target", language))
+        raise Refused("print_bad_target")
     paper = args.get("paper", "a4")
     if paper not in PAPERS:
-        raise Refused(t("print_bad_paper", language))
+        raise Refused("print_bad_paper")
     try:
         bleed = float(args.get("bleed", DEFAULT_BLEED_MM))
         SheetLayout(paper, bleed)
     except ValueError:   # not a number, or PrintError: out of range
-        raise Refused(t("print_bad_bleed", language).format(most=f"{MAX_BLEED_MM:g}")) from None
+        raise Refused("print_bad_bleed", most=f"{MAX_BLEED_MM:g}") from None
     single = args.get("single") in ("1", "on", "true")
     if single and target == "stickers":
-        raise Refused(t("print_bad_single", language))
+        raise Refused("print_bad_single")
     players = None
     if target in PLAYERS:
         low, high, default = PLAYERS[target]
@@ -144,8 +152,7 @@ def choice_from(args: Any, language: str) -> Choice:
         try:
             players = players_for(target, int(text) if text else default)
         except ValueError:
-            what = COUNT_WHAT[target][1 if language == "ja" else 0]
-            raise Refused(t("print_bad_count", language).format(what=what, low=low, high=high)) from None
+            raise Refused("print_bad_count", what=COUNT_WHAT[target], low=low, high=high) from None
     return Choice(target, players, paper, bleed, single)
 
 
@@ -201,7 +208,7 @@ def host_only(view: Callable[..., Any]) -> Callable[..., Any]:
 
 def _chosen() -> tuple[Choice, Path, Any]:
     """The request's choice, its PDF and what is in it (Refused for a bad choice)."""
-    choice = choice_from(request.args, lang())
+    choice = choice_from(request.args)
     path, printed = pdf_of(choice)
     return choice, path, printed
 
@@ -215,7 +222,7 @@ def page() -> Any:
     try:
         choice, _, printed = _chosen()
     except Refused as err:
-        return _page(Choice(), error=str(err), status=400)
+        return _page(Choice(), error=pick(str(err), err.ja, lang()), status=400)
     except FontMissing:
         return _page(Choice(), error=t("print_no_font", lang()), status=500)
     return _page(choice, printed=printed)
@@ -228,7 +235,7 @@ def pdf() -> Any:
     try:
         choice, path, _ = _chosen()
     except Refused as err:
-        return Response(str(err), status=400, mimetype="text/plain")
+        fail(400, str(err), ja=err.ja)
     return send_file(path, mimetype="application/pdf", as_attachment=True, download_name=choice.filename)
 
 
@@ -240,12 +247,13 @@ def preview() -> Any:
     import pypdfium2 as pdfium
     try:
         _, path, printed = _chosen()
-        number = int(request.args.get("page", "1"))
-    except (Refused, ValueError) as err:
-        return Response(str(err), status=400, mimetype="text/plain")
-    if not 1 <= number <= min(2, printed.pages):
-        return Response(f"page {number} is not in the preview (1–{min(2, printed.pages)})", status=400,
-                        mimetype="text/plain")
+    except Refused as err:
+        fail(400, str(err), ja=err.ja)
+    number = whole_number(request.args.get("page", "1"))
+    last = min(2, printed.pages)
+    if number is None or not 1 <= number <= last:
+        fail(400, f"The preview has pages 1 to {last} (page=1: the front, page=2: the back).",
+             ja=f"プレビューは1〜{last}ページです(page=1が表、page=2が裏)。")
     doc = pdfium.PdfDocument(path)
     try:
         sheet = doc[number - 1]

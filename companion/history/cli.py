@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,7 @@ def _list(args: argparse.Namespace) -> int:
         seats = ", ".join(f"{s.name} {s.score if p.knows('scores') else '–'}{' ★' if s.winner else ''}"
                           for s in p.seats)
         took = duration(p.duration) if p.knows("duration") else "–"
-        print(f"{human(p.started)}  {_title(p.game):<20} {took:>9}  {seats}  [{p.kept_by}{early}{imported}]")
+        print(f"{human(p.started)}  {_title(p.game):<20} {took:>9}  {seats}  [{p.kept_by}{early}{imported}]  {p.id}")
     return 0
 
 
@@ -240,6 +241,75 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pairs(option: str, pairs: list[str], what: str) -> dict[str, str]:
+    """``NAME=VALUE`` arguments of ``option`` as a dict; a HistoryError saying how to write one."""
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise HistoryError(f"{option} {pair!r}: write it as NAME={what}",
+                               f"{option} {pair!r}: NAME={what} の形で書いてください")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _changed(args: argparse.Namespace, play: Any, done: str) -> int:
+    """Say what became of a play: a line for people, the play for ``--json``."""
+    if args.json:
+        print(json.dumps(dict(exchange.play_json(play), started=iso(play.started), done=done),
+                         ensure_ascii=False, indent=2))
+        return 0
+    seats = ", ".join(f"{s.name} {s.score}{' ★' if s.winner else ''}" for s in play.seats)
+    print(f"{done} {play.id}: {_title(play.game)}, {human(play.started)}, {duration(play.duration)}  {seats}")
+    return 0
+
+
+def refusals_as_json(command: Any) -> Any:
+    """With ``--json``, a refusal is JSON too: ``{"error": English, "ja": Japanese}`` on standard
+    output, exit status 2 (without, ``companion`` prints the English words on standard error)."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except HistoryError as err:
+            if not args.json:
+                raise
+            print(json.dumps({"error": str(err), "ja": err.ja}, ensure_ascii=False))
+            return 2
+    run.__doc__ = command.__doc__
+    return run
+
+
+@refusals_as_json
+def _edit(args: argparse.Namespace) -> int:
+    from companion.history import edit
+    scores = {}
+    for name, text in _pairs("--score", args.score, "N").items():
+        if not re.fullmatch(r"-?[0-9]{1,9}", text):
+            raise HistoryError(f"--score {name}={text}: a score is a whole number",
+                               f"--score {name}={text}: 得点は整数です")
+        scores[name] = int(text)
+    names = _pairs("--names", args.names, "NEW")
+    if not (scores or args.winner or names or args.duration is not None):
+        raise HistoryError("say what to correct: --score NAME=N, --winner NAME, --duration MIN or "
+                           "--names OLD=NEW", "修正する内容を指定してください: --score、--winner、--duration、--names")
+    store = _store(args)
+    play = edit.stored(store, args.play)
+    seats = edit.fixes(play, scores=scores, winners=args.winner or None, names=names)
+    return _changed(args, edit.correct(store, args.play, seats, args.duration), "corrected")
+
+
+@refusals_as_json
+def _delete(args: argparse.Namespace) -> int:
+    from companion.history import edit
+    return _changed(args, edit.delete(_store(args), args.play), "deleted")
+
+
+@refusals_as_json
+def _restore(args: argparse.Namespace) -> int:
+    from companion.history import edit
+    return _changed(args, edit.undo(_store(args), args.play), "restored")
+
+
 def _rebuild(args: argparse.Namespace) -> int:
     from companion.history.record import backfill
     print(f"{backfill(_store(args))} plays derived from the sessions' logs")
@@ -248,7 +318,8 @@ def _rebuild(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``companion history …`` to the command line."""
-    p = subparsers.add_parser("history", help="the play log: list, stats, player, players, export, import, rebuild")
+    p = subparsers.add_parser("history", help="the play log: list, stats, player, players, export, import, "
+                               "edit, delete, restore, rebuild")
     sub = p.add_subparsers(dest="history_command", required=True, metavar="SUBCOMMAND")
 
     def add(name: str, func: Any, help_text: str, *, filters: bool = True) -> argparse.ArgumentParser:
@@ -268,7 +339,7 @@ def register(subparsers: Any) -> None:
         q.add_argument("--player", help="only plays with this player (any case)")
         q.add_argument("--json", action="store_true", help="machine-readable, ISO 8601 dates")
 
-    q = add("player", _player, "one player: plays, wins and win % per game, average, best, streaks, head-to-head")
+    q = add("player", _player, "one player: plays, wins and win %% per game, average, best, streaks, head-to-head")
     q.add_argument("name", metavar="NAME")
     q.add_argument("--game", choices=GAME_IDS)
     q.add_argument("--json", action="store_true", help="machine-readable, ISO 8601 dates")
@@ -287,6 +358,23 @@ def register(subparsers: Any) -> None:
     q.add_argument("--merge", action="append", default=[], metavar="NAME=KNOWN",
                    help="a BG Stats player is this known player (repeat for more)")
     q.add_argument("--dry-run", action="store_true", help="say what the import would do; write nothing")
+
+    q = add("edit", _edit, "correct a play as the History page does: scores, winners, duration, names "
+            "(kept apart from the log: `rebuild` keeps it, `restore` takes it back)", filters=False)
+    q.add_argument("play", metavar="PLAY", help="the play's id (`history list` shows it)")
+    q.add_argument("--score", action="append", default=[], metavar="NAME=N", help="this seat's score (repeat)")
+    q.add_argument("--winner", action="append", default=[], metavar="NAME",
+                   help="this seat won (repeat for a shared win; the others did not)")
+    q.add_argument("--duration", type=int, metavar="MIN", help="how long the play took, in minutes")
+    q.add_argument("--names", action="append", default=[], metavar="OLD=NEW", help="rename a seat (repeat)")
+    q.add_argument("--json", action="store_true", help="the play as it now stands, ISO 8601 dates")
+    for name, func, text in (("delete", _delete, "leave a play out of the history (a test game); "
+                              "`restore` brings it back"),
+                             ("restore", _restore, "take back a play's correction or deletion: "
+                              "the play is as recorded again")):
+        q = add(name, func, text, filters=False)
+        q.add_argument("play", metavar="PLAY", help="the play's id (`history list` shows it)")
+        q.add_argument("--json", action="store_true", help="the play, ISO 8601 dates")
 
     add("rebuild", _rebuild, "derive every session's plays from its log again (plays of imported or "
         "deleted sessions stay)", filters=False)

@@ -34,8 +34,46 @@ class SeatFix:
 def _stored(db: Any, play_id: str) -> Play:
     found = read_plays(db, "WHERE p.id = ?", (play_id,))
     if not found:
+        earlier = edit_of(db, play_id)
+        if earlier is not None and earlier.deleted:
+            raise HistoryError(f"play {play_id!r} was deleted from the history; restoring it brings it back",
+                               f"プレイ{play_id!r}は記録から削除されています。元に戻すと復活します")
         raise HistoryError(f"no play {play_id!r} in the history", f"記録にプレイ{play_id!r}はありません")
     return found[0]
+
+
+def stored(store: Any, play_id: str) -> Play:
+    """The play as it stands now (with the host's correction), or a HistoryError saying why not."""
+    return _stored(store._db(), play_id)
+
+
+def _seat_of(play: Play, name: str, option: str) -> int:
+    """The seat of ``play`` called ``name`` (any case); a HistoryError naming the seats if none is."""
+    wanted = name.strip().casefold()
+    for i, seat in enumerate(play.seats):
+        if seat.name.casefold() == wanted:
+            return i
+    names = ", ".join(s.name for s in play.seats)
+    raise HistoryError(f"{option}: play {play.id!r} has no seat named {name.strip()!r} (its seats: {names})",
+                       f"{option}: プレイ{play.id!r}に{name.strip()!r}という席はありません(席: {names})")
+
+
+def fixes(play: Play, *, scores: dict[str, int] | None = None, winners: Sequence[str] | None = None,
+          names: dict[str, str] | None = None) -> list[SeatFix]:
+    """The seats of ``play`` with some scores, the winners and some names changed, each seat named by
+    its name as the play stands (any case): what ``correct`` takes. ``winners`` None keeps them;
+    an unknown name is refused, changing nothing."""
+    seats = [SeatFix(s.name, s.score, s.winner) for s in play.seats]
+    for name, score in (scores or {}).items():
+        i = _seat_of(play, name, "--score")
+        seats[i] = SeatFix(seats[i].name, score, seats[i].winner)
+    if winners is not None:
+        won = {_seat_of(play, name, "--winner") for name in winners}
+        seats = [SeatFix(f.name, f.score, i in won) for i, f in enumerate(seats)]
+    for old, new in (names or {}).items():
+        i = _seat_of(play, old, "--names")
+        seats[i] = SeatFix(new, seats[i].score, seats[i].winner)
+    return seats
 
 
 def _original(db: Any, play: Play) -> Play:
