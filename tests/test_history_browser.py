@@ -182,6 +182,17 @@ def test_long_names_at_the_line_ends_are_whole_on_the_table_and_the_history(serv
     assert sorted(ends) == sorted(squashed(f"{n} {t}") for n, t in zip(LONG_NAMES, totals)), ends
     assert page.evaluate(OVERLAPS) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # the scores card: its table inside the card, each heading's phrase on one line ("このゲ|ームの")
+    assert page.evaluate("""() => {
+      const table = document.querySelector('section.scores table'), card = table.closest('section');
+      const inside = table.getBoundingClientRect().right <= card.getBoundingClientRect().right - 8;
+      const phrases = [...table.querySelectorAll('thead th')].flatMap(th => {
+        const node = th.firstChild; let at = 0;
+        return node.textContent.split('\u200b').map(part => {
+          const range = document.createRange(); range.setStart(node, at); range.setEnd(node, at + part.length);
+          at += part.length + 1; return range.getClientRects().length; }); });
+      return inside && phrases.every(lines => lines === 1);
+    }""")
     page.locator("section.summary svg.chart").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "series-end-long-names-ja.png"))
     page.goto(f"{server.url}/history?lang=ja&game=spartacus")
