@@ -58,7 +58,7 @@ def wrap(text: str, width: float, size: float = FONT) -> list[str]:
             line += piece
         else:
             lines.append(line.rstrip())
-            line = piece
+            line = piece.lstrip()   # a line never starts with the space it broke at
         while text_width(line.rstrip(), size) > width and len(line.strip()) > 1:   # one word too wide
             cut = len(line)
             while cut > 2 and text_width(line[:cut - 1] + "-", size) > width:   # a line keeps a character
