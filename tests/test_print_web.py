@@ -97,6 +97,18 @@ def test_bad_choices_say_what_to_do_in_both_languages_and_build_nothing(tmp_path
     assert folder is None or list(Path(folder).iterdir()) == []
 
 
+def test_a_refused_choice_keeps_what_the_host_typed(client):
+    """The message names the host's choice; the form under it shows that choice (it showed the
+    default, Wheel of History, under "Chains Pairs decks: give a number from 1 to 10")."""
+    html = client.get("/print?game=chains&count=11&paper=letter&bleed=2&lang=ja").get_data(as_text=True)
+    assert "1〜10の数" in html
+    assert re.search(r'<option value="chains" selected>', html)
+    assert re.search(r'id="print-count"[^>]*value="11"', html, re.S)
+    assert re.search(r'value="letter" checked', html) and re.search(r'id="print-bleed"[^>]*value="2"', html, re.S)
+    html = client.get("/print?game=stickers&single=1&lang=en").get_data(as_text=True)
+    assert '<option value="stickers" selected>' in html and re.search(r'id="print-single"[^>]*checked', html)
+
+
 def test_only_the_host_prints(client):
     for url in ("/print", "/print?game=wheel", "/print/pdf?game=wheel", "/print/preview.png?game=wheel"):
         r = client.get(url + ("&" if "?" in url else "?") + "lang=en", environ_base=REMOTE)

@@ -87,6 +87,8 @@ def estimate(grey: np.ndarray, angle: float, near: float) -> Smear:
     """The smear of ``grey`` along ``angle`` (degrees): its length from the first zero of its
     spectrum, looked for between 0.7 and 2 times ``near`` px (the edge widths' estimate: the
     second zero, at half the length, stays outside)."""
+    if grey.shape[0] < TILE or grey.shape[1] < TILE:
+        return Smear(round(float(near), 2), round(float(angle) % 180, 1))     # too small for a spectrum
     spectrum = _spectrum(grey)
     best = None
     for turn in TURNS:
@@ -104,7 +106,7 @@ def estimate(grey: np.ndarray, angle: float, near: float) -> Smear:
         curve = depth[i - 1] - 2 * depth[i] + depth[i + 1]
         offset = 0.5 * (depth[i - 1] - depth[i + 1]) / curve if curve > 0 else 0.0
     radius = r[i] + offset * (r[1] - r[0])
-    return Smear(round(float(TILE / radius), 2), round(angle % 180, 1))
+    return Smear(round(float(TILE / radius), 2), round(float(angle) % 180, 1))
 
 
 def _spectrum(grey: np.ndarray) -> np.ndarray:

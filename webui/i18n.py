@@ -93,8 +93,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "series": ("Series", "シリーズ"),
     "game_n": ("Game", "ゲーム"),
     "total": ("Total", "合計"),
-    "this_game": ("This game", "このゲームの得点"),
-    "series_total": ("Series total", "シリーズ合計"),
+    # a zero-width space marks where a narrow column's heading may break (CSS keep-all: nowhere else,
+    # so never "このゲ|ームの")
+    "this_game": ("This game", "このゲームの\u200b得点"),
+    "series_total": ("Series total", "シリーズ\u200b合計"),
     "total_note": ("Series total: the scores of the {n} finished games of this series added up; this "
                    "game counts once it ends.",
                    "シリーズ合計: このシリーズで終わった{n}ゲームの得点の合計です。今のゲームは終了時に加わります。"),

@@ -184,11 +184,24 @@ def summary(choice: Choice, printed: Any, language: str) -> str:
                                    per=SheetLayout(choice.paper, choice.bleed).per_sheet)
 
 
-def _page(choice: Choice, *, error: str | None = None, printed: Any = None, status: int = 200) -> Any:
+def typed(choice: Choice, args: Any = None) -> dict[str, str]:
+    """The form's fields as the host filled them: ``choice``'s, or, after a refusal, what was typed
+    (the message names the host's choice: the form must not show another one)."""
+    form = {"game": choice.target, "count": "" if choice.players is None else str(choice.players),
+            "paper": choice.paper, "bleed": f"{choice.bleed:g}", "single": "1" if choice.single else ""}
+    if args is not None:
+        form.update({key: str(args.get(key, ""))[:20] for key in form if key in args})
+        form["single"] = "1" if args.get("single") in ("1", "on", "true") else ""
+    return form
+
+
+def _page(choice: Choice, *, error: str | None = None, printed: Any = None, status: int = 200,
+          form: dict[str, str] | None = None) -> Any:
     language = lang()
     targets = [(name, target_title(name, language)) for name in TARGETS]
     pages = 0 if printed is None else (1 if choice.target == "stickers" else 2)
     return render_template("print.html", lang=language, choice=choice, targets=targets, error=error,
+                           form=form or typed(choice),
                            printed=printed, pages=pages, players=PLAYERS, papers=sorted(PAPERS),
                            max_bleed=MAX_BLEED_MM,
                            line=summary(choice, printed, language) if printed else ""), status
@@ -222,7 +235,8 @@ def page() -> Any:
     try:
         choice, _, printed = _chosen()
     except Refused as err:
-        return _page(Choice(), error=pick(str(err), err.ja, lang()), status=400)
+        return _page(Choice(), error=pick(str(err), err.ja, lang()), status=400,
+                     form=typed(Choice(), request.args))
     except FontMissing:
         return _page(Choice(), error=t("print_no_font", lang()), status=500)
     return _page(choice, printed=printed)
