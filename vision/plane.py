@@ -89,6 +89,7 @@ inner strip is (so the dark lies around the card, not over it)."""
 SCREEN_SIDES = 3
 """A picture on a screen is framed on at least this many of its four sides; a card lying on the
 table, on none or one or two (beside a phone, a card back or a mug)."""
+
 OUTSIDE_MM = 25.0
 """A card whose centre lies further outside the play area than this is not on it."""
 
