@@ -203,3 +203,37 @@ def test_long_names_at_the_line_ends_are_whole_on_the_table_and_the_history(serv
     page.screenshot(path=str(SHOTS / "history-long-names-ja.png"))
     assert not page.errors
     ctx.close()
+
+
+def test_an_open_host_page_says_where_the_camera_went_after_a_rematch(server, browser):  # noqa: F811
+    """A host screen left open on a camera-watched table (a TV, say) while the rematch is started
+    elsewhere: its empty camera box turns into "カメラは今、再戦のテーブルを見ています: 再戦を開く",
+    whose link opens the rematch's host page with the camera (before: an empty box, for good)."""
+    import queue
+    from webui.camera import CameraFeed, cameras
+    client = server.app.test_client()
+    table = client.post("/api/tables", json={"game": "wheel", "players": 3, "names": ["Ann", "Ben", "Chie"]}).get_json()
+    tables = server.app.extensions["tables"]
+    pending: "queue.Queue" = queue.Queue()
+    feed = cameras(server.app).attach(table["id"], CameraFeed(tables, table["id"], source=iter(pending.get, None)).start())
+    ctx, page = _phone(browser)
+    try:
+        page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}&lang=ja")
+        page.wait_for_selector("img#camera.none", state="attached")    # no frame yet: the box waits
+        host = {"X-Table-Token": table["host_token"]}
+        assert client.post(f"/api/tables/{table['id']}/end", json={"version": 0}, headers=host).status_code == 200
+        r = client.post("/history/rematch", data={"table": table["id"]}, headers=host)
+        new_id = r.headers["Location"].rsplit("/", 1)[-1]
+        assert cameras(server.app).get(new_id) is feed
+        note = page.locator("#camera-moved")
+        note.wait_for(timeout=10_000)                                   # pushed by the table's change
+        assert note.inner_text() == "カメラは今、再戦のテーブルを見ています: 再戦を開く"
+        assert page.locator("img#camera").count() == 0 and page.locator("#camcheck").is_hidden()
+        page.screenshot(path=str(SHOTS / "camera-moved-ja.png"))
+        note.locator("a").tap()
+        page.wait_for_url(re.compile(f"/host/{new_id}"))
+        assert page.locator("img#camera").count() == 1 and "Ann" in page.inner_text("section.scores")
+        assert not page.errors
+    finally:
+        pending.put(None)
+        ctx.close()

@@ -117,6 +117,17 @@ def test_spread_keeps_order_gap_and_bounds(wanted):
     assert all(low - 1e-9 <= y <= high + 1e-9 for y in ys)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from("ab Kx長谷川き-ö"), min_size=1, max_size=60), st.floats(5, 200))
+def test_wrap_keeps_every_character_and_each_line_fits(text, width):
+    rows = charts.wrap(text, width, charts.BOLD)
+    def letters(t: str) -> str:
+        return squashed(t).replace("-", "")
+    assert letters("".join(rows)) == letters(text)      # nothing cut (a hyphen may mark a break)
+    for row in rows:   # a line is wider than asked only when it is one character (and its hyphen)
+        assert charts.text_width(row, charts.BOLD) <= width + 1e-9 or len(row.rstrip("-")) <= 1, (rows, width)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.floats(-50, 400, allow_nan=False), st.integers(1, 4)), min_size=1, max_size=12))
 def test_spread_gives_a_label_of_several_lines_its_room(labels):

@@ -401,6 +401,10 @@ def test_the_finished_tables_host_page_says_where_the_camera_went(app):
         old = client.get(f"/host/{s.id}?lang={lang}").get_data(as_text=True)
         assert words.format(new=new_id) in old, lang
         assert '<img id="camera"' not in old                # no empty box that waits for frames
+    # the old camera box of a page left open asks its frame: the 404 names the rematch's host page
+    r = client.get(f"/api/tables/{s.id}/camera?lang=ja", headers={"Accept": "application/json"})
+    assert r.status_code == 404 and r.get_json()["moved"] == f"/host/{new_id}?lang=ja"
+    assert "再戦" in r.get_json()["error"] and "rematch" in r.get_json()["en"]
     # the link leads the host to the camera
     new = client.get(f"/host/{new_id}?lang=en").get_data(as_text=True)
     assert '<img id="camera"' in new and "camera-moved" not in new

@@ -220,3 +220,16 @@ def test_every_refusal_in_the_web_code_carries_japanese():
                     continue
                 missing.append(f"{path}:{node.lineno} {name}")
     assert not missing, missing
+
+
+def test_no_refusal_in_the_web_code_is_a_bare_response():
+    """A refusal built as ``Response(words, status=4xx)`` speaks one language (the Print page's
+    download and preview answered their English ``str(err)`` so): refusals go through ``fail``."""
+    bare = []
+    for path in sorted(Path("webui").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Response":
+                status = {k.arg: k.value for k in node.keywords}.get("status")
+                if isinstance(status, ast.Constant) and isinstance(status.value, int) and status.value >= 400:
+                    bare.append(f"{path}:{node.lineno}")
+    assert not bare, bare

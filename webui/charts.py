@@ -53,15 +53,15 @@ def wrap(text: str, width: float, size: float = FONT) -> list[str]:
     cut: a word wider than a line is broken inside, with a hyphen after a letter."""
     lines: list[str] = []
     line = ""
-    for piece in _pieces(text):
+    for piece in _pieces(" ".join(text.split())):
         if text_width((line + piece).rstrip(), size) <= width or not line.strip():
             line += piece
         else:
             lines.append(line.rstrip())
-            line = piece
+            line = piece.lstrip()   # a line never starts with the space it broke at
         while text_width(line.rstrip(), size) > width and len(line.strip()) > 1:   # one word too wide
             cut = len(line)
-            while cut > 1 and text_width(line[:cut - 1] + "-", size) > width:
+            while cut > 2 and text_width(line[:cut - 1] + "-", size) > width:   # a line keeps a character
                 cut -= 1
             head = line[:cut - 1]
             lines.append(head + ("-" if head[-1:].isalpha() and line[cut - 1:cut].isalpha() else ""))

@@ -126,6 +126,12 @@ def camera(table_id: str) -> Response:
     require_role(table_id, "player", allow_cookie=True)
     get_session(table_id)
     frame = frame_of(current_app, table_id)
+    registry = cameras(current_app)
+    moved = registry.moved_to(table_id) if frame is None and registry.get(table_id) is None else None
+    if moved:
+        fail(404, "The camera now watches the rematch: open its host page.",
+             ja="カメラは今、再戦のテーブルを見ています。再戦のホスト画面を開いてください。",
+             moved=url_for("host.table", table_id=moved, lang=lang()))
     if frame is None:
         fail(404, "No camera frame: this table is scored by hand (start the server with --camera, "
                   "--video or --demo).",

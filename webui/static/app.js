@@ -300,11 +300,31 @@
 
   /* the host's camera view: refresh the frame while one is available */
   var cam = document.getElementById("camera");
+  /* a rematch took the camera on (the table changed: its rematch note): say where, with a link,
+     instead of an empty box; the camera's 404 names the new table's host page */
+  function cameraMoved() {
+    if (!cam || !cam.classList.contains("none")) return;
+    fetch(cam.dataset.src, {credentials: "same-origin", cache: "no-store",
+                            headers: {"Accept": "application/json"}}).then(function (r) {
+      return r.status === 404 ? r.json() : null;
+    }).then(function (j) {
+      if (!j || !j.moved || !cam.parentNode) return;
+      var note = document.createElement("p");
+      note.className = "camera-moved";
+      note.id = "camera-moved";
+      note.innerHTML = esc(cam.dataset.movedWords) + ' <a href="' + esc(j.moved) + '">' + esc(cam.dataset.movedLink) + "</a>";
+      cam.parentNode.replaceChild(note, cam);
+      cam = null;
+      var check = document.getElementById("camcheck");   /* its set-up check went with it */
+      if (check) check.hidden = true;
+    }).catch(function () {});
+  }
   if (cam) {
-    cam.addEventListener("error", function () { cam.classList.add("none"); });
+    cam.addEventListener("error", function () { cam.classList.add("none"); cameraMoved(); });
     cam.addEventListener("load", function () { cam.classList.remove("none"); });
+    body.addEventListener("tc:updated", cameraMoved);
     setInterval(function () {
-      if (!cam.classList.contains("none") || Math.random() < 0.1) cam.src = cam.dataset.src + "?t=" + Date.now();
+      if (cam && (!cam.classList.contains("none") || Math.random() < 0.1)) cam.src = cam.dataset.src + "?t=" + Date.now();
     }, 1000);
   }
   window.tcRefresh = refresh;

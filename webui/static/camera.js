@@ -45,7 +45,8 @@
         if (j.readable !== null) fig.push(Math.round(100 * j.readable) + "% " + box.dataset.readable);
         if (j.frame && j.frame[0]) fig.push(j.frame[0] + "×" + j.frame[1]);
         document.getElementById("camcheck-figures").textContent = fig.join(" · ");
-        if (j.frame && j.frame[0]) img.src = j.image + "?t=" + Date.now();
+        img.hidden = !(j.frame && j.frame[0]);   /* no frame yet: no broken picture, the next step says so */
+        if (!img.hidden) img.src = j.image + "?t=" + Date.now();
       }).catch(function () {}).then(function () { setTimeout(pollCheck, next); });
     };
     pollCheck();
