@@ -272,7 +272,7 @@ def smear_angle(widths: np.ndarray) -> float:
     """The direction of motion (degrees, 0–180, image axes, y down) from ``edge_widths``: a smear
     of ``L`` px along θ widens an edge whose gradient points along φ to about √(w₀² + L² cos²(φ − θ)),
     so the squared widths follow one cosine of 2φ peaking at θ, fitted by least squares over the
-    judged directions. Within 6–9° for 90 % of rendered tables smeared by 3–7 px, at most 10.6°
+    judged directions. Within 5–8.3° for 90 % of rendered tables smeared by 3–7 px, at most 10°
     (``python -m vision.deblur``; ``vision.deblur.estimate`` refines it)."""
     judged = widths > 0
     if judged.sum() < 3:
