@@ -3,7 +3,9 @@ synthetic camera frames and for previews)."""
 from __future__ import annotations
 
 import io
+import threading
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -51,13 +53,29 @@ def calibration_pdf(paper: str = "a4") -> bytes:
     return buf.getvalue()
 
 
+PDFIUM = threading.Lock()
+"""pdfium is not thread-safe (pypdfium2 says so): every use of it in this process holds this lock.
+Without it the print page's front and back previews, fetched at once by the browser, crashed the
+server (pdfium's own check, SIGTRAP in libpdfium.so), and the demo's camera renders cards meanwhile."""
+
+
+def render_page(pdf: bytes | str | Path, index: int = 0, px_per_mm: float | None = None,
+                width_px: int | None = None) -> np.ndarray:
+    """Page ``index`` of a PDF (bytes or a path) as a BGR image, at ``px_per_mm`` or ``width_px``
+    wide, under the ``PDFIUM`` lock."""
+    with PDFIUM:
+        doc = pdfium.PdfDocument(pdf)
+        try:
+            page = doc[index]
+            scale = px_per_mm * 25.4 / 72 if px_per_mm is not None else (width_px or 600) / page.get_size()[0]
+            bitmap = page.render(scale=scale, draw_annots=False)
+            return bitmap.to_numpy()[:, :, :3].copy()   # pdfium's byte order is BGR(A), as OpenCV's
+        finally:
+            doc.close()
+
+
 def _to_image(pdf: bytes, px_per_mm: float) -> np.ndarray:
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        bitmap = doc[0].render(scale=px_per_mm * 25.4 / 72, draw_annots=False)
-        image = bitmap.to_numpy()[:, :, :3].copy()   # pdfium's byte order is BGR(A), as OpenCV's
-    finally:
-        doc.close()
+    image = render_page(pdf, 0, px_per_mm=px_per_mm)
     image.flags.writeable = False    # cached and shared: copy before drawing on it
     return image
 

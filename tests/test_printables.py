@@ -560,3 +560,16 @@ def test_backs_carry_the_games_own_title(tmp_path, back_id, words):
     path.write_bytes(card_pdf(back_id, "back"))
     said = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
     assert all(w in said for w in words), said
+
+
+def test_pdfium_is_used_by_one_thread_at_a_time():
+    """pdfium is not thread-safe: rendered from several threads at once it failed to load documents
+    ("Data format error") or crashed the process (SIGTRAP in libpdfium.so, the print page's front and
+    back previews fetched at once). Every render goes through ``raster.render_page``'s lock."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from printables import raster
+    pdfs = [raster.card_pdf(c.id, "face") for c in cat.cards_of("wheel")[:8]]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        shapes = list(pool.map(lambda k: raster.render_page(pdfs[k % len(pdfs)], px_per_mm=4.0).shape, range(800)))
+    assert len(shapes) == 800 and len(set(shapes)) == 1

@@ -258,7 +258,8 @@ def pdf() -> Any:
 def preview() -> Any:
     """Page ``page`` (1: the first sheet's front, 2: its back) of the chosen PDF as a PNG."""
     import cv2
-    import pypdfium2 as pdfium
+
+    from printables.raster import render_page
     try:
         _, path, printed = _chosen()
     except Refused as err:
@@ -268,12 +269,7 @@ def preview() -> Any:
     if number is None or not 1 <= number <= last:
         fail(400, f"The preview has pages 1 to {last} (page=1: the front, page=2: the back).",
              ja=f"プレビューは1〜{last}ページです(page=1が表、page=2が裏)。")
-    doc = pdfium.PdfDocument(path)
-    try:
-        sheet = doc[number - 1]
-        image = sheet.render(scale=PREVIEW_PX / sheet.get_size()[0]).to_numpy()[:, :, :3]   # BGR
-    finally:
-        doc.close()
+    image = render_page(path, number - 1, width_px=PREVIEW_PX)
     ok, png = cv2.imencode(".png", image)
     assert ok
     return Response(png.tobytes(), mimetype="image/png", headers={"Cache-Control": "max-age=3600"})
