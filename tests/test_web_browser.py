@@ -256,6 +256,26 @@ def test_a_stale_tap_is_refused_with_a_message_and_the_view_catches_up(server, b
     ctx_b.close()
 
 
+def test_a_role_granted_before_the_live_stream_starts_still_reaches_the_phone(server, browser):
+    """A role change makes no new version; granted after the page drew its view but before its live
+    stream opened, the stream counted it as old news and the phone never showed it (a CI run timed
+    out waiting). The page now fetches its view once whenever the stream (re)opens."""
+    table = _create(server, "wheel", 2, ["Ann", "Ben"])
+    ctx, page = _phone(browser)
+    held = []
+    page.route("**/api/tables/*/events*", lambda route: held.append(route))   # the stream waits
+    _join(page, server, table["code"])
+    page.wait_for_timeout(200)
+    assert held and page.locator("#moves").count() == 0
+    phone = page.evaluate("document.body.dataset.token").split(".")[0]
+    _post(server, f"/api/tables/{table['id']}/phones", {"phone": phone, "role": "table"}, table["host_token"])
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/tables/*/events*")
+    page.wait_for_selector("#moves", timeout=10_000)
+    ctx.close()
+
+
 def test_the_table_enters_the_wheel_circle_it_laid(server, browser):
     table = _create(server, "wheel", 2, ["Ann", "Ben"])
     ctx, page = _phone(browser)

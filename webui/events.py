@@ -23,6 +23,7 @@ def stream(table_id: str) -> Response:
     if version is None:
         version = -1
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
-    body = stream_with_context(iter_sse(tables(), table_id, version, keepalive))
+    seen_pokes = whole_number(request.args.get("pokes", ""))
+    body = stream_with_context(iter_sse(tables(), table_id, version, keepalive, seen_pokes=seen_pokes))
     return Response(body, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -95,6 +95,7 @@ def table(table_id: str) -> Any:
     # a rematch took this table's camera on: say where it went instead of showing an empty box
     moved = registry.moved_to(table_id) if here is None else None
     return render_template("host.html", token=tables().host_token(table_id), join=join_url(table_id),
+                           pokes=tables().hub.pokes(table_id),
                            camera=bool(current_app.config.get("FRAME_SOURCE")) or bool(here) or bool(moved),
                            camera_moved=url_for("host.table", table_id=moved, lang=request.args.get("lang"))
                            if moved else None,

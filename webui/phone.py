@@ -125,7 +125,8 @@ def table(table_id: str) -> Any:
         return redirect(url_for("phone.index"))
     token = tables().host_token(table_id) if who.role == "host" else (
         request.args.get("token") or request.cookies.get(f"tc_{table_id}"))
-    return render_template("table.html", token=token, **view_context(s, who, lang()))
+    pokes = tables().hub.pokes(table_id)
+    return render_template("table.html", token=token, pokes=pokes, **view_context(s, who, lang()))
 
 
 VIEW_CACHE_SIZE = 512
@@ -159,6 +160,7 @@ def view(table_id: str) -> Any:
                        ja="先にテーブルに参加してください(QRコードを読むかコードを入力)。")
     language = lang()
     with tables().lock(table_id):
+        pokes = tables().hub.pokes(table_id)       # before drawing: a later poke is news
         version = s.refresh().version
         pending = tables().pending_undos(table_id) if who.role == "host" else None
         seats = seat_choices(s) if who.role in ("watch", "host") else None
@@ -169,6 +171,7 @@ def view(table_id: str) -> Any:
             "view.html", **view_context(s, who, language)))
     resp = make_response(html)
     resp.headers["X-Version"] = str(version)
+    resp.headers["X-Pokes"] = str(pokes)
     resp.headers["X-Role"] = who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"
     resp.headers["Cache-Control"] = "no-store"
     return resp

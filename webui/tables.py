@@ -85,6 +85,11 @@ class Hub:
                 self._versions[table_id] = version
                 cond.notify_all()
 
+    def pokes(self, table_id: str) -> int:
+        """How many times the table was poked (a page drawn now has seen these)."""
+        self._ensure(table_id, None)
+        return self._pokes[table_id]
+
     def poke(self, table_id: str) -> None:
         """Wake the table's clients without a new version (an undo request for the host)."""
         self._ensure(table_id, None)
@@ -267,8 +272,9 @@ class Tables:
 
 
 def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
-             stop: threading.Event | None = None) -> Iterator[str]:
-    """Server-Sent Events for one table: a ``version`` event on each change, comments to keep alive."""
+             stop: threading.Event | None = None, seen_pokes: int | None = None) -> Iterator[str]:
+    """Server-Sent Events for one table: a ``version`` event on each change, comments to keep alive;
+    ``seen_pokes``: the pokes the page's view was drawn after (a poke since then is told at once)."""
     yield "retry: 1000\n\n"
     version, pokes = since, 0
     current = tables.get(table_id).version
@@ -276,6 +282,9 @@ def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
         version = current
         yield f"event: version\ndata: {version}\n\n"
     _, pokes = tables.wait(table_id, version, -1, 0)
+    if seen_pokes is not None and seen_pokes != pokes:
+        # a role granted or a request made after the page drew its view, before this stream opened
+        yield f"event: notice\ndata: {version}\n\n"
     while not (stop and stop.is_set()):
         new, new_pokes = tables.wait(table_id, version, pokes, keepalive)
         if new != version:

@@ -78,6 +78,8 @@
     fetching = fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
       if (!r.ok) throw new Error("view " + r.status);
       var v = parseInt(r.headers.get("X-Version") || "-1", 10);
+      var p = r.headers.get("X-Pokes");
+      if (p !== null) d.pokes = p;
       return r.text().then(function (html) {
         if (v > shown || v < 0 || (forced && v >= shown)) {   /* else never redraw a version shown: taps stay put */
           var view = document.getElementById("view");
@@ -284,7 +286,8 @@
   var source = null;
   function connect() {
     if (source) source.close();
-    source = new EventSource("/api/tables/" + tableId + "/events?since=" + shown);
+    /* the pokes its view was drawn after: a role granted before the stream opens is told at once */
+    source = new EventSource("/api/tables/" + tableId + "/events?since=" + shown + "&pokes=" + (d.pokes || ""));
     source.addEventListener("version", function (e) {
       if (parseInt(e.data, 10) !== shown) refresh();
     });
