@@ -62,12 +62,14 @@ server (pdfium's own check, SIGTRAP in libpdfium.so), and the demo's camera rend
 def render_page(pdf: bytes | str | Path, index: int = 0, px_per_mm: float | None = None,
                 width_px: int | None = None) -> np.ndarray:
     """Page ``index`` of a PDF (bytes or a path) as a BGR image, at ``px_per_mm`` or ``width_px``
-    wide, under the ``PDFIUM`` lock."""
+    wide (give one of the two), under the ``PDFIUM`` lock."""
+    if (px_per_mm is None) == (width_px is None):
+        raise ValueError("render_page: give px_per_mm or width_px")
     with PDFIUM:
         doc = pdfium.PdfDocument(pdf)
         try:
             page = doc[index]
-            scale = px_per_mm * 25.4 / 72 if px_per_mm is not None else (width_px or 600) / page.get_size()[0]
+            scale = px_per_mm * 25.4 / 72 if px_per_mm is not None else width_px / page.get_size()[0]
             bitmap = page.render(scale=scale, draw_annots=False)
             return bitmap.to_numpy()[:, :, :3].copy()   # pdfium's byte order is BGR(A), as OpenCV's
         finally:

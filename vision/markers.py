@@ -187,7 +187,7 @@ def pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-def sharpened(grey: np.ndarray) -> np.ndarray:
+def unsharp_masked(grey: np.ndarray) -> np.ndarray:
     """``grey`` through the unsharp mask the markers are searched on (``SHARPEN_SIGMA``)."""
     if not SHARPEN_AMOUNT:
         return grey
@@ -209,7 +209,7 @@ class MarkerFinder:
         windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
         # searched and read on the sharpened frame, corners refined on the frame itself (the mask's
         # overshoot would pull them)
-        sharp = sharpened(grey)
+        sharp = unsharp_masked(grey)
         if self.threads and len(windows) > 1:
             # the others in the pool while this thread searches the first (the costliest, 3 px)
             jobs = [pool().submit(self._markers, sharp, w, c) for w, c in windows[1:]]

@@ -86,9 +86,9 @@ class Hub:
                 cond.notify_all()
 
     def pokes(self, table_id: str) -> int:
-        """How many times the table was poked (a page drawn now has seen these)."""
-        self._ensure(table_id, None)
-        return self._pokes[table_id]
+        """How many times the table was poked (a page drawn now has seen these); reading them
+        starts no watcher (a table nobody has poked or listened to has 0, as ``_ensure`` starts it)."""
+        return self._pokes.get(table_id, 0)
 
     def poke(self, table_id: str) -> None:
         """Wake the table's clients without a new version (an undo request for the host)."""
