@@ -250,7 +250,8 @@ def may_move(game: Game, viewer: Viewer, move: Move) -> str | None:
 
 def export_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     """The session's export as ``viewer`` may see it: the host gets every card; anyone else gets
-    finished games whole and the game in play as its redacted view."""
+    the earlier games of a series whole and the table's game as its redacted view, also once it is
+    over (a hand never played stays as hidden as on the phone's own view, ``hidden_cards``)."""
     with session.lock:
         data = session.export()
         if viewer.role == "host":
@@ -259,9 +260,7 @@ def export_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         current = view_for(session, viewer)
     games = list(data["games"])
     last = games[-1]
-    if not last["finished"]:
-        games[-1] = dict(last, moves=redact(last["moves"], hidden), state=current["view"],
-                         redacted=True)
+    games[-1] = dict(last, moves=redact(last["moves"], hidden), state=current["view"], redacted=True)
     return dict(data, games=games)
 
 
