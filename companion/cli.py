@@ -25,15 +25,6 @@ COMMAND_MODULES = (
     "webui.cli",            # companion serve
 )
 
-BENCHES = {
-    "vision": "vision.bench",
-    "web": "webui.bench",
-    "camera": "webui.camera_bench",
-    "prussia": "companion.games.prussia_bench",
-    "session": "companion.session.bench",
-    "history": "companion.history.bench",
-}
-"""``companion bench NAME`` runs ``main(argv)`` of the named module."""
 
 
 SIMULATED_SERIES_LIMIT = 100
@@ -106,6 +97,7 @@ def _print_record(record: Simulation) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from benchmarks import BENCHES
     module = importlib.import_module(BENCHES[args.target])
     return int(module.main(args.rest) or 0)
 
@@ -132,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_simulate)
 
-    p = sub.add_parser("bench", help="measure speed and accuracy (vision, web, camera, prussia, session, history)")
+    from benchmarks import BENCHES
+    p = sub.add_parser("bench", help="measure speed and accuracy (" + ", ".join(BENCHES) + ")")
     p.add_argument("target", choices=sorted(BENCHES))
     p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the benchmark")
     p.set_defaults(func=_bench)
