@@ -227,11 +227,17 @@ class Cover:
         self.up = np.stack([np.sin(a), -np.cos(a)], axis=1)
         self.centre = np.array([p.centre for p in self.placements], dtype=float).reshape(-1, 2)
         self.half = np.array([card_size(p.card_id) for p in self.placements], dtype=float).reshape(-1, 2) / 2
+        # a higher card can cover a point of card i only if their circles meet: each card keeps the
+        # few that can (a Chains table of 180 cards is mostly cards far apart)
+        reach = np.hypot(self.half[:, 0], self.half[:, 1])
+        gap = np.hypot(*(self.centre[:, None, :] - self.centre[None, :, :]).transpose(2, 0, 1))
+        can = (gap <= reach[:, None] + reach[None, :]) & (self.z[None, :] > self.z[:, None])
+        self.above = [np.flatnonzero(row) for row in can]
 
     def covered(self, index: int, points: np.ndarray) -> np.ndarray:
-        """For each point (N×2 table mm), whether a card lying above placement ``index`` covers it."""
-        above = self.z > self.z[index]
-        if not above.any():
+        """For each point of card ``index`` (N×2 table mm), whether a card lying above it covers it."""
+        above = self.above[index]
+        if not len(above):
             return np.zeros(len(points), dtype=bool)
         d = points[None, :, :] - self.centre[above][:, None, :]
         u = np.abs(np.einsum("cnk,ck->cn", d, self.right[above]))
@@ -247,15 +253,19 @@ class Cover:
 
     def visible_markers(self, index: int, samples: int = 3) -> int:
         """How many of the card's markers are wholly uncovered (every sampled point free)."""
+        squares = np.array(marker_squares(self.placements[index].card_id), dtype=float)   # M × (x, y, w, h)
+        if not len(self.above[index]):
+            return len(squares)
         t = np.linspace(0.0, 1.0, samples)
-        count = 0
-        for x, y, w, h in marker_squares(self.placements[index].card_id):
-            xy = np.array([(x + w * i, y + h * j) for i in t for j in t])
-            count += not self.covered(index, self.card_points(index, xy)).any()
-        return count
+        grid = np.array([(i, j) for i in t for j in t])                                 # S × 2
+        xy = squares[:, None, :2] + squares[:, None, 2:] * grid[None, :, :]            # M × S × 2
+        hit = self.covered(index, self.card_points(index, xy.reshape(-1, 2)))
+        return int((~hit.reshape(len(squares), -1).any(axis=1)).sum())
 
     def visible_share(self, index: int, grid: int = 6) -> float:
         """The share of the card's area no higher card covers (sampled on a grid)."""
+        if not len(self.above[index]):
+            return 1.0
         w, h = self.half[index] * 2
         t = (np.arange(grid) + 0.5) / grid
         xy = np.array([(w * i, h * j) for i in t for j in t])

@@ -29,6 +29,7 @@ game: the two look the same).
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 
@@ -65,6 +66,7 @@ def _plan(players: int) -> tuple[int, int, int, int, int]:
     return PLANS[players]
 
 
+@functools.lru_cache(maxsize=None)   # pure in the player count; the reader asks for it per card
 def _terminal_area(players: int) -> tuple[float, float, int]:
     """(width, height, rows per column) of the terminal area."""
     cols = _plan(players)[4]
@@ -72,11 +74,13 @@ def _terminal_area(players: int) -> tuple[float, float, int]:
     return cols * ROW_W + (cols - 1) * COLUMN_GAP, CARD_H + (rows - 1) * ROW_PITCH, rows
 
 
+@functools.lru_cache(maxsize=None)   # pure in the player count; the reader asks for it per card
 def _depths(players: int) -> tuple[float, float, float, float]:
     """How far the blocks reach in from the left, top, right and bottom edges."""
     return tuple(BLOCK_D if n else CORNER for n in _plan(players)[:4])   # type: ignore[return-value]
 
 
+@functools.lru_cache(maxsize=None)   # pure in the player count; the reader asks for it per card
 def table_size(players: int) -> tuple[float, float]:
     """The table rectangle in mm: the smallest that holds the plan."""
     nl, nt, nr, nb, _ = _plan(players)
