@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.engine import Move
-from companion.history import Play, Seat, bgstats, dates, edit, exchange, query
+from companion import dates
+from companion.history import Play, Seat, bgstats, edit, exchange, query
 from companion.history.record import write_play
 from companion.session import Store, TableSession
 from companion.session.sim import play_through_camera

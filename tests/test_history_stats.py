@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from companion.cli import main
-from companion.history import Play, Seat, dates, edit, exchange, query
+from companion import dates
+from companion.history import Play, Seat, edit, exchange, query
 from companion.history.record import backfill, write_play
 from companion.session import Store, TableSession
 from tests.test_history import histories, tap_through, through_a_file

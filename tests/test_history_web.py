@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.history import dates
+from companion import dates
 from tests.web_helpers import make_app, new_table, scorekeeper, state, step
 from webui import charts
 from webui.render import score_chart

@@ -1,7 +1,6 @@
 """The play history: people who persist across tables, every finished game as a play, statistics,
 export and backup (CSV, JSON, a BG Stats file), and ``companion history …``; docs/history.md.
 
-- ``dates``: human dates in English and Japanese (local time), ISO 8601 for machines
 - ``record``: a ``Play`` derived from a session's log, written when its game ends; the backfill
 - ``query``: plays by date, filtered by game and player; per-player and per-game statistics
 - ``exchange``: export (CSV, JSON, BG Stats) and import (JSON backup, BG Stats export)

@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping, Sequence
 
-from companion.history.dates import instant
+from companion.dates import instant
 from companion.history.record import Play, Seat
 
 SOURCE = "Table Companion"
@@ -242,7 +242,7 @@ def _score(text: Any) -> int | None:
 def _when(text: Any) -> str:
     """``YYYY-MM-DD HH:MM:SS`` (or a date alone) in the app's local time → ISO 8601 UTC."""
     from datetime import datetime
-    from companion.history.dates import iso_utc
+    from companion.dates import iso_utc
     text = str(text or "").strip()
     for shape in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"):
         try:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.history import bgstats, exchange, query
-from companion.history.dates import day_bounds, duration, human, iso
+from companion.dates import day_bounds, duration, human, iso
 from companion.history.exchange import HistoryError
 from companion.history.record import UNKNOWN_WORDS
 

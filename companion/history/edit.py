@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from companion.history.dates import iso_utc
+from companion.dates import iso_utc
 from companion.history.exchange import HistoryError
 from companion.history.record import Edit, Play, apply_changes, delete_play, edit_of, edits_of, keep_edit, \
     read_plays, write_play

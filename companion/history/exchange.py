@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from companion.engine import GameError
 from companion.history import bgstats
-from companion.history.dates import iso, iso_utc
+from companion.dates import iso, iso_utc
 from companion.history.record import UNKNOWN_FIELDS, Edit, Play, Seat, amended, edits_of, keep_edit, play_dict, \
     write_play
 

@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from companion.history.dates import iso_utc
+from companion.dates import iso_utc
 
 if TYPE_CHECKING:
     from companion.session.store import Store

@@ -48,7 +48,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from companion.history.dates import human, iso
+    from companion.dates import human, iso
     rows = _store(args).sessions()
     if args.json:
         _print([dict(r, created=iso(r["created"])) for r in rows])   # ISO 8601, local offset
@@ -63,7 +63,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from companion.history.dates import human
+    from companion.dates import human
     session = TableSession.open(_store(args), args.id)
     state = session.state()
     if args.json:
