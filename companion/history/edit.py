@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from companion.dates import iso_utc
-from companion.history.exchange import HistoryError
-from companion.history.record import Edit, Play, apply_changes, delete_play, edit_of, edits_of, keep_edit, \
-    read_plays, write_play
+from companion.history.record import Edit, HistoryError, Play, apply_changes, delete_play, edit_of, edits_of, \
+    keep_edit, read_plays, write_play
 
 MAX_SCORE = 10**6
 """Scores beyond this are typing mistakes (the games score in tens)."""
