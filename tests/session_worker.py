@@ -17,7 +17,7 @@ import time
 from companion.engine import Move
 from companion.session import StaleVersion, Store, TableSession
 from companion.session.reconcile import fast_clone
-from companion.session.sim import table_move
+from tablesim.scripted import table_move
 
 
 def reference_log(game_id: str, players: int, options: dict, seed: int) -> list[Move]:

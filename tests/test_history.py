@@ -21,7 +21,7 @@ from companion import dates
 from companion.history import Play, Seat, bgstats, edit, exchange, query
 from companion.history.record import write_play
 from companion.session import Store, TableSession
-from companion.session.sim import play_through_camera
+from tablesim.scripted import play_through_camera
 
 
 @pytest.fixture

@@ -271,7 +271,7 @@ def test_the_create_form_offers_known_players(tmp_path):
 
 
 def test_a_long_history_lists_the_recent_plays_and_counts_them_all(tmp_path):
-    from companion.history.bench import random_plays
+    from benchmarks.history import random_plays
     from companion.history.record import write_play
     app = make_app(tmp_path)
     store = app.extensions["tables"].store

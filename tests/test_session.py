@@ -6,7 +6,7 @@ import pytest
 from companion.engine import CHANCE, IllegalMove, Move
 from companion.history import bgstats
 from companion.session import SessionError, StaleVersion, Store, TableSession
-from companion.session.sim import full_view, play_through_camera, without
+from tablesim.scripted import full_view, play_through_camera, without
 
 
 @pytest.fixture

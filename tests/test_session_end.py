@@ -10,7 +10,7 @@ import pytest
 from companion.engine import CHANCE, TERMINAL, IllegalMove, Move
 from companion.history import bgstats
 from companion.session import SessionError, StaleVersion, Store, TableSession
-from companion.session.sim import play_through_camera, table_move
+from tablesim.scripted import play_through_camera, table_move
 
 
 @pytest.fixture
