@@ -12,14 +12,14 @@ from pathlib import Path
 
 from companion.engine import Move
 from companion.session import StaleVersion, Store, TableSession
-from tests.session_worker import reference_log
+from tests.companion.session.session_worker import reference_log
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _worker(*args: str) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "tests.session_worker", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([sys.executable, "-m", "tests.companion.session.session_worker", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

@@ -1,4 +1,4 @@
-"""A process that writes to a session, for the crash and race tests (run: python -m tests.session_worker).
+"""A process that writes to a session, for the crash and race tests (run: python -m tests.companion.session.session_worker).
 
 ``script DB ID SEED [PAUSE]``: play a seeded game into session ID, half the moves tapped and
 half seen by the camera, resuming wherever the session stands (so it can be killed and restarted

@@ -13,7 +13,7 @@ from companion.engine import GameError, Move
 from companion.games.prussia import Game, odds
 from benchmarks.prussia import decision_position
 from companion.games.prussia_core import CENTRE, greedy_choice, load_nations
-from tests.prussia_positions import build, draw
+from tests.companion.games.prussia_positions import build, draw
 
 
 def write(tmp_path, data, name="nations.json"):
