@@ -14,6 +14,7 @@ import random
 import sys
 import time
 
+import companion.history  # noqa: F401  (as the server and the CLI: the game's end writes its play)
 from companion.engine import Move
 from companion.session import StaleVersion, Store, TableSession
 from companion.session.reconcile import fast_clone

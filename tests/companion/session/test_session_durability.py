@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from companion.engine import Move
+from companion.history import query
 from companion.session import StaleVersion, Store, TableSession
 from tests.companion.session.session_worker import reference_log
 
@@ -67,6 +68,9 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path
     assert kills >= 8
     assert final.game.log == expected and final.game.is_over()
     assert final.state() == TableSession.open(Store(db), session.id).state()
+    # the killed workers kept the play history: the entry that ended the game wrote its one play
+    [play] = query.plays(Store(db))
+    assert play.id == f"{session.id}-1" and [s.score for s in play.seats] == final.game.scores()
 
 
 def test_racing_threads_never_both_append_a_version(tmp_path):
