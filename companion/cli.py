@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Sequence
 
+import companion.history  # noqa: F401  (every session a command opens keeps the play history)
 from companion.engine import GameError, IllegalMove, Simulation, simulate
 from companion.games import GAME_IDS, describe_all, game_class
 from companion.series import Series

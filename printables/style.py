@@ -32,7 +32,7 @@ class DeckStyle:
 STYLES: dict[str, DeckStyle] = {s.game: s for s in (
     # frame luminance (0.299 R + 0.587 G + 0.114 B, of 255): prussia 32, spartacus 71, wheel 111,
     # hills 181, chains 222; with their patterns, greyscale renders differ by ≥ 28 grey levels
-    # (tests/test_printables.py); tokens 104 are not a deck and never mixed with one
+    # (tests/printables/test_printables.py); tokens 104 are not a deck and never mixed with one
     DeckStyle("wheel", "Wheel of History", "歴史の車輪", "#a2632a", "#7a4a1a", "#ffffff", "stripes", "laurel"),
     DeckStyle("hills", "Seven Hills of Rome", "ローマ七丘", "#a6ca6e", "#4d7a1f", "#22330d", "waves", "hills"),
     DeckStyle("spartacus", "Spartacus", "スパルタクス", "#8b2c24", "#8b2c24", "#ffffff", "hatch", "broken chain"),

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.history import Play, Seat, dates, query
+from companion import dates
+from companion.history import Play, Seat, query
 from companion.history.record import write_play
 from tests.test_history_browser import END_LABELS, OVERLAPS
 from tests.test_history_web import joined, squashed

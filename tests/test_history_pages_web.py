@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.history import query
 from companion.history.record import backfill
-from tests.test_history_stats import figures, play, store  # noqa: F401  (the hand-made plays)
+from tests.companion.history.test_history_stats import figures, play, store  # noqa: F401  (the hand-made plays)
 from tests.web_helpers import make_app
 from webui import charts
 

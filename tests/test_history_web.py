@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.history import dates
+from companion import dates
 from tests.web_helpers import make_app, new_table, scorekeeper, state, step
 from webui import charts
 from webui.render import score_chart
@@ -271,7 +271,7 @@ def test_the_create_form_offers_known_players(tmp_path):
 
 
 def test_a_long_history_lists_the_recent_plays_and_counts_them_all(tmp_path):
-    from companion.history.bench import random_plays
+    from benchmarks.history import random_plays
     from companion.history.record import write_play
     app = make_app(tmp_path)
     store = app.extensions["tables"].store

@@ -593,12 +593,12 @@ class TableStep:
 
 
 def table_script(game_id: str, players: int, options: dict[str, Any], seed: int) -> tuple[list[Move], list[TableStep]]:
-    """A random game as it happens at a real table (``companion.session.sim.table_move``: nobody sees a deal),
+    """A random game as it happens at a real table (``tablesim.scripted.table_move``: nobody sees a deal),
     and the still tables a camera sees: one after each move, except between taking a card from the
     deck and turning it over (one motion), plus the table before a ruling is carried out by hand
     (a Chains misfit lying turned over, a Prussia card drawn)."""
     from companion.games import new_game
-    from companion.session.sim import PRE_RULING_FRAMES, SAME_MOTION, table_move
+    from tablesim.scripted import PRE_RULING_FRAMES, SAME_MOTION, table_move
     rng = random.Random(seed)
     ref = new_game(game_id, players, options)
     steps = [TableStep(ref.layout(), 0)]

@@ -585,12 +585,13 @@ def odds(table_id: str) -> Response:
 def export(table_id: str) -> Response:
     """The session's games as JSON and the BG Stats link; a game in play is redacted for everyone
     but the host (``companion.session.view.export_for``)."""
+    from companion.history import bgstats
     who = require_role(table_id, "player", allow_cookie=True)
     s = get_session(table_id)
     with tables().lock(table_id):
         data = session_module().view.export_for(s, who.viewer)
         try:
-            data = dict(data, bgstats=s.bgstats_link())
+            data = dict(data, bgstats=bgstats.session_link(s))
         except session_module().SessionError:  # no game finished yet: no BG Stats play to push
             data = dict(data, bgstats=None)
     return jsonify(data)

@@ -14,8 +14,9 @@ from typing import Any, NoReturn
 
 from flask import Blueprint, Response, current_app, make_response, render_template, request, url_for
 
+from companion import dates
 from companion.games import GAME_IDS, game_class
-from companion.history import bgstats, dates, edit, exchange, query
+from companion.history import bgstats, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
 from webui.charts import PALETTE, bar_rows, line_chart

@@ -23,7 +23,9 @@ IDLE_AFTER = 60.0
 
 
 def _session_module() -> Any:
-    """``companion.session``, imported when first needed (the web app imports without it)."""
+    """``companion.session``, imported when first needed (the web app imports without it), with
+    ``companion.history`` listening to it (every table's finished games become plays)."""
+    import companion.history  # noqa: F401  (registers itself on the sessions)
     from companion import session
     return session
 

@@ -1,15 +1,19 @@
 """One mapping from a play to BG Stats, used by both ways of reaching the app: the one-play
-``bgstats://app.pushPlay`` link (``TableSession.bgstats_link``) and the whole-history import file
+``bgstats://app.pushPlay`` link (``session_link``) and the whole-history import file
 (the app's backup JSON: ``games``, ``players``, ``locations``, ``plays`` with ``playerScores``)."""
 from __future__ import annotations
 
 import json
+import urllib.parse
 import uuid
 from dataclasses import dataclass
-from typing import Any, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
-from companion.history.dates import instant
-from companion.history.record import Play, Seat
+from companion.dates import instant
+from companion.history.record import HistoryError, Play, Seat, plays_of
+
+if TYPE_CHECKING:
+    from companion.session.table import TableSession
 
 SOURCE = "Table Companion"
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/table-companion")
@@ -75,6 +79,29 @@ def push_payload(play: Play) -> dict[str, Any]:
     if comments(play):
         payload["comments"] = comments(play)
     return payload
+
+
+def session_payload(session: "TableSession", number: int | None = None) -> dict[str, Any]:
+    """The "push play" JSON of a finished game of ``session`` (default: the last finished one),
+    derived from its log as the play history derives it, so the link and the file agree."""
+    from companion.session.store import SessionError
+    with session.lock:
+        session.refresh()
+        plays = plays_of(session.store._db(), session.id, session)
+    if not plays:
+        raise SessionError("no game of this session is finished yet", "このセッションで終わったゲームはまだありません")
+    if number is None:
+        return push_payload(plays[-1])
+    match = [p for p in plays if p.number == number]
+    if not match:
+        raise SessionError(f"game {number} is not a finished game of this session")
+    return push_payload(match[0])
+
+
+def session_link(session: "TableSession", number: int | None = None) -> str:
+    """A ``bgstats://app.pushPlay?data=…`` link that records a game of ``session`` in the BG Stats app."""
+    payload = json.dumps(session_payload(session, number), ensure_ascii=False, separators=(",", ":"))
+    return "bgstats://app.pushPlay?data=" + urllib.parse.quote(payload, safe="")
 
 
 def export_file(plays: Sequence[Play]) -> dict[str, Any]:
@@ -242,7 +269,7 @@ def _score(text: Any) -> int | None:
 def _when(text: Any) -> str:
     """``YYYY-MM-DD HH:MM:SS`` (or a date alone) in the app's local time → ISO 8601 UTC."""
     from datetime import datetime
-    from companion.history.dates import iso_utc
+    from companion.dates import iso_utc
     text = str(text or "").strip()
     for shape in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"):
         try:
@@ -258,7 +285,6 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
     known ones by name (any case) or as ``merge`` says ({file name: known name}), the rest counted.
     A play of ours the file carries back (``recorded``: ids of plays our tables recorded here) is
     left as recorded: the table knew more (camera or taps, options, the exact duration)."""
-    from companion.history.exchange import HistoryError
     from companion.session.store import PLACEHOLDER_NAME, clean_text
     if not is_file(data):
         raise HistoryError("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists",

@@ -12,10 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.dates import day_bounds, duration, human, iso
 from companion.history import bgstats, exchange, query
-from companion.history.dates import day_bounds, duration, human, iso
-from companion.history.exchange import HistoryError
-from companion.history.record import UNKNOWN_WORDS
+from companion.history.record import UNKNOWN_WORDS, HistoryError
 
 
 def _store(args: argparse.Namespace) -> Any:

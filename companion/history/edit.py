@@ -13,10 +13,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from companion.history.dates import iso_utc
-from companion.history.exchange import HistoryError
-from companion.history.record import Edit, Play, apply_changes, delete_play, edit_of, edits_of, keep_edit, \
-    read_plays, write_play
+from companion.dates import iso_utc
+from companion.history.record import Edit, HistoryError, Play, apply_changes, delete_play, edit_of, edits_of, \
+    keep_edit, read_plays, write_play
 
 MAX_SCORE = 10**6
 """Scores beyond this are typing mistakes (the games score in tens)."""

@@ -11,20 +11,15 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
-from companion.engine import GameError
+from companion.dates import iso, iso_utc
 from companion.history import bgstats
-from companion.history.dates import iso, iso_utc
-from companion.history.record import UNKNOWN_FIELDS, Edit, Play, Seat, amended, edits_of, keep_edit, play_dict, \
-    write_play
+from companion.history.record import UNKNOWN_FIELDS, Edit, HistoryError, Play, Seat, amended, edits_of, keep_edit, \
+    play_dict, write_play
 
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
 CSV_FIELDS = ("date", "game", "title", "play", "duration_min", "seat", "name", "score", "winner",
               "start_player", "ended_early", "kept_by", "options")
-
-
-class HistoryError(GameError):
-    """A history request that cannot be done: a file that does not fit, a bad date, an unknown format."""
 
 
 def players_of(db: Any, plays: Sequence[Play] | None) -> list[dict[str, Any]]:

@@ -288,7 +288,7 @@ class Overview:
 
 def months(history: Sequence[Play]) -> list[tuple[str, int]]:
     """Plays per local month, every month from the first to the last (empty months count 0)."""
-    from companion.history.dates import instant
+    from companion.dates import instant
     count: dict[tuple[int, int], int] = defaultdict(int)
     for play in history:
         moment = instant(play.started)

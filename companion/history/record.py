@@ -12,9 +12,10 @@ import json
 import logging
 import sqlite3
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from companion.history.dates import iso_utc
+from companion.dates import iso_utc
+from companion.engine import GameError
 
 if TYPE_CHECKING:
     from companion.session.store import Store
@@ -27,6 +28,10 @@ UNKNOWN_WORDS = {"moves": ("camera or taps unknown", "カメラ/タップ不明"
 """What a play from another app may not say (camera or taps, how long, the scores, who started), in words."""
 UNKNOWN_FIELDS = tuple(UNKNOWN_WORDS)
 log = logging.getLogger(__name__)
+
+
+class HistoryError(GameError):
+    """A history request that cannot be done: a file that does not fit, a bad date, an unknown format."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +108,8 @@ def _camera_read(version: int, kinds: dict[int, str], data: dict[int, dict[str, 
 
 
 def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
-    """The plays of a session state (``companion.session.table._State``) whose log is in ``db``."""
+    """The plays of a session whose log is in ``db``; ``state``: a ``TableSession``, or the state a
+    game-over listener is given (both have ``game_id``, ``names`` and ``finished_games()``)."""
     rows = db.execute("SELECT version, kind, data, created FROM entries WHERE session = ? ORDER BY version",
                       (session_id,)).fetchall()
     kinds = {v: k for v, k, _, _ in rows}
@@ -180,21 +186,20 @@ def _comparable(play: Play) -> tuple[Any, ...]:
             play.source, tuple(sorted(play.unknown)))
 
 
-def recorder(session_id: str, game_id: str, state: Any) -> Callable[[sqlite3.Connection], None]:
-    """What the session's commit runs in its transaction: bring this session's plays up to date.
+def record(db: sqlite3.Connection, session_id: str, state: Any) -> None:
+    """The session's game-over listener (``companion.session.table.on_game_over``), run in the
+    transaction of the entry that ends or reopens a game: bring this session's plays up to date.
     A failure here is logged and never refuses the entry: the game outranks its summary, and
     ``companion history rebuild`` derives the plays from the logs again."""
-    def record(db: sqlite3.Connection) -> None:
-        try:
-            db.execute("SAVEPOINT history")
-            sync(db, session_id, plays_of(db, session_id, state))
-            db.execute("RELEASE history")
-        except Exception:
-            db.execute("ROLLBACK TO history")
-            db.execute("RELEASE history")
-            log.exception("the play history of session %s was not updated (run `companion history rebuild`)",
-                          session_id)
-    return record
+    try:
+        db.execute("SAVEPOINT history")
+        sync(db, session_id, plays_of(db, session_id, state))
+        db.execute("RELEASE history")
+    except Exception:
+        db.execute("ROLLBACK TO history")
+        db.execute("RELEASE history")
+        log.exception("the play history of session %s was not updated (run `companion history rebuild`)",
+                      session_id)
 
 
 def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = ()) -> list[Play]:
@@ -319,10 +324,23 @@ def backfill(store: "Store") -> int:
                 remember_players(txn, json.loads(settings).get("names") or [])
             session = TableSession.open(store, session_id)
             with store._write() as txn:
-                plays = plays_of(txn, session_id, session._st)
+                plays = plays_of(txn, session_id, session)
                 sync(txn, session_id, plays)
         except Exception as err:   # a damaged log: its games cannot be known; the rest still are
             log.warning("session %s left out of the play history: %s", session_id, err)
             continue
         count += len(plays)
     return count
+
+
+HISTORY_SCHEMA_VERSION = 1
+"""``PRAGMA user_version`` once the play history was backfilled from the sessions already stored."""
+
+
+def backfill_once(store: "Store") -> None:
+    """The store's open hook (``companion.session.store.on_open``): a database from before the play
+    history gets the games its sessions finished recorded, once."""
+    db = store._db()
+    if db.execute("PRAGMA user_version").fetchone()[0] < HISTORY_SCHEMA_VERSION:
+        backfill(store)
+        db.execute(f"PRAGMA user_version = {HISTORY_SCHEMA_VERSION}")

@@ -4,8 +4,10 @@
 - ``reconcile``: a camera's observation → the legal moves that explain it
 - ``store``: the append-only, versioned SQLite log
 - ``view``: who sees what (``view_for``, ``export_for``: one place builds every viewer's state)
-- ``sim``: a simulated table seen through a camera (tests and benchmarks)
-- ``cli`` / ``bench``: ``companion session …`` and ``companion bench session``
+- ``cli``: ``companion session …``
+
+It knows nothing of the play history: ``companion.history`` listens to it (``table.on_game_over``,
+``store.on_open``). The simulated table is ``tablesim.scripted``; the bench ``benchmarks.session``.
 """
 from companion.session.store import SessionError, StaleVersion, Store
 from companion.session import view

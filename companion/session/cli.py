@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, Callable
 
+from companion.dates import human, iso
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from companion.session import SessionError, TableSession
 from companion.session.store import Store, clean_text
 from companion.session.table import verdict
+
+LINKS: dict[str, Callable[[TableSession, int | None], str]] = {}
+"""What ``export --bgstats`` prints, by flag name: ``companion.history`` adds ``bgstats`` (the BG
+Stats mapping is the play history's; the session does not import it)."""
 
 
 def _store(args: argparse.Namespace) -> Store:
@@ -48,7 +53,6 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from companion.history.dates import human, iso
     rows = _store(args).sessions()
     if args.json:
         _print([dict(r, created=iso(r["created"])) for r in rows])   # ISO 8601, local offset
@@ -63,7 +67,6 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from companion.history.dates import human
     session = TableSession.open(_store(args), args.id)
     state = session.state()
     if args.json:
@@ -99,7 +102,9 @@ def _show(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     session = TableSession.open(_store(args), args.id)
     if args.bgstats:
-        print(session.bgstats_link(args.game_number))
+        if "bgstats" not in LINKS:
+            raise SessionError("the BG Stats link needs the play history (companion.history), which is not loaded")
+        print(LINKS["bgstats"](session, args.game_number))
     else:
         _print(session.export())
     return 0

@@ -67,7 +67,8 @@ CREATE TABLE IF NOT EXISTS undo_requests (
 );
 """ + """
 -- The play history (companion/history, docs/history.md). A play is one finished game, written by
--- the same transaction as the log entry that ended it (and withdrawn by the one that reopens it):
+-- the same transaction as the log entry that ended it (and withdrawn by the one that reopens it;
+-- companion.history does it, listening to the sessions, see companion.session.table.on_game_over):
 -- the log stays the single source of truth, these rows are its durable summary. They carry no
 -- foreign key to sessions: a play outlives its session and may come from an imported backup.
 CREATE TABLE IF NOT EXISTS players (
@@ -112,10 +113,19 @@ CREATE TABLE IF NOT EXISTS play_edits (
     original TEXT NOT NULL           -- JSON: the play as recorded (what undo puts back)
 );
 """
-HISTORY_SCHEMA_VERSION = 1
-"""``PRAGMA user_version`` once the play history was backfilled from the sessions already stored."""
 PHONE_ROLES = ("seat", "table", "watch")
 """What a joined phone may be: one seat's phone, the table's scorekeeper (granted by the host), a watcher."""
+
+
+OpenHook = Callable[["Store"], None]
+_open_hooks: list[OpenHook] = []
+
+
+def on_open(hook: OpenHook) -> None:
+    """Run ``hook(store)`` whenever a ``Store`` is opened, once its schema is in place (the play
+    history backfills the plays of a database from before it); registering twice registers once."""
+    if hook not in _open_hooks:
+        _open_hooks.append(hook)
 
 
 class SessionError(GameError):
@@ -160,11 +170,8 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._db().executescript(SCHEMA)   # CREATE ... IF NOT EXISTS: safe from many processes
-        if self._db().execute("PRAGMA user_version").fetchone()[0] < HISTORY_SCHEMA_VERSION:
-            # a database from before the play history: record the games its sessions finished
-            from companion.history.record import backfill
-            backfill(self)
-            self._db().execute(f"PRAGMA user_version = {HISTORY_SCHEMA_VERSION}")
+        for hook in list(_open_hooks):
+            hook(self)
 
     # ----------------------------------------------------------------- connections
     def _db(self) -> sqlite3.Connection:
@@ -260,7 +267,7 @@ class Store:
     def append(self, session_id: str, version: int, kind: str, data: dict[str, Any], by: str,
                finished: bool, after: Callable[[sqlite3.Connection], None] | None = None) -> None:
         """Commit entry ``version`` (must be the next one) or raise ``StaleVersion``, changing nothing;
-        ``after`` runs in the same transaction once the entry is in (the play history's record)."""
+        ``after`` runs in the same transaction once the entry is in (the game-over listeners)."""
         text = json.dumps(data, ensure_ascii=False)
         try:
             with self._write() as db:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 import re
+import sqlite3
 import threading
 import time
-import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
@@ -309,13 +308,18 @@ def _apply_unchecked(game: Game, move: Move) -> list[Event]:
     return events
 
 
-def _both(first: Callable[[Any], None] | None, second: Callable[[Any], None]) -> Callable[[Any], None]:
-    """Two things to do in one transaction, in order."""
-    def run(db: Any) -> None:
-        if first is not None:
-            first(db)
-        second(db)
-    return run
+GameOverListener = Callable[[sqlite3.Connection, str, "_State"], None]
+_game_over_listeners: list[GameOverListener] = []
+
+
+def on_game_over(listener: GameOverListener) -> None:
+    """Run ``listener(db, session_id, state)`` inside the transaction of every log entry that ends a
+    game, or that is committed while a game is over (the undo that reopens it, the next game):
+    ``state`` is the session as the entry leaves it (``game_id``, ``names``, ``finished_games()``),
+    so what the listener writes commits with the entry or not at all (the play history,
+    ``companion.history``, listens so); an exception refuses the entry. Registering twice registers once."""
+    if listener not in _game_over_listeners:
+        _game_over_listeners.append(listener)
 
 
 def _locked(method: Any) -> Any:
@@ -451,6 +455,12 @@ class TableSession:
         """True once the current game is over: by its rules, or ended early by the host."""
         return self._st.is_over()
 
+    @_locked
+    def finished_games(self) -> list[tuple[Game, list[dict[str, Any]], dict[str, Any] | None]]:
+        """Every game of the log that is over, in order: (game, its moves, the host's end or None)."""
+        self._catch_up()
+        return self._st.finished_games()
+
     @property
     def ended_by_host(self) -> bool:
         """True if the host ended the current game early (``end_game``)."""
@@ -523,13 +533,17 @@ class TableSession:
         trial = self._st.copy()
         events = trial.reduce(self.version + 1, kind, data, by)   # raises: nothing stored
         finished = trial.is_over()
-        record = None
-        if finished or self._st.is_over():   # a game ends, or is reopened: the play history follows
-            from companion.history.record import recorder
-            record = recorder(self.id, self.game_id, trial)
-        if after is not None:   # the caller's own rows change in the same transaction as the entry
-            record = _both(record, after)
-        self.store.append(self.id, self.version + 1, kind, data, by, finished, after=record)   # raises StaleVersion
+        # a game ends, or is reopened: its listeners follow; the caller's own rows change too, all in
+        # the entry's transaction
+        listeners = list(_game_over_listeners) if finished or self._st.is_over() else []
+
+        def in_transaction(db: sqlite3.Connection) -> None:
+            for listener in listeners:
+                listener(db, self.id, trial)
+            if after is not None:
+                after(db)
+        self.store.append(self.id, self.version + 1, kind, data, by, finished,
+                          after=in_transaction if listeners or after is not None else None)   # raises StaleVersion
         self._st = trial
         return events
 
@@ -823,25 +837,3 @@ class TableSession:
                 "players": self.players, "names": self.names, "options": self.options,
                 "created": datetime.fromtimestamp(self.created, timezone.utc).isoformat(),
                 "version": self.version, "games": games, "series": self.series()}
-
-    @_locked
-    def bgstats_payload(self, number: int | None = None) -> dict[str, Any]:
-        """The BG Stats "push play" JSON of a finished game (default: the last finished one); the
-        play history's mapping (``companion.history.bgstats``), so the link and the file agree."""
-        from companion.history.bgstats import push_payload
-        from companion.history.record import plays_of
-        self._catch_up()
-        plays = plays_of(self.store._db(), self.id, self._st)
-        if not plays:
-            raise SessionError("no game of this session is finished yet", "このセッションで終わったゲームはまだありません")
-        if number is None:
-            return push_payload(plays[-1])
-        match = [p for p in plays if p.number == number]
-        if not match:
-            raise SessionError(f"game {number} is not a finished game of this session")
-        return push_payload(match[0])
-
-    def bgstats_link(self, number: int | None = None) -> str:
-        """A ``bgstats://app.pushPlay?data=…`` link that records the game in the BG Stats app."""
-        payload = json.dumps(self.bgstats_payload(number), ensure_ascii=False, separators=(",", ":"))
-        return "bgstats://app.pushPlay?data=" + urllib.parse.quote(payload, safe="")

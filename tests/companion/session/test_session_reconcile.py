@@ -52,11 +52,11 @@ def test_a_taken_terminal_the_camera_cannot_name_is_named_from_the_row():
 
 
 def _prussia_two_player_table(seed: int):
-    """A 2-player Prussia game as it happens at a real table (``companion.session.sim``) and the
+    """A 2-player Prussia game as it happens at a real table (``tablesim.scripted``) and the
     still tables a camera that sees no pile, discard or hands reads: (true moves, [(moves made, view)])."""
     import random
     from companion.engine import CHANCE
-    from companion.session.sim import PRE_RULING_FRAMES, SAME_MOTION, table_move
+    from tablesim.scripted import PRE_RULING_FRAMES, SAME_MOTION, table_move
     rng = random.Random(seed)
     ref = new_game("prussia", 2)
     seen = lambda layout: {k: v for k, v in layout.items() if k not in ("pile", "discard", "hands")}

@@ -10,7 +10,7 @@ import pytest
 from companion.cli import main
 from companion.history import edit, query
 from companion.session import Store, TableSession
-from tests.test_history import rows, tap_through
+from tests.companion.history.test_history import rows, tap_through
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
-"""``python -m companion.session.bench``: how long reconciling an observation takes, per game.
+"""``companion bench session``: how long reconciling an observation takes, per game.
 
-Plays seeded random games beside a session (``companion.session.sim``), the camera missing about a
+Plays seeded random games beside a session (``tablesim.scripted``), the camera missing about a
 third of the frames where a game allows it, and times every ``observe`` and every write.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from companion.session import Store, TableSession
-from companion.session.sim import full_view, play_through_camera, without
+from tablesim.scripted import full_view, play_through_camera, without
 
 CONFIGS = [
     ("wheel", 4, {}, full_view, 0.3),
@@ -28,7 +28,7 @@ CONFIGS = [
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print per game: observations, ms per observe (median, 95th percentile, max), prompts."""
-    parser = argparse.ArgumentParser(prog="python -m companion.session.bench")
+    parser = argparse.ArgumentParser(prog="companion bench session")
     parser.add_argument("--seeds", type=int, default=3, help="games per configuration")
     args = parser.parse_args(argv)
     print(f"{'game':<18} {'obs':>5} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'choose':>7}")

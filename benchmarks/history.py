@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from companion.history import dates, exchange, query
+from companion import dates
+from companion.history import exchange, query
 from companion.history.record import Play, Seat, write_play
 
 PEOPLE = ("Ann", "Ben", "Chie", "Dai", "Emi", "Fumi", "Gen", "Hana", "Iku", "Jun", "Kei", "Lea")

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.engine import Move
-from companion.history import Play, Seat, bgstats, dates, edit, exchange, query
+from companion import dates
+from companion.history import Play, Seat, bgstats, edit, exchange, query
 from companion.history.record import write_play
 from companion.session import Store, TableSession
-from companion.session.sim import play_through_camera
+from tablesim.scripted import play_through_camera
 
 
 @pytest.fixture
@@ -93,7 +94,7 @@ def test_a_series_is_one_play_per_game_with_real_start_times(store):
     one, two = query.plays(store)
     assert (one.number, two.number) == (1, 2) and two.started > one.started
     assert two.seats[1].start    # the start player moved one seat on
-    assert s.bgstats_payload(2)["sourcePlayId"] == two.id
+    assert bgstats.session_payload(s, 2)["sourcePlayId"] == two.id
 
 
 def test_camera_kept_games_say_so(store):
@@ -256,7 +257,7 @@ def test_csv_and_bgstats_exports_of_a_date_range(tmp_path, capsys):
     assert [p["isAnonymous"] for p in data["players"] if p["name"] == "P3"] == [True]
     # the same play through the push link and through the file: one mapping, the same facts
     new = next(p for p in data["plays"] if p["sourcePlayId"] == f"{s.id}-1")
-    pushed = json.loads(urllib.parse.unquote(s.bgstats_link().split("data=", 1)[1]))
+    pushed = json.loads(urllib.parse.unquote(bgstats.session_link(s).split("data=", 1)[1]))
     assert pushed["playDate"] == new["playDate"] and pushed["durationMin"] == new["durationMin"]
     assert [(p["score"], p["winner"], p["startPlayer"], p["seatOrder"]) for p in pushed["players"]] == \
         [(x["score"], x["winner"], x["startPlayer"], x["seatOrder"]) for x in new["playerScores"]]

@@ -13,12 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from companion.cli import main
-from companion.history import Play, Seat, dates, edit, exchange, query
+from companion import dates
+from companion.history import Play, Seat, edit, exchange, query
 from companion.history.record import backfill, write_play
 from companion.session import Store, TableSession
-from tests.test_history import histories, tap_through, through_a_file
+from tests.companion.history.test_history import histories, tap_through, through_a_file
 
-EXAMPLE = Path(__file__).parent / "data" / "bgstats-example.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "bgstats-example.json"
 
 
 @pytest.fixture
@@ -263,7 +264,7 @@ def test_cli_player_and_game_stats_say_the_same_figures_as_json(figures, store, 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(history=histories())
 def test_player_and_overview_figures_add_up(tmp_path_factory, history):
-    from tests.test_history import stored
+    from tests.companion.history.test_history import stored
     plays = query.plays(stored(tmp_path_factory.mktemp("fig") / "a.db", history))
     o = query.overview(plays)
     assert o.plays == len(plays) == sum(n for _, n in o.per_game) == sum(n for _, n in o.per_month)

@@ -6,7 +6,7 @@ import pytest
 from companion.engine import CHANCE, TERMINAL, IllegalMove, Move, thaw
 from companion.games.prussia import Game
 from companion.games.prussia_core import CENTRE, REFILL, Table, choose_ignition, load_nations
-from tests.prussia_positions import build, draw, ruling, steps_of
+from tests.companion.games.prussia_positions import build, draw, ruling, steps_of
 
 
 def place(game: Game, slot: str) -> list:

@@ -9,7 +9,7 @@ import pytest
 from companion.cli import main
 from companion.games import GAME_IDS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_json(capsys, *argv):

@@ -11,15 +11,16 @@ import time
 from pathlib import Path
 
 from companion.engine import Move
+from companion.history import query
 from companion.session import StaleVersion, Store, TableSession
-from tests.session_worker import reference_log
+from tests.companion.session.session_worker import reference_log
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _worker(*args: str) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "tests.session_worker", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([sys.executable, "-m", "tests.companion.session.session_worker", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -67,6 +68,9 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path
     assert kills >= 8
     assert final.game.log == expected and final.game.is_over()
     assert final.state() == TableSession.open(Store(db), session.id).state()
+    # the killed workers kept the play history: the entry that ended the game wrote its one play
+    [play] = query.plays(Store(db))
+    assert play.id == f"{session.id}-1" and [s.score for s in play.seats] == final.game.scores()
 
 
 def test_racing_threads_never_both_append_a_version(tmp_path):

@@ -11,9 +11,9 @@ from companion.catalogue import default_nations
 from companion.cli import main
 from companion.engine import GameError, Move
 from companion.games.prussia import Game, odds
-from companion.games.prussia_bench import decision_position
+from benchmarks.prussia import decision_position
 from companion.games.prussia_core import CENTRE, greedy_choice, load_nations
-from tests.prussia_positions import build, draw
+from tests.companion.games.prussia_positions import build, draw
 
 
 def write(tmp_path, data, name="nations.json"):

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import CHANCE, IllegalMove, Move
+from companion.history import bgstats
 from companion.session import SessionError, StaleVersion, Store, TableSession
-from companion.session.sim import full_view, play_through_camera, without
+from tablesim.scripted import full_view, play_through_camera, without
 
 
 @pytest.fixture
@@ -237,9 +238,9 @@ def test_bgstats_link_and_export_of_a_finished_game(store):
     import urllib.parse
     s = TableSession.create(store, "spartacus", 3, names=["Ann", "Ben", "Cy"])
     with pytest.raises(SessionError):
-        s.bgstats_link()
+        bgstats.session_link(s)
     play_through_camera(s, seed=3, skip=0)
-    link = s.bgstats_link()
+    link = bgstats.session_link(s)
     assert link.startswith("bgstats://app.pushPlay?data=")
     payload = json.loads(urllib.parse.unquote(link.split("data=", 1)[1]))
     assert [p["name"] for p in payload["players"]] == ["Ann", "Ben", "Cy"]

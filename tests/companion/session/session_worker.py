@@ -1,4 +1,4 @@
-"""A process that writes to a session, for the crash and race tests (run: python -m tests.session_worker).
+"""A process that writes to a session, for the crash and race tests (run: python -m tests.companion.session.session_worker).
 
 ``script DB ID SEED [PAUSE]``: play a seeded game into session ID, half the moves tapped and
 half seen by the camera, resuming wherever the session stands (so it can be killed and restarted
@@ -14,10 +14,11 @@ import random
 import sys
 import time
 
+import companion.history  # noqa: F401  (as the server and the CLI: the game's end writes its play)
 from companion.engine import Move
 from companion.session import StaleVersion, Store, TableSession
 from companion.session.reconcile import fast_clone
-from companion.session.sim import table_move
+from tablesim.scripted import table_move
 
 
 def reference_log(game_id: str, players: int, options: dict, seed: int) -> list[Move]:

@@ -8,8 +8,9 @@ import urllib.parse
 import pytest
 
 from companion.engine import CHANCE, TERMINAL, IllegalMove, Move
+from companion.history import bgstats
 from companion.session import SessionError, StaleVersion, Store, TableSession
-from companion.session.sim import play_through_camera, table_move
+from tablesim.scripted import play_through_camera, table_move
 
 
 @pytest.fixture
@@ -145,19 +146,19 @@ def test_series_counts_the_ended_game_and_goes_on(store):
     assert exported["games"][1]["finished"] and not exported["games"][1]["ended_by_host"]
     json.dumps(exported)
     # BG Stats: the ended game is a play with its scores and a note that it was not finished
-    payload = s.bgstats_payload(1)
+    payload = bgstats.session_payload(s, 1)
     assert [p["score"] for p in payload["players"]] == ["5", "0", "0"]
     assert [p["winner"] for p in payload["players"]] == [True, False, False]
     assert "not played to the end" in payload["comments"]
-    assert "comments" not in s.bgstats_payload(2)
-    link = s.bgstats_link(1)
+    assert "comments" not in bgstats.session_payload(s, 2)
+    link = bgstats.session_link(s, 1)
     assert json.loads(urllib.parse.unquote(link.split("data=", 1)[1])) == payload
 
 
 def test_a_single_ended_game_is_exported_and_pushed(store):
     s = spartacus_after_one_trick(store)
     with pytest.raises(SessionError, match="finished"):
-        s.bgstats_payload()
+        bgstats.session_payload(s)
     s.end_game(expected_version=3)
     assert s.export()["games"][0]["ended_by_host"] and s.series()["is_over"]
-    assert s.bgstats_payload()["sourcePlayId"] == f"{s.id}-1"
+    assert bgstats.session_payload(s)["sourcePlayId"] == f"{s.id}-1"

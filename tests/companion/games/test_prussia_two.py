@@ -7,7 +7,7 @@ import pytest
 
 from companion.engine import CHANCE, IllegalMove, Move
 from companion.games.prussia import Game
-from tests.prussia_positions import build, draw, ruling
+from tests.companion.games.prussia_positions import build, draw, ruling
 
 
 def deal(game: Game, first: list[str], second: list[str]) -> None:
