@@ -31,12 +31,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from webui.api import api, events
     from webui.camera import camera_page
     from webui.core.common import install_helpers
+    from webui.core.tables import Tables
     from webui.history import routes as history
     from webui.host import routes as host
     from webui.phone import routes as phone
     from webui.printing import routes as printing
     from webui.rules import rules
-    from webui.core.tables import Tables
 
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, DB=None, PUBLIC_URL=None, FRAME_SOURCE=None,

@@ -2,7 +2,7 @@
 
 ``/camera/<table>`` (host only) is the page a phone opens to become the overhead camera: it streams
 its rear camera as JPEG frames (``POST /api/tables/<table>/camera/frame``) into the same pipeline a
-webcam feeds (``webui.camera.CameraFeed`` on ``vision.sources.PushedFrames``), so the table's
+webcam feeds (``webui.camera.camera.CameraFeed`` on ``vision.sources.PushedFrames``), so the table's
 session gets the same observations. The set-up check (``vision.camera_check``) is served as JSON
 and as a picture (the live view with the watched area and the px/mm map) for the host page and the
 phone itself, for any camera a table has: webcam, video, the demo's or a phone.
@@ -21,6 +21,7 @@ from webui.camera.camera import (FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, ca
                           vision_available)
 from webui.core.common import error_answer, fail, get_session, lang, tables, token_for
 from webui.core.guard import local_request
+from webui.host.routes import qr_svg
 from webui.phone.routes import COOKIE_AGE, redirect_with_token
 
 bp = Blueprint("camera", __name__, template_folder="templates", static_folder="static",
@@ -208,7 +209,6 @@ def camera_url(table_id: str) -> str:
 @bp.get("/api/tables/<table_id>/camera/qr.svg")
 def qr(table_id: str) -> Response:
     """The phone-camera link as a QR code, on the host screen (it carries the camera's token)."""
-    from webui.host.routes import qr_svg
     get_session(table_id)
     if _camera_or_host(table_id) != "host":
         fail(403, "Only the host screen shows the camera link.",

@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 
 from companion import catalogue
 from companion.engine import Game, Move
+from webui.core.charts import line_chart
 from webui.core.i18n import pick, t
 
 BLACK_SUITS = ("S", "C")
@@ -424,7 +425,6 @@ def event_text(event: dict[str, Any], lang: str) -> str:
 def score_chart(games: list[list[int]], names: list[str], width: int = 340, height: int = 160) -> Markup:
     """Running totals over a series as an inline SVG line chart, names at the line ends, never on top
     of each other (``webui.core.charts``); nothing for a single game: one game is no series."""
-    from webui.core.charts import line_chart
     if len(games) < 2:
         return Markup("")
     lines = []

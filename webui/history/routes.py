@@ -18,9 +18,12 @@ from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, dates, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
-from webui.core.charts import PALETTE, bar_rows, line_chart
+from webui.camera.camera import follow_rematch
+from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart
 from webui.core.common import ApiError, get_session, lang, require_role, tables
-from webui.core.i18n import add_strings, t
+from webui.core.guard import csrf_ok, csrf_token
+from webui.core.i18n import add_strings, choice_words, option_words, t
+from webui.phone.routes import redirect_with_token
 
 bp = Blueprint("history", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static/history")
@@ -267,7 +270,6 @@ def page() -> Any:
                       for name, w, _ in share[:10]], label=t("win_share", language),
                      colours=[colour.get(name, PALETTE[-1]) for name, _, _ in share[:10]])
     games = [which.game] if which.game else query.games_played(plays)
-    from webui.core.guard import csrf_token
     changes = edit.edits(store)
     return render_template(
         "history.html", lang=language, plays=plays, which=which,
@@ -321,7 +323,6 @@ def rematch_of(table_id: str) -> dict[str, str] | None:
 
 
 def _host_of(table_id: str) -> Response:
-    from webui.phone.routes import redirect_with_token
     return redirect_with_token(url_for("host.table", table_id=table_id), f"tch_{table_id}",
                                tables().host_token(table_id))
 
@@ -359,7 +360,6 @@ def rematch() -> Any:
     else:
         raise ApiError(400, "Say which table or play to rematch.", ja="再戦するテーブルかプレイを指定してください。")
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
-    from webui.camera.camera import follow_rematch
     follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
     if table_id:
         with tables().lock(table_id):
@@ -370,7 +370,6 @@ def rematch() -> Any:
 
 def play_options(play: Any, language: str) -> str:
     """The options a play changed from the game's defaults, in words (``Jokers · Banners``)."""
-    from webui.core.i18n import choice_words, option_words
     said = []
     for opt in game_class(play.game).options_spec:
         value = play.options.get(opt.name, opt.default)
@@ -407,7 +406,6 @@ def _host_only() -> str:
 
 def month_chart(per_month: Any, language: str) -> Any:
     """The plays-per-month chart of the last ``MONTH_COLUMNS`` months (labels in the page language)."""
-    from webui.core.charts import column_chart
     columns = []
     for month, count in list(per_month)[-MONTH_COLUMNS:]:
         year, m = int(month[:4]), int(month[5:])
@@ -474,7 +472,6 @@ def game_page(game: str) -> Any:
 # ----------------------------------------------------------------------------- corrections
 def _checked_form() -> Any:
     """The posted form, after the host and CSRF checks (the host form's token, held in a cookie)."""
-    from webui.core.guard import csrf_ok
     if not allowed():
         _refuse()
     if not csrf_ok(request.form.get("csrf")):
@@ -497,7 +494,6 @@ def _back(done: str, play_id: str = "", **extra: Any) -> Response:
 
 
 def _edit_page(play: Any, error: str | None = None) -> Any:
-    from webui.core.guard import csrf_token
     return render_template("history_edit.html", lang=lang(), play=play, title=title, csrf=csrf_token(),
                            error=error)
 
@@ -567,7 +563,6 @@ def import_file() -> Any:
     host confirmed, with the players merged as chosen (``token``, ``merge<ref>``)."""
     import json as _json
     import secrets
-    from webui.core.guard import csrf_token
     request.max_content_length = IMPORT_LIMIT
     form = _checked_form()
     language = lang()
