@@ -1,5 +1,5 @@
 """Frames for the phone-camera tests: a dealt Wheel of History table rendered from our printed
-cards (``webui.camera_bench.dealt_wheel``, a phone 65° above the table), as images, JPEGs or a Y4M
+cards (``benchmarks.camera.dealt_wheel``, a phone 65° above the table), as images, JPEGs or a Y4M
 file for Chromium's fake camera; and a pinhole camera placed by hand."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision import synthetic
-from webui.camera_bench import dealt_wheel, jpeg  # noqa: F401  (the tests' frames: the bench's)
+from benchmarks.camera import dealt_wheel, jpeg  # noqa: F401  (the tests' frames: the bench's)
 
 
 def write_y4m(path: Path, frames: list[np.ndarray], fps: int = 5) -> Path:

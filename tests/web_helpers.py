@@ -80,7 +80,7 @@ def step(client: Any, table: dict[str, Any], rng: random.Random) -> Any:
 
 
 class Live:
-    """Real HTTP to a live server on loopback (``webui.server.RunningServer``): raw requests, so
+    """Real HTTP to a live server on loopback (``webui.core.server.RunningServer``): raw requests, so
     the tests can send what a browser never would (chunked bodies, odd Host headers)."""
 
     def __init__(self, server: Any) -> None:

@@ -1,8 +1,11 @@
 """The phone web UI: a Flask app that shows every table's state live and takes tapped moves.
 
 ``create_app(config)`` builds the app; ``companion serve`` (webui/cli.py) runs it. Pages are rendered
-on the server (Jinja templates in webui/templates); a small script (webui/static/app.js) listens to
-Server-Sent Events and swaps in the fresh game view when the table's version changes.
+on the server; a small script (webui/static/app.js) listens to Server-Sent Events and swaps in the fresh
+game view when the table's version changes. Each blueprint is a folder with its routes, templates and
+static files (phone, host, api with events, camera, history, printing, rules) over ``webui.core``;
+the templates and static files several blueprints share (base.html, view.html, app.css, app.js ...)
+stay in webui/templates and webui/static, on the app.
 """
 from __future__ import annotations
 
@@ -25,9 +28,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The web app. Config keys: ``DB`` (SQLite path), ``PUBLIC_URL`` (what the join QR points at),
     ``FRAME_SOURCE`` (callable(table_id) -> (bytes, mimetype) or None: the camera view),
     ``TESTING``, ``SSE_KEEPALIVE`` (seconds)."""
-    from webui import api, camera_page, events, history, host, phone, printing
-    from webui.common import install_helpers
-    from webui.tables import Tables
+    from webui.api import api, events
+    from webui.camera import camera_page
+    from webui.core.common import install_helpers
+    from webui.core.tables import Tables
+    from webui.history import routes as history
+    from webui.host import routes as host
+    from webui.phone import routes as phone
+    from webui.printing import routes as printing
+    from webui.rules import rules
 
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, DB=None, PUBLIC_URL=None, FRAME_SOURCE=None,
@@ -38,6 +47,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tables"] = Tables(db)
     app.json.ensure_ascii = False
     install_helpers(app)
-    for bp in (phone.bp, host.bp, api.bp, events.bp, camera_page.bp, history.bp, printing.bp):
+    for bp in (phone.bp, host.bp, api.bp, events.bp, camera_page.bp, history.bp, printing.bp, rules.bp):
         app.register_blueprint(bp)
     return app

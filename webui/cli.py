@@ -31,10 +31,10 @@ def print_qr(url: str, out: Any = None) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from tablesim.demo import DemoDriver, demo_table   # the one webui module that reaches the simulated table
     from webui import create_app
-    from webui.camera import CameraFeed, cameras, vision_available
-    from webui.demo import DemoDriver, demo_table
-    from webui.server import RunningServer
+    from webui.camera.camera import CameraFeed, cameras, vision_available
+    from webui.core.server import RunningServer
 
     watching = args.camera is not None or bool(args.video) or bool(args.images)
     if watching and not vision_available():
@@ -52,7 +52,7 @@ def _serve(args: argparse.Namespace) -> int:
     tls = None
     if args.https:
         try:
-            from webui.tls import certificate
+            from webui.core.tls import certificate
             tls = certificate([public_host])
         except (ImportError, OSError) as err:
             print(f"companion serve: cannot make the HTTPS certificate ({err}); install the "
@@ -97,7 +97,7 @@ def _serve(args: argparse.Namespace) -> int:
         url = f"{base}/join?code={s.code}"
         driver = DemoDriver(tables, s.id, interval=args.interval).start()
         if vision_available():   # show the table as the camera would see it, read by the pipeline
-            from webui.demo import DemoCamera
+            from tablesim.demo import DemoCamera
             try:
                 camera = DemoCamera(tables, s.id)
             except Exception as err:   # no renderer for this game yet: the demo runs without
@@ -138,7 +138,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def print_https_note(cert_path: Any) -> None:
     """Explain the browser's one-time warning about the self-signed certificate."""
-    from webui.tls import fingerprint
+    from webui.core.tls import fingerprint
     print(f"HTTPS with this computer's own certificate ({cert_path}).")
     print("Each phone warns once that the connection is not private (no public authority signed "
           "it); accept it once:")

@@ -1,0 +1,386 @@
+"""``companion bench web``: many tables, many phones, moves at a steady rate, latency to every phone.
+
+The server runs as its own process (``companion serve`` on a free loopback port, a fresh database);
+this process plays the phones: per table one "mover" taps a legal move at a steady rate, and every
+phone holds a Server-Sent-Events stream and, like the real page, fetches the game view when told of
+a new version. Latency = from sending the move to each phone having the new view (and, separately,
+to the event arriving). Failed = any refused or broken request, or a version a phone never saw.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from webui.core.server import free_port
+
+GAME = "wheel"
+PLAYERS = 4
+
+
+def _request(port: int, method: str, path: str, body: Any = None, token: str | None = None,
+             timeout: float = 10.0) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["X-Table-Token"] = token
+    try:
+        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        resp = conn.getresponse()
+        data = resp.read()
+        kind = resp.getheader("Content-Type", "")
+        return resp.status, json.loads(data) if "json" in kind else data
+    finally:
+        conn.close()
+
+
+def _join(port: int, table: dict[str, Any]) -> str:
+    """A phone's own token for ``table`` (it joined by the code)."""
+    status, answer = _request(port, "POST", "/api/join", {"code": table["code"]})
+    if status != 200:
+        raise RuntimeError(f"cannot join: {answer}")
+    return answer["token"]
+
+
+class Phone(threading.Thread):
+    """One phone: an event stream, and a view fetch for each new version."""
+
+    def __init__(self, port: int, table: dict[str, Any], stop: threading.Event, seat: int) -> None:
+        super().__init__(daemon=True)
+        self.port, self.table, self.stop_event, self.seat = port, table, stop, seat
+        self.event_at: dict[int, float] = {}
+        self.view_at: dict[int, float] = {}
+        self.failures: list[str] = []
+        self.ready = threading.Event()
+
+    def run(self) -> None:
+        tid = self.table["id"]
+        try:
+            # like a phone at the table: join by the code, then claim a free seat (the rest watch)
+            token = _join(self.port, self.table)
+            if self.seat < PLAYERS:
+                status, answer = _request(self.port, "POST", f"/api/tables/{tid}/seat",
+                                          {"seat": self.seat}, token=token)
+                if status != 200:
+                    self.failures.append(f"seat {status}: {answer}")
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            conn.request("GET", f"/api/tables/{tid}/events?since=0&token={token}")
+            resp = conn.getresponse()
+            if resp.status != 200:
+                self.failures.append(f"events {resp.status}")
+                return
+            self.ready.set()
+            buf = b""
+            while not self.stop_event.is_set():
+                chunk = resp.read1(4096)
+                if not chunk:
+                    if not self.stop_event.is_set():
+                        self.failures.append("event stream closed")
+                    return
+                buf += chunk
+                while b"\n\n" in buf:
+                    block, buf = buf.split(b"\n\n", 1)
+                    if b"event: version" in block:
+                        version = int(block.rsplit(b"data: ", 1)[1])
+                        self.event_at.setdefault(version, time.perf_counter())
+                        self._fetch_view(tid, token)
+        except (OSError, http.client.HTTPException) as err:
+            if not self.stop_event.is_set():
+                self.failures.append(f"stream: {err!r}")
+
+    def _fetch_view(self, tid: str, token: str) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("GET", f"/t/{tid}/view?token={token}")
+            resp = conn.getresponse()
+            resp.read()
+            if resp.status != 200:
+                self.failures.append(f"view {resp.status}")
+                return
+            version = int(resp.getheader("X-Version", "-1"))
+            now = time.perf_counter()
+            for v in self.event_at:   # a view shows every version up to its own
+                if v <= version:
+                    self.view_at.setdefault(v, now)
+        except (OSError, http.client.HTTPException) as err:
+            self.failures.append(f"view: {err!r}")
+        finally:
+            conn.close()
+
+
+class Mover(threading.Thread):
+    """Taps a legal move on one table every ``period`` seconds (the next game when one ends)."""
+
+    def __init__(self, port: int, table: dict[str, Any], period: float, seconds: float,
+                 seed: int) -> None:
+        super().__init__(daemon=True)
+        self.port, self.table, self.period, self.seconds = port, table, period, seconds
+        self.rng = random.Random(seed)
+        self.sent_at: dict[int, float] = {}
+        self.failures: list[str] = []
+        self.requests = 0
+
+    def run(self) -> None:
+        tid, token, host = self.table["id"], self.table["token"], self.table["host_token"]
+        start = time.perf_counter() + self.rng.random() * self.period   # spread the tables out
+        n = 0
+        while True:
+            due = start + n * self.period
+            if due - start > self.seconds:
+                return
+            time.sleep(max(0.0, due - time.perf_counter()))
+            n += 1
+            status, st = _request(self.port, "GET", f"/api/tables/{tid}/state", token=token)
+            self.requests += 1
+            if status != 200:
+                self.failures.append(f"state {status}")
+                continue
+            version = st["version"]
+            if st["is_over"]:
+                path, body, tok = f"/api/tables/{tid}/next", {"version": version}, host
+            elif st["current_player"] == -1:
+                path, body, tok = f"/api/tables/{tid}/deal", {"version": version}, token
+            else:
+                moves = [m["move"] for g in st["groups"] for m in g["moves"]]
+                path, body, tok = f"/api/tables/{tid}/move", {"version": version,
+                                                              "move": self.rng.choice(moves)}, token
+            self.sent_at[version + 1] = time.perf_counter()
+            status, answer = _request(self.port, "POST", path, body, token=tok)
+            self.requests += 1
+            if status != 200:
+                self.sent_at.pop(version + 1, None)
+                self.failures.append(f"{path.rsplit('/', 1)[1]} {status}: {answer}")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]:
+    """Start a server process, load it, and return the figures."""
+    port = free_port()
+    workdir = tempfile.mkdtemp(prefix="bench-web-")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent) + os.pathsep
+               + os.environ.get("PYTHONPATH", ""))
+    server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port),
+                               "--db", os.path.join(workdir, "bench.db")], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if _request(port, "GET", "/health", timeout=1)[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise RuntimeError("the server did not start: "
+                                   + (server.stderr.read().decode() if server.poll() is not None else ""))
+            time.sleep(0.1)
+        made = []
+        for i in range(tables):
+            status, t = _request(port, "POST", "/api/tables",
+                                 {"game": GAME, "players": PLAYERS, "rounds": 1000})
+            if status != 201:
+                raise RuntimeError(f"cannot create a table: {t}")
+            # the mover is the table's scorekeeper phone (granted by the host): it taps every move
+            t["token"] = _join(port, t)
+            status, answer = _request(port, "POST", f"/api/tables/{t['id']}/phones",
+                                      {"phone": t["token"].split(".")[0], "role": "table"},
+                                      token=t["host_token"])
+            if status != 200:
+                raise RuntimeError(f"cannot make the scorekeeper: {answer}")
+            made.append(t)
+        stop = threading.Event()
+        all_phones = [Phone(port, t, stop, seat) for t in made for seat in range(phones)]
+        for p in all_phones:
+            p.start()
+        for p in all_phones:
+            p.ready.wait(10)
+        movers = [Mover(port, t, 1.0 / rate, seconds, i) for i, t in enumerate(made)]
+        started = time.perf_counter()
+        for m in movers:
+            m.start()
+        for m in movers:
+            m.join()
+        time.sleep(2.0)          # let the last updates arrive
+        stop.set()
+        elapsed = time.perf_counter() - started
+        event_ms, view_ms, missed = [], [], 0
+        for table_index, mover in enumerate(movers):
+            for phone in all_phones[table_index * phones:(table_index + 1) * phones]:
+                for version, sent in mover.sent_at.items():
+                    if version in phone.view_at:
+                        view_ms.append((phone.view_at[version] - sent) * 1000)
+                    else:
+                        missed += 1
+                    if version in phone.event_at:
+                        event_ms.append((phone.event_at[version] - sent) * 1000)
+        failures = [f for m in movers for f in m.failures] + [f for p in all_phones for f in p.failures]
+        moves = sum(len(m.sent_at) for m in movers)
+        return {"tables": tables, "phones_per_table": phones, "seconds": seconds,
+                "moves_per_second_per_table": rate, "moves": moves,
+                "moves_per_second": round(moves / elapsed, 1),
+                "updates_measured": len(view_ms),
+                "view_p50_ms": round(statistics.median(view_ms), 1) if view_ms else None,
+                "view_p95_ms": round(_percentile(view_ms, 0.95), 1),
+                "view_max_ms": round(max(view_ms), 1) if view_ms else None,
+                "event_p50_ms": round(statistics.median(event_ms), 1) if event_ms else None,
+                "event_p95_ms": round(_percentile(event_ms, 0.95), 1),
+                "failed_requests": len(failures), "missed_updates": missed,
+                "failures": failures[:10], "cpus": os.cpu_count()}
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def half_open(count: int, marks: tuple[float, ...] = (1, 5, 9, 11, 13, 15)) -> list[dict[str, Any]]:
+    """Open ``count`` connections that send half a request line and then nothing; at each mark
+    (seconds after the first) report the server threads they still hold and how fast ``/health``
+    answers meanwhile."""
+    import socket
+    from webui import create_app
+    from webui.core.server import RunningServer
+    app = create_app({"DB": os.path.join(tempfile.mkdtemp(prefix="bench-web-"), "half-open.db")})
+    rows: list[dict[str, Any]] = []
+    with RunningServer(app) as srv:
+        base = threading.active_count()
+        socks = []
+        started = time.monotonic()
+        try:
+            for _ in range(count):
+                sock = socket.create_connection((srv.host, srv.port), timeout=30)
+                sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0")
+                socks.append(sock)
+            opened = time.monotonic() - started
+            for mark in marks:
+                time.sleep(max(0.0, started + mark - time.monotonic()))
+                t0 = time.perf_counter()
+                status = _request(srv.port, "GET", "/health")[0]
+                rows.append({"seconds": mark, "threads_held": threading.active_count() - base,
+                             "health_status": status, "health_ms": round((time.perf_counter() - t0) * 1000, 1),
+                             "opened_in_s": round(opened, 1)})
+        finally:
+            for sock in socks:
+                sock.close()
+    return rows
+
+
+VIEW_GAMES = (("wheel", 4), ("hills", 2), ("spartacus", 3), ("prussia", 1), ("prussia", 2), ("chains", 3))
+
+
+def views(steps: int = 20, seed: int = 1) -> list[dict[str, Any]]:
+    """The time to render each page a table's screens fetch, per game, in this process (Flask's
+    test client on a fresh SQLite file): along a random game of ``steps`` taps, every version's
+    host view, scorekeeper view, host page and (where the page has one) the host's override
+    picker, each rendered afresh (a new version is never in the view cache)."""
+    from webui import create_app
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"DB": str(Path(tmp) / "views.db"), "TESTING": True})
+        client = app.test_client()
+        for game, players in VIEW_GAMES:
+            table = client.post("/api/tables", json={"game": game, "players": players}).get_json()
+            tid, host = table["id"], table["host_token"]
+            keeper = client.post("/api/join", json={"code": table["code"]}).get_json()["token"]
+            client.post(f"/api/tables/{tid}/phones", json={"phone": keeper.split(".")[0], "role": "table",
+                                                            "version": 0}, headers={"X-Table-Token": host})
+            client.set_cookie(f"tch_{tid}", host)   # the host's browser holds its cookie
+            pages = {"scorekeeper view": f"/t/{tid}/view?token={keeper}",
+                     "host view": f"/t/{tid}/view?token={host}", "host page": f"/host/{tid}",
+                     "override picker": f"/t/{tid}/override?token={host}"}
+            times: dict[str, list[float]] = {k: [] for k in pages}
+            sizes: dict[str, list[int]] = {k: [] for k in pages}
+            rng = random.Random(seed)
+            for _ in range(steps):
+                for name, url in pages.items():
+                    start = time.perf_counter()
+                    r = client.get(url)
+                    if r.status_code == 404 and name == "override picker":
+                        continue   # code without the lazy picker
+                    assert r.status_code == 200, (name, r.status_code)
+                    times[name].append((time.perf_counter() - start) * 1000)
+                    sizes[name].append(len(r.data))
+                st = client.get(f"/api/tables/{tid}/state", headers={"X-Table-Token": keeper}).get_json()
+                if st["is_over"]:
+                    break
+                if st["current_player"] == -1:
+                    client.post(f"/api/tables/{tid}/deal", json={"version": st["version"]},
+                                headers={"X-Table-Token": keeper})
+                else:
+                    moves = [m["move"] for g in st["groups"] for m in g["moves"]]
+                    client.post(f"/api/tables/{tid}/move", json={"version": st["version"], "move": rng.choice(moves)},
+                                headers={"X-Table-Token": keeper})
+            for name in pages:
+                if times[name]:
+                    rows.append({"game": f"{game} {players}", "page": name, "renders": len(times[name]),
+                                 "median_ms": round(statistics.median(times[name]), 1),
+                                 "max_ms": round(max(times[name]), 1),
+                                 "kB": round(statistics.median(sizes[name]) / 1000, 1)})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``companion bench web [--tables 20 --phones 6 --seconds S --rate R --json]``."""
+    p = argparse.ArgumentParser(prog="companion bench web", description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=20)
+    p.add_argument("--phones", type=int, default=6, help="phones (SSE clients) per table")
+    p.add_argument("--seconds", type=float, default=20.0, help="how long the moves go on")
+    p.add_argument("--rate", type=float, default=0.5, help="moves per second on each table")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--views", action="store_true",
+                   help="instead: time rendering each game's host and scorekeeper pages (in this process)")
+    p.add_argument("--half-open", type=int, metavar="N",
+                   help="instead: open N silent half-sent connections and report the threads they hold")
+    args = p.parse_args(argv)
+    if args.views:
+        rows = views()
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                print(f"{r['game']:<12} {r['page']:<17} median {r['median_ms']:>6} ms  max {r['max_ms']:>6} ms  "
+                      f"{r['kB']:>6} kB  ({r['renders']} renders)")
+        return 0
+    if args.half_open:
+        rows = half_open(args.half_open)
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        for r in rows:
+            print(f"t={r['seconds']:>4} s: threads held {r['threads_held']:>5}, /health {r['health_status']} "
+                  f"in {r['health_ms']} ms  (all {args.half_open} opened in {r['opened_in_s']} s)")
+        return 0 if rows and rows[-1]["health_status"] == 200 else 1
+    if min(args.tables, args.phones) < 1 or args.seconds <= 0 or args.rate <= 0:
+        p.error("tables and phones must be at least 1; seconds and rate above 0")
+    report = run(args.tables, args.phones, args.seconds, args.rate)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"{report['tables']} tables × {report['phones_per_table']} phones, "
+              f"{report['moves']} moves in {report['seconds']} s ({report['moves_per_second']}/s)")
+        print(f"move → every phone has the new view: p50 {report['view_p50_ms']} ms, "
+              f"p95 {report['view_p95_ms']} ms, max {report['view_max_ms']} ms "
+              f"({report['updates_measured']} updates)")
+        print(f"move → event arrives:                p50 {report['event_p50_ms']} ms, "
+              f"p95 {report['event_p95_ms']} ms")
+        print(f"failed requests: {report['failed_requests']}, missed updates: {report['missed_updates']}")
+        for f in report["failures"]:
+            print("  ", f)
+    ok = report["failed_requests"] == 0 and report["missed_updates"] == 0
+    return 0 if ok else 1

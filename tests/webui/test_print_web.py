@@ -1,0 +1,153 @@
+"""The host's Print page: Flask's test client for the form, the preview and the download (real
+PDFs, rasterised by pypdfium2 and read back by OpenCV), then once in a real headless Chromium."""
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import catalogue as cat
+from tests.web_helpers import make_app
+
+REMOTE = {"REMOTE_ADDR": "192.168.1.23"}
+"""A phone on the LAN: not the host's machine."""
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("print-web")).test_client()
+
+
+def _markers(png: bytes) -> list[str]:
+    """The card ids whose ArUco markers read on a preview image."""
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000))
+    _, ids, _ = detector.detectMarkers(image)
+    return [] if ids is None else [cat.by_marker(int(i)).id for i in ids.ravel()]
+
+
+def _pages(pdfinfo: str) -> int:
+    """The page count in poppler's ``pdfinfo`` output."""
+    return int(re.search(r"^Pages:\s+(\d+)$", pdfinfo, re.M).group(1))
+
+
+def test_the_form_speaks_both_languages_and_the_host_page_links_to_it(client):
+    en = client.get("/print?lang=en").get_data(as_text=True)
+    ja = client.get("/print?lang=ja").get_data(as_text=True)
+    assert "Print the cards" in en and "Bleed (mm)" in en and "Wheel of History" in en
+    assert "カードを印刷" in ja and "裁ち落とし(mm)" in ja and "輪る七年戦争" in ja and "Bleed (mm)" not in ja
+    assert 'value="3"' in en                     # the default bleed is the print shops' 3 mm
+    assert 'id="print-link"' in client.get("/host?lang=en").get_data(as_text=True)
+
+
+def test_preview_shows_the_first_sheet_and_the_download_is_that_pdf(client, tmp_path):
+    page = client.get("/print?game=hills&paper=letter&bleed=3&lang=en").get_data(as_text=True)
+    assert "27 cards, 10 pages: 6 a sheet, 3 mm bleed" in page
+    front = client.get("/print/preview.png?game=hills&paper=letter&bleed=3&page=1")
+    back = client.get("/print/preview.png?game=hills&paper=letter&bleed=3&page=2")
+    assert front.mimetype == back.mimetype == "image/png"
+    image = cv2.imdecode(np.frombuffer(front.data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape[1] == 640 and abs(image.shape[0] / 640 - 279.4 / 215.9) < 0.01   # a Letter page
+    # the preview is the real sheet: the first six Hills cards' markers read on it, twice each
+    assert sorted(_markers(front.data)) == sorted(2 * [c.id for c in cat.cards_of("hills")[:6]])
+    assert set(_markers(back.data)) == {"B-HILLR"}
+    pdf = client.get("/print/pdf?game=hills&paper=letter&bleed=3")
+    assert pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
+    assert "attachment" in pdf.headers["Content-Disposition"]
+    assert "hills-letter-bleed3mm.pdf" in pdf.headers["Content-Disposition"]
+    path = tmp_path / "hills.pdf"
+    path.write_bytes(pdf.data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    assert _pages(info) == 10 and "612 x 792 pts (letter)" in info
+
+
+def test_single_cards_and_counts_reach_the_pdf(client, tmp_path):
+    page = client.get("/print?game=chains&count=2&single=1&bleed=3&lang=ja").get_data(as_text=True)
+    assert "110枚、220ページ: 1ページ1枚(表・裏の順)、裁ち落とし3 mm" in page
+    pdf = client.get("/print/pdf?game=chains&count=2&single=1&bleed=3")
+    path = tmp_path / "chains.pdf"
+    path.write_bytes(pdf.data)
+    boxes = subprocess.run(["pdfinfo", "-box", str(path)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"TrimBox:\s+8\.50\s+8\.50\s+187\.09\s+257\.95", boxes)
+
+
+@pytest.mark.parametrize("query, en, ja", [
+    ("game=poker", "Choose one of the listed things to print.", "一覧から印刷するものを選んでください。"),
+    ("game=wheel&paper=a3", "Choose A4 or Letter paper.", "用紙はA4かレターを選んでください。"),
+    ("game=wheel&bleed=7", "from 0 to 6 (3 is usual)", "0〜6 mmの数"),
+    ("game=wheel&bleed=lots", "from 0 to 6 (3 is usual)", "0〜6 mmの数"),
+    ("game=chains&count=11", "Chains Pairs decks: give a number from 1 to 10.", "1〜10の数"),
+    ("game=spartacus&count=two", "Spartacus colour sets: give a number from 3 to 5.", "3〜5の数"),
+    ("game=stickers&single=1", "Stickers are label sheets", "ステッカーはラベル用紙です"),
+])
+def test_bad_choices_say_what_to_do_in_both_languages_and_build_nothing(tmp_path, query, en, ja):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    for lang, words in (("en", en), ("ja", ja)):
+        r = client.get(f"/print?{query}&lang={lang}")
+        assert r.status_code == 400 and words in r.get_data(as_text=True)
+        r = client.get(f"/print/pdf?{query}&lang={lang}")
+        assert r.status_code == 400 and words in r.get_data(as_text=True)
+    folder = app.extensions.get("print_dir")
+    assert folder is None or list(Path(folder).iterdir()) == []
+
+
+def test_a_refused_choice_keeps_what_the_host_typed(client):
+    """The message names the host's choice; the form under it shows that choice (it showed the
+    default, Wheel of History, under "Chains Pairs decks: give a number from 1 to 10")."""
+    html = client.get("/print?game=chains&count=11&paper=letter&bleed=2&lang=ja").get_data(as_text=True)
+    assert "1〜10の数" in html
+    assert re.search(r'<option value="chains" selected>', html)
+    assert re.search(r'id="print-count"[^>]*value="11"', html, re.S)
+    assert re.search(r'value="letter" checked', html) and re.search(r'id="print-bleed"[^>]*value="2"', html, re.S)
+    html = client.get("/print?game=stickers&single=1&lang=en").get_data(as_text=True)
+    assert '<option value="stickers" selected>' in html and re.search(r'id="print-single"[^>]*checked', html)
+
+
+def test_only_the_host_prints(client):
+    for url in ("/print", "/print?game=wheel", "/print/pdf?game=wheel", "/print/preview.png?game=wheel"):
+        r = client.get(url + ("&" if "?" in url else "?") + "lang=en", environ_base=REMOTE)
+        assert r.status_code == 403 and "Printing is the host's" in html.unescape(r.get_data(as_text=True))
+
+
+@pytest.mark.browser
+def test_the_host_prints_from_the_host_page_in_chromium(tmp_path):
+    import playwright.sync_api as playwright
+    from tests.webui.test_web_browser import ARGS, CHROMIUM, SHOTS
+    from webui.core.server import RunningServer
+    app = make_app(tmp_path)
+    with RunningServer(app) as server, playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "/host?lang=ja")
+            page.click("#print-link")
+            page.wait_for_selector("#print-form")
+            assert "カードを印刷" in page.inner_text("h1")
+            page.select_option("#print-game", "spartacus")
+            page.fill("#print-count", "3")
+            page.check("input[name=paper][value=letter]")
+            page.click("#print-preview")
+            page.wait_for_selector("#print-summary")
+            assert page.inner_text("#print-summary") == "33枚、12ページ: 1枚に6枚、裁ち落とし3 mm"
+            page.wait_for_function("[...document.querySelectorAll('img.print-sheet')]"
+                                   ".every(i => i.complete && i.naturalWidth === 640)")
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "print-ja.png"), full_page=True)
+            with page.expect_download() as download:
+                page.click("#print-download")
+            saved = tmp_path / download.value.suggested_filename
+            download.value.save_as(saved)
+            assert saved.name == "spartacus-3-letter-bleed3mm.pdf"
+            info = subprocess.run(["pdfinfo", str(saved)], capture_output=True, text=True, check=True).stdout
+            assert _pages(info) == 12
+            assert errors == []
+        finally:
+            browser.close()

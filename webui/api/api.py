@@ -1,0 +1,599 @@
+"""The JSON API: create and join tables, read state, and every write (moves, prompts, host actions).
+
+Every write carries ``version`` (the state it was based on): a stale write gets 409 and changes
+nothing; an illegal move 422 with the rule's reason; bad input 400/415/413 with what to send.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, NoReturn, Sequence
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from companion import catalogue
+from companion.engine import CHANCE, GameError, IllegalMove, Move
+from companion.games import GAME_IDS, describe_all, game_class
+from webui.core import guard
+from webui.core.common import (ApiError, Caller, caller, expected_version, fail, get_session, json_body,
+                          lang, require_role, session_module, tables, whole_number)
+from webui.core.i18n import pick, t
+from webui.core.render import move_groups
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_NAME = 40
+"""A name as long as the session and the history keep (``clean_text``): the charts wrap a long name
+at its line's end, so a table no longer cuts "Alexandra Konstantinopoulou" (27) to 24 characters."""
+ODDS_SAMPLES = 200
+
+
+@bp.get("/games")
+def games() -> Response:
+    """Every game with its player counts and options."""
+    return jsonify(describe_all())
+
+
+def _int_field(body: dict[str, Any], name: str, *, required: bool = False,
+               minimum: int = 1) -> int | None:
+    value = body.get(name)
+    if value is None or value == "":
+        if required:
+            fail(400, f"\"{name}\" is required (a whole number).", ja=f"\"{name}\" は必須です(整数)。")
+        return None
+    number = whole_number(value)
+    if number is None or number < minimum:
+        fail(400, f"\"{name}\" must be a whole number of at least {minimum}, got {value!r}.",
+             ja=f"\"{name}\" は{minimum}以上の整数にしてください({value!r}が指定されました)。")
+    return number
+
+
+def create_table(body: dict[str, Any]) -> Any:
+    """Create a table from a form or JSON body (game, players, names, options, rounds, target)."""
+    game = body.get("game")
+    if game not in GAME_IDS:
+        fail(400, f"Unknown game {game!r}: choose one of {', '.join(GAME_IDS)}.",
+             ja=f"ゲーム{game!r}はありません。{', '.join(GAME_IDS)} から選んでください。")
+    cls = game_class(game)
+    players = _int_field(body, "players", required=True)
+    if not cls.min_players <= players <= cls.max_players:
+        fail(400, f"{cls.title} is for {cls.min_players}–{cls.max_players} players, got {players}.",
+             ja=f"{cls.title_ja}は{cls.min_players}〜{cls.max_players}人用です({players}人が指定されました)。")
+    names = body.get("names") or []
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",")]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        fail(400, "\"names\" must be a list of strings (or one comma-separated string).",
+             ja="\"names\" は文字列のリスト(またはカンマ区切りの1つの文字列)にしてください。")
+    if len(names) > players:
+        fail(400, f"{len(names)} names for {players} players: give at most one name per seat.",
+             ja=f"{players}人に{len(names)}個の名前があります。名前は1席に1つまでです。")
+    clean = session_module().store.clean_text
+    names = [(clean(n, MAX_NAME) or f"P{i + 1}") for i, n in enumerate(names)]
+    names += [f"P{i + 1}" for i in range(len(names), players)]
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        fail(400, "\"options\" must be a JSON object such as {\"banners\": true}.",
+             ja="\"options\" は {\"banners\": true} のようなJSONオブジェクトにしてください。")
+    try:
+        cls.validate_options(options, players)
+    except GameError as err:
+        refuse(400, err)
+    if game == "hills" and "hidden_values" not in options and not current_app.config.get("FRAME_SOURCE"):
+        # scored by tapping, the app is told each card: no need for the camera's hidden-values mode
+        options = dict(options, hidden_values=False)
+    rounds = _int_field(body, "rounds")
+    target = _int_field(body, "target")
+    wait = guard.limit("create").wait(guard.client())
+    if wait:
+        too_many(wait, "Too many new tables from this address", "このアドレスからの新しいテーブルが多すぎます")
+    try:
+        s = tables().create(game, players, names=names, options=options, rounds=rounds,
+                            target=target)
+    except (GameError, session_module().SessionError) as err:
+        refuse(400, err)
+    guard.limit("create").spend(guard.client())
+    return s
+
+
+def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = (),
+           **extra: Any) -> NoReturn:
+    """Answer a refusal of the rules or the session in the page's language: ``error`` is the
+    Japanese words when wanted and given, ``reason`` and ``ja`` carry both, ``rule`` cites the rule;
+    with ``names``, seats are named as the table named them ("Ben's turn", not "player 2's")."""
+    from companion.session.table import name_seats
+    reason = name_seats(err.reason if isinstance(err, IllegalMove) else str(err), names)
+    ja = name_seats(getattr(err, "ja", ""), names)
+    if isinstance(err, IllegalMove):
+        extra["rule"] = err.rule
+    fail(status, pick(reason, ja, lang()), reason=reason, ja=ja, **extra)
+
+
+def too_many(wait: float, en: str, ja: str) -> NoReturn:
+    """Refuse with 429: what was too many, and how long to wait in words (``Retry-After`` in seconds)."""
+    seconds = guard.retry_after(wait)
+    en_wait, ja_wait = guard.wait_words(seconds)
+    fail(429, f"{en}: wait {en_wait}, then try again.", ja=f"{ja}。{ja_wait}待ってからもう一度どうぞ。",
+         retry_after=seconds)
+
+
+def join_url(table_id: str) -> str:
+    """The URL a phone opens to join (the join QR encodes it)."""
+    s = get_session(table_id)
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + url_for("phone.join", code=s.code)
+
+
+@bp.post("/tables")
+def new_table() -> tuple[Response, int]:
+    """Create a table; the answer carries the host token (keep it) and the join code."""
+    s = create_table(json_body())
+    return jsonify({"id": s.id, "code": s.code, "version": s.version,
+                    "host_token": tables().host_token(s.id), "join_url": join_url(s.id),
+                    "host_url": url_for("host.table", table_id=s.id)}), 201
+
+
+def find_table(code: str) -> str | None:
+    """The table of a join code; wrong codes count against this client's join limit (429 once it
+    is spent, whatever the code, unless it is a table this address has joined already: that tells
+    a guesser nothing it did not know)."""
+    wait = guard.limit("join").wait(guard.client())
+    table_id = tables().find(code)
+    if wait and not (table_id is not None and guard.joined_before(table_id)):
+        too_many(wait, "Too many wrong codes from this address", "このアドレスからの誤ったコードが多すぎます")
+    if table_id is None:
+        guard.limit("join").spend(guard.client())
+    return table_id
+
+
+def new_phone(table_id: str, name: Any) -> str:
+    """Register a phone that found the table (counted per table and address: 429 past the limit);
+    its token."""
+    wait = guard.limit("phones").wait(f"{table_id} {guard.client()}")
+    if wait:
+        too_many(wait, "Too many phones joined this table from this address",
+                 "このアドレスからこの卓に参加した端末が多すぎます")
+    token = tables().join(table_id, phone_label(name, table_id))
+    guard.phone_joined(table_id)
+    return token
+
+
+def phone_label(name: Any, table_id: str) -> str:
+    """The name a joining phone gives (cleaned), else "phone N"."""
+    clean = session_module().store.clean_text(name, MAX_NAME) if isinstance(name, str) else ""
+    return clean or f"phone {len(tables().store.phones(table_id)) + 1}"
+
+
+@bp.post("/join")
+def join() -> Response:
+    """Exchange a join code for the table's id and this phone's own token (it then claims a seat)."""
+    body = json_body()
+    code = body.get("code")
+    if not isinstance(code, str) or not code.strip() or len(code) > 20:
+        fail(400, "Send {\"code\": \"K7Q2\"}: the short code shown on the host screen.",
+             ja="{\"code\": \"K7Q2\"} の形で、ホスト画面の短いコードを送ってください。")
+    table_id = find_table(code)
+    if table_id is None:
+        fail(404, f"No table has the code {code.strip().upper()!r}. Check the host screen.",
+             ja=f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。")
+    token = new_phone(table_id, body.get("name"))
+    return jsonify({"id": table_id, "token": token,
+                    "url": url_for("phone.table", table_id=table_id)})
+
+
+def seat_param(s: Any, who: Caller) -> None:
+    """Refuse a ``?seat=`` that is not the caller's own seat: a phone sees only its own hand."""
+    raw = request.args.get("seat", "")
+    if raw in ("", "all", "none"):
+        return
+    seat = whole_number(raw)
+    if seat is None or not 0 <= seat < s.players:
+        fail(400, f"\"seat\" must be 0–{s.players - 1}.", ja=f"\"seat\" は0〜{s.players - 1}です。")
+    if who.viewer.seat != seat:
+        fail(403, "A phone sees only the seat it holds; the host frees or moves seats.",
+             ja="端末が見られるのは自分の席だけです。席の解放・移動はホストが行います。")
+
+
+def state_for(s: Any, viewer: Any, language: str) -> dict[str, Any]:
+    """The state as ``viewer`` may see it, plus its move buttons as labelled groups."""
+    st = session_module().view.view_for(s, viewer)
+    moves = st["legal_moves"] + st["chance_moves"]
+    if (s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal"
+            and not st["prompts"] and (viewer.moves_for_everyone or s.players == 1)):
+        # two players dealt real cards at the table: the app need not know the hands
+        moves.append({"player": CHANCE, "kind": "deal"})
+    st["groups"] = [{"title": title, "moves": moves}
+                    for title, moves in move_groups(s.game, moves, st, language)]
+    return st
+
+
+@bp.get("/tables/<table_id>/state")
+def state(table_id: str) -> Response:
+    """The state as this phone (or the host) may see it (fetched by version after a push)."""
+    who = require_role(table_id, "player", allow_cookie=True)
+    s = get_session(table_id)
+    seat_param(s, who)
+    return jsonify(state_for(s, who.viewer, lang()))
+
+
+def _check_cards(s: Any, move: Move) -> None:
+    """Refuse unknown cards and cards of another game with a clear message."""
+    for key, value in move.to_json().items():
+        if key != "card" or value is None:
+            continue
+        if not isinstance(value, str):
+            fail(400, f"\"card\" must be a card id such as W-R5, got {value!r}.",
+                 ja=f"\"card\" はW-R5のようなカードIDにしてください({value!r}が指定されました)。")
+        try:
+            info = catalogue.card(value)
+        except (KeyError, ValueError):
+            fail(400, f"Unknown card {value!r}: card ids look like W-R5, H-B9, S-G10, P-H8, C03-7-2.",
+                 ja=f"カード{value!r}はありません。カードIDはW-R5、H-B9、S-G10、P-H8、C03-7-2のような形です。")
+        if info.game != s.game_id:
+            fail(400, f"{value} is a card of {info.game}, but this table plays {s.game_id}.",
+                 ja=f"{value}は{info.game}のカードですが、この卓は{s.game_id}を遊んでいます。")
+
+
+WriteAction = Callable[[Any, int, dict[str, Any], Caller], Any]
+
+
+def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = True) -> tuple[Response, int]:
+    """Run one write under the table's lock and turn the session's refusals into 4xx answers.
+
+    The version is checked first, before any other precondition: a stale or repeated write is a
+    409 whatever else is wrong with it."""
+    session = session_module()
+    who = require_role(table_id, role)
+    if who.role == "watch":
+        fail(403, "Claim a seat first (or ask the host): a phone that only watches cannot change the game.",
+             ja="先に席を選んでください(またはホストに頼んでください)。見ているだけの端末はゲームを変えられません。")
+    body = json_body()
+    version = expected_version(body) if versioned else -1
+    s = get_session(table_id)
+    with tables().lock(table_id):
+        s.refresh()
+        if versioned and version != s.version:
+            fail(409, f"The table changed (you saw version {version}, it is now {s.version}); "
+                      f"reload and try again.",
+                 ja=f"卓の状態が変わりました(版{version}→{s.version})。読み込み直してください。",
+                 version=s.version)
+        try:
+            result = action(s, version, body, who)
+        except session.StaleVersion as err:
+            fail(409, f"{err} The table is now at version {s.version}; reload and try again.",
+                 ja=f"卓の状態が変わりました(版{err.expected}→{s.version})。読み込み直してください。",
+                 version=s.version)
+        except IllegalMove as err:
+            refuse(422, err, names=s.names, version=s.version)
+        except (GameError, session.SessionError) as err:
+            refuse(400, err, names=s.names, version=s.version)
+        new_version = s.version
+    tables().changed(table_id)
+    out: dict[str, Any] = {"version": new_version}
+    if isinstance(result, list):
+        out["events"] = [e.to_json() if hasattr(e, "to_json") else e for e in result]
+    elif isinstance(result, Move):
+        out["move"] = result.to_json()
+    elif isinstance(result, dict):
+        out.update(result)
+    elif result is not None:
+        out["result"] = result.to_json() if hasattr(result, "to_json") else str(result)
+    return jsonify(out), 200
+
+
+def _parse_move(s: Any, data: Any, *, seats_only: bool = False) -> Move:
+    try:
+        move = Move.from_json(data)
+    except GameError as err:
+        fail(400, f"{err}. Send {{\"move\": {{\"player\": 0, \"kind\": \"take\", \"card\": \"W-R5\"}}, "
+                  f"\"version\": N}}.",
+             ja=f"{err.ja or '手の形が正しくありません'}。{{\"move\": {{\"player\": 0, \"kind\": \"take\", "
+                f"\"card\": \"W-R5\"}}, \"version\": N}} の形で送ってください。")
+    lowest = 0 if seats_only else CHANCE
+    if not isinstance(move.player, int) or isinstance(move.player, bool) or not lowest <= move.player < s.players:
+        fail(400, f"\"player\" must be a seat 0–{s.players - 1}"
+                  f"{'' if seats_only else ' (or -1 for a card the table turned over)'}, got {move.player!r}.",
+             ja=f"\"player\" は席0〜{s.players - 1}です({move.player!r}が指定されました)。")
+    _check_cards(s, move)
+    return move
+
+
+REFUSED_MOVE = {
+    "chance": ("A card turned over or dealt at the table is entered by the host or the table's "
+               "scorekeeper, not by a player's phone.",
+               "卓でめくったカードや配ったカードは、ホストか記録係が入力します(各プレイヤーの端末ではできません)。"),
+    "other": ("Your phone holds {mine}: it moves only for {mine}. Ask the host for the table role "
+              "(one shared phone) if one phone should enter everyone's moves.",
+              "この端末は{mine}の席です。{mine}の手だけを指せます。1台で全員の手を入力するなら、ホストに記録係にしてもらってください。"),
+    "watch": ("Claim a seat first: a phone that only watches cannot move.",
+              "先に席を選んでください。見ているだけの端末は手を指せません。"),
+}
+
+
+def who_says(s: Any, who: Caller) -> str:
+    """How the log and the host's page name a caller: the seat's name for a seat's phone."""
+    if who.viewer.seat is not None and 0 <= who.viewer.seat < len(s.names):
+        return s.names[who.viewer.seat]
+    return who.label
+
+
+def check_mover(s: Any, who: Caller, move: Move) -> None:
+    """Refuse (403) a move this caller may not enter: a seat's phone moves only for its seat."""
+    why = session_module().view.may_move(s.game, who.viewer, move)
+    if why:
+        mine = s.names[who.viewer.seat] if who.viewer.seat is not None else "?"
+        en, ja = REFUSED_MOVE[why]
+        fail(403, en.format(mine=mine), ja=ja.format(mine=mine))
+
+
+@bp.post("/tables/<table_id>/move")
+def move(table_id: str) -> tuple[Response, int]:
+    """Play a tapped move (or enter the card the table drew, as a chance move)."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        m = _parse_move(s, body.get("move"))
+        check_mover(s, who, m)
+        return s.play(m, by=who_says(s, who), expected_version=version)
+    return _write(table_id, "player", act)
+
+
+@bp.post("/tables/<table_id>/deal")
+def deal(table_id: str) -> tuple[Response, int]:
+    """Let the app shuffle or draw: a random chance move (for a table without a camera)."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        if not s.game.is_chance_node():
+            fail(409, "No shuffle or draw is due now: a player is to move.",
+                 ja="今はシャッフルもドローもありません。プレイヤーの手番です。", version=s.version)
+        m = s.game.sample_chance(random.Random())
+        check_mover(s, who, m)
+        return s.play(m, by=f"app ({who_says(s, who)})", expected_version=version)
+    return _write(table_id, "player", act)
+
+
+@bp.post("/tables/<table_id>/answer")
+def answer(table_id: str) -> tuple[Response, int]:
+    """Answer an open prompt: {"prompt": id, "choice": id, "version": N}."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        prompt, choice = body.get("prompt"), body.get("choice")
+        if not isinstance(prompt, str) or not isinstance(choice, str):
+            fail(400, "Send {\"prompt\": id, \"choice\": id, \"version\": N} (ids from the state's "
+                      "prompts).", ja="{\"prompt\": id, \"choice\": id, \"version\": N} の形で送ってください"
+                                      "(idは状態のpromptsから)。")
+        shown = next((p for p in session_module().view.view_for(s, who.viewer)["prompts"]
+                      if p["id"] == prompt), None)
+        if shown is not None and shown.get("hidden"):
+            fail(403, "This question names cards you may not see: the host or the scorekeeper answers it.",
+                 ja="この確認にはあなたに見えないカードが含まれます。ホストか記録係が答えます。")
+        return s.answer(prompt, choice, by=who_says(s, who), expected_version=version)
+    return _write(table_id, "player", act)
+
+
+@bp.post("/tables/<table_id>/undo-request")
+def undo_request(table_id: str) -> tuple[Response, int]:
+    """A phone asks the host to take back its own last move (the scorekeeper: the last move); the
+    host's page shows who asks for which move, with accept and decline."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        target, moves = s.last_moves_of(who.viewer.seat)
+        if not moves:
+            fail(400, "There is no move of yours to take back in this game.",
+                 ja="このゲームには取り消せるあなたの手がありません。")
+        phone = who.phone["phone"] if who.phone else "host"
+        tables().request_undo(table_id, phone, {
+            "phone": phone, "by": who_says(s, who), "seat": who.viewer.seat, "version": version,
+            "target": target, "moves": [m.to_json() for m in moves], "asked": time.time()})
+        return {"requested": True}
+    return _write(table_id, "player", act)
+
+
+@bp.post("/tables/<table_id>/undo")
+def undo(table_id: str) -> tuple[Response, int]:
+    """Take back the last move: the host always; a player its own last turn until the next player
+    acts (Board Game Arena's rule); the scorekeeper the last move it may enter. Anyone else asks.
+    The host accepting a request (``{"phone": id}``) takes back every move back to and including
+    the asker's as one undo in the log ("Ann's move was taken back")."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        if who.role != "host":
+            last = s.last_turn()
+            mine = last and all(session_module().view.may_move(s.game, who.viewer, m) is None
+                                for m in last)
+            if not mine:
+                fail(403, "You may take back only your own last move, before the next player acts. "
+                          "Ask the host to undo instead.",
+                     ja="取り消せるのは、次のプレイヤーが動く前の自分の直前の手だけです。ホストに取り消しを依頼してください。")
+        asked = body.get("phone")
+        if who.role == "host" and isinstance(asked, str):
+            request_ = next((r for r in tables().pending_undos(table_id) if r["phone"] == asked), None)
+            if request_ is None:
+                fail(404, "That undo request is gone (declined, or a move was undone since).",
+                     ja="その取り消し依頼はもうありません。")
+            if request_["version"] != version:
+                fail(409, "The game moved on since the request: decline it, or undo by hand.",
+                     ja="依頼の後にゲームが進みました。断るか、手動で取り消してください。", version=s.version)
+            # one undo entry for all the moves back to the asker's, and the request settled in
+            # the same transaction: a restart never finds it half done
+            undone = s.undo_back_to(request_["target"], asked_by=request_["by"], expected_version=version,
+                                    after=lambda db: tables().store.drop_undo_requests(table_id, db=db))
+            result = {"undone": [m.to_json() for m in undone]}
+        else:
+            result = s.undo(by=who_says(s, who), expected_version=version)
+        tables().settle_undos(table_id)
+        return result
+    return _write(table_id, "player", act)
+
+
+@bp.post("/tables/<table_id>/undo-decline")
+def undo_decline(table_id: str) -> tuple[Response, int]:
+    """Host: decline a phone's undo request: {"phone": id, "version": N}."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        phone = body.get("phone")
+        if not isinstance(phone, str):
+            fail(400, "Send {\"phone\": id, \"version\": N} (the id from the undo request).",
+                 ja="{\"phone\": id, \"version\": N} の形で送ってください(idは取り消し依頼のもの)。")
+        tables().settle_undos(table_id, phone)
+        return {"declined": phone}
+    return _write(table_id, "host", act)
+
+
+@bp.post("/tables/<table_id>/override")
+def override(table_id: str) -> tuple[Response, int]:
+    """Host: apply a move as a house ruling, with a reason that goes into the log."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        reason = body.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            fail(400, "An override needs a \"reason\" (it is logged as a house ruling).",
+                 ja="上書きには \"reason\"(理由)が必要です(ハウスルールとして記録されます)。")
+        return s.override(_parse_move(s, body.get("move"), seats_only=True), reason=reason.strip()[:200],
+                          expected_version=version)
+    return _write(table_id, "host", act)
+
+
+@bp.post("/tables/<table_id>/correct")
+def correct(table_id: str) -> tuple[Response, int]:
+    """Host: replace the last move by another (a misread or mistapped card), checked and logged."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        return s.correct(_parse_move(s, body.get("move")), by="host", expected_version=version)
+    return _write(table_id, "host", act)
+
+
+@bp.post("/tables/<table_id>/next")
+def next_game(table_id: str) -> tuple[Response, int]:
+    """Host: start the next game of the series."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        return s.next_game(by="host", expected_version=version)
+    return _write(table_id, "host", act)
+
+
+@bp.post("/tables/<table_id>/end")
+def end_game(table_id: str) -> tuple[Response, int]:
+    """Host: end the current game early (it is late, someone leaves): scores as they stand."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        return s.end_game(by="host", expected_version=version)
+    return _write(table_id, "host", act)
+
+
+@bp.post("/tables/<table_id>/observe")
+def observe(table_id: str) -> tuple[Response, int]:
+    """Host/camera: a stable observation of the table (same shape as the game's layout); it is a
+    picture of the table, not based on a version, so the session reconciles it with the log."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        observation = body.get("observation")
+        if not isinstance(observation, dict):
+            fail(400, "Send {\"observation\": {...layout keys...}, \"version\": N}.",
+                 ja="{\"observation\": {...卓の配置...}, \"version\": N} の形で送ってください。")
+        return s.observe(observation, source=str(body.get("source") or "camera")[:40])
+    return _write(table_id, "host", act, versioned=False)
+
+
+def seats_of(table_id: str, s: Any) -> list[dict[str, Any]]:
+    """Each seat with the phone that holds it (None if free): what the host's page lists."""
+    holders = {p["seat"]: p for p in tables().store.phones(table_id) if p["role"] == "seat"}
+    return [{"seat": i, "name": n, "phone": holders.get(i)} for i, n in enumerate(s.names)]
+
+
+@bp.post("/tables/<table_id>/seat")
+def claim_seat(table_id: str) -> tuple[Response, int]:
+    """A joined phone claims one free seat: {"seat": N}. Only the host frees or moves it later."""
+    who = require_role(table_id, "player")
+    body = json_body()
+    s = get_session(table_id)
+    if who.phone is None:
+        fail(400, "The host has no seat of its own: join from your phone (or this browser's join "
+                  "page) to play a seat.", ja="ホストには席がありません。席で遊ぶには端末から参加してください。")
+    seat = whole_number(body.get("seat"))
+    if seat is None or not 0 <= seat < s.players:
+        fail(400, f"Send {{\"seat\": N}} with N from 0 to {s.players - 1}.",
+             ja=f"{{\"seat\": N}}(Nは0〜{s.players - 1})を送ってください。")
+    if who.role != "watch":
+        fail(409, "This phone already has a role at this table; the host frees or moves seats.",
+             ja="この端末はすでにこの卓で役割を持っています。席の解放・移動はホストが行います。")
+    try:
+        tables().store.set_phone(table_id, who.phone["phone"], "seat", seat, only_if_role="watch")
+    except session_module().SessionError as err:
+        refuse(409, err)
+    tables().hub.poke(table_id)
+    return jsonify({"seat": seat, "name": s.names[seat]}), 200
+
+
+@bp.get("/tables/<table_id>/phones")
+def phones(table_id: str) -> Response:
+    """Host: the joined phones and who holds which seat."""
+    require_role(table_id, "host", allow_cookie=True)
+    s = get_session(table_id)
+    return jsonify({"phones": tables().store.phones(table_id), "seats": seats_of(table_id, s)})
+
+
+@bp.post("/tables/<table_id>/phones")
+def manage_phone(table_id: str) -> tuple[Response, int]:
+    """Host: {"phone": id, "role": "seat"|"table"|"watch"|"remove", "seat": N}: give a phone a
+    seat (reassign), make it the table's scorekeeper, free its seat, or forget it (its token stops
+    working)."""
+    require_role(table_id, "host")
+    body = json_body()
+    s = get_session(table_id)
+    phone, role = body.get("phone"), body.get("role")
+    known = {p["phone"] for p in tables().store.phones(table_id)}
+    if not isinstance(phone, str) or phone not in known:
+        fail(404, f"No phone {phone!r} at this table (see GET /api/tables/{table_id}/phones).",
+             ja=f"この卓に端末{phone!r}はありません。")
+    if role not in ("seat", "table", "watch", "remove"):
+        fail(400, "\"role\" is one of seat, table, watch, remove.",
+             ja="\"role\" は seat, table, watch, remove のどれかです。")
+    seat = None
+    if role == "seat":
+        seat = whole_number(body.get("seat"))
+        if seat is None or not 0 <= seat < s.players:
+            fail(400, f"\"seat\" must be 0–{s.players - 1}.", ja=f"\"seat\" は0〜{s.players - 1}です。")
+    try:
+        if role == "remove":
+            tables().store.remove_phone(table_id, phone)
+        else:
+            tables().store.set_phone(table_id, phone, role, seat)
+    except session_module().SessionError as err:
+        refuse(409, err)
+    tables().settle_undos(table_id, phone) if role == "remove" else tables().hub.poke(table_id)
+    return jsonify({"phones": tables().store.phones(table_id), "seats": seats_of(table_id, s)}), 200
+
+
+@bp.get("/tables/<table_id>/odds")
+def odds(table_id: str) -> Response:
+    """Prussia (solo): the odds of each result for each choice of the decision now."""
+    who = require_role(table_id, "player", allow_cookie=True)
+    s = get_session(table_id)
+    why = session_module().view.may_see_odds(s, who.viewer)
+    if why:
+        fail(400, str(why), ja=why.ja)
+    from companion.advise import advice
+    with tables().lock(table_id):
+        game = s.game.clone()
+    try:
+        report = advice(game, samples=ODDS_SAMPLES)
+    except GameError as err:
+        refuse(400, err)
+    language, seat = lang(), game.current_player()
+    kind = {"place": ("place", "slot"), "joker": ("discard", "card")}.get(report["decision"])
+    labels = {}
+    for choice in report["odds"]:   # each choice in the words of the move buttons
+        if kind is None:
+            labels[choice] = t("next_draw", language)
+        else:
+            words = game.describe_move(Move.of(seat, kind[0], **{kind[1]: choice}), short=True)
+            labels[choice] = pick(words, words.ja, language)
+    columns = [t(f"odds_{c}", language) for c in ("win", "draw", "defeat")]
+    return jsonify(dict(report, labels=labels, columns=columns))
+
+
+@bp.get("/tables/<table_id>/export")
+def export(table_id: str) -> Response:
+    """The session's games as JSON and the BG Stats link; a game in play is redacted for everyone
+    but the host (``companion.session.view.export_for``)."""
+    from companion.history import bgstats
+    who = require_role(table_id, "player", allow_cookie=True)
+    s = get_session(table_id)
+    with tables().lock(table_id):
+        data = session_module().view.export_for(s, who.viewer)
+        try:
+            data = dict(data, bgstats=bgstats.session_link(s))
+        except session_module().SessionError:  # no game finished yet: no BG Stats play to push
+            data = dict(data, bgstats=None)
+    return jsonify(data)
+
+

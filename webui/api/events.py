@@ -1,0 +1,29 @@
+"""Server-Sent Events: every phone of a table hears of each new state version within a second.
+
+The stream sends only the version number; the page then fetches the view for that version, so a
+phone that slept and missed several versions simply catches up with one fetch.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from webui.core.common import get_session, require_role, tables, whole_number
+from webui.core.tables import iter_sse
+
+bp = Blueprint("events", __name__)
+
+
+@bp.get("/api/tables/<table_id>/events")
+def stream(table_id: str) -> Response:
+    """``text/event-stream`` of ``version`` events (and ``notice`` events for the host)."""
+    require_role(table_id, "player", allow_cookie=True)
+    get_session(table_id)
+    since = request.headers.get("Last-Event-ID") or request.args.get("since") or "-1"
+    version = whole_number(since)
+    if version is None:
+        version = -1
+    keepalive = float(current_app.config["SSE_KEEPALIVE"])
+    seen_pokes = whole_number(request.args.get("pokes", ""))
+    body = stream_with_context(iter_sse(tables(), table_id, version, keepalive, seen_pokes=seen_pokes))
+    return Response(body, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,0 +1,280 @@
+"""The camera (or a recorded video) watching one table: frames → vision pipeline → observations
+→ ``TableSession.observe``; the latest annotated frame is what the host screen shows."""
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Any, Iterator
+
+
+def vision_available() -> bool:
+    """True when the vision pipeline (``vision.pipeline`` and ``vision.sources``) is installed."""
+    try:
+        importlib.import_module("vision.pipeline")
+        importlib.import_module("vision.sources")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+class FrameWorker:
+    """A background thread that keeps the latest annotated frame of one table as JPEG."""
+
+    def __init__(self, tables: Any, table_id: str, name: str) -> None:
+        """Watch ``table_id`` of ``tables`` with a vision pipeline, in a thread called ``name``."""
+        from vision.pipeline import Pipeline
+        s = tables.get(table_id)
+        self.tables, self.table_id = tables, table_id
+        self.pipeline = Pipeline(s.game_id, s.players)
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True, name=name)
+        self._jpeg: bytes | None = None
+        self.raw: Any = None
+        """The latest frame as it came from the camera (BGR), for the set-up check."""
+        self.checked: tuple[Any, Any, bytes | None] | None = None
+        """(frame, its set-up check, its picture as JPEG): made once per frame (webui.camera.camera_page)."""
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def retarget(self, table_id: str) -> None:
+        """Watch ``table_id`` from now on (a rematch at the same table): the same source and the same
+        pipeline, so its calibration and what it has seen carry over; a scene left as it was is
+        not sent again, the next change goes to the new table."""
+        self.table_id = table_id
+        self.checked = None
+
+    def start(self):
+        """Start the thread; return self."""
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop after the current frame."""
+        self.stop_event.set()
+
+    def frame(self, table_id: str) -> tuple[bytes, str] | None:
+        """The latest annotated frame of this worker's table as JPEG (the app's FRAME_SOURCE)."""
+        if table_id != self.table_id or self._jpeg is None:
+            return None
+        return self._jpeg, "image/jpeg"
+
+
+class CameraFeed(FrameWorker):
+    """Reads frames in a background thread and feeds each stable observation change to a table."""
+
+    def __init__(self, tables: Any, table_id: str, *, camera: int | None = None,
+                 video: str | None = None, images: str | None = None,
+                 source: Iterator[Any] | None = None) -> None:
+        """Watch a webcam, a video, an image folder, or any iterator of BGR frames (``source``:
+        e.g. ``vision.sources.PushedFrames``, a phone's camera)."""
+        from vision.sources import frames
+        super().__init__(tables, table_id, "camera")
+        self.frames: Iterator[Any] = source if source is not None else frames(
+            camera=camera, video=video, images=images)
+        self.outcomes: list[str] = []
+        self.error: str | None = None
+        self.seen = 0
+        self.done = threading.Event()
+
+    def stop(self) -> None:
+        """Stop after the current frame (a phone's stream is closed, which wakes its reader)."""
+        from vision.sources import PushedFrames
+        super().stop()
+        if isinstance(self.frames, PushedFrames):
+            self.frames.close()
+
+    def _run(self) -> None:
+        try:
+            for frame in self.frames:
+                self.seen += 1
+                if self.stop_event.is_set():
+                    return
+                self.raw = frame
+                observation = self.pipeline.step(frame)
+                self._jpeg = self.pipeline.annotated_jpeg()
+                if observation is None:
+                    continue
+                s = self.tables.get(self.table_id)
+                with self.tables.lock(self.table_id):
+                    self.outcomes.append(s.observe(observation, source="camera").kind)
+                self.tables.changed(self.table_id)
+        except Exception as err:  # a camera unplugged or a broken file: say so on the console
+            self.error = f"{type(err).__name__}: {err}"
+            print(f"companion serve: the camera stopped: {self.error}")
+        finally:
+            self.done.set()
+
+
+FRAME_MAX_BYTES = 8 * 1024 * 1024
+"""Largest frame a phone may POST: a 4K JPEG at high quality is 2–4 MB, a 1080p one 0.3–0.8 MB."""
+
+FRAME_MAX_PIXELS = 3840 * 2160
+"""Largest frame a phone may send (4K); checked in the JPEG header, before anything is decoded."""
+
+PHONE_GONE_S = 10.0
+"""A phone camera that sent no frame for this long is shown as gone (screen off, page closed)."""
+
+
+class FrameRefused(ValueError):
+    """A pushed frame that is not taken: HTTP status and what to do about it."""
+
+    def __init__(self, status: int, message: str, ja: str) -> None:
+        super().__init__(message)
+        self.status, self.message, self.ja = status, message, ja
+
+
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header, without decoding it; None if it is no JPEG."""
+    if data[:3] != b"\xff\xd8\xff":
+        return None
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:                       # fill byte
+            i += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            i += 2
+            continue
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        # SOF0..SOF15 carry the size; C4 (Huffman tables), C8 and CC are not frame headers
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            if i + 9 > len(data):
+                return None
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        if marker == 0xDA or length < 2:         # image data before any frame header: broken
+            return None
+        i += 2 + length
+    return None
+
+
+def decode_frame(data: bytes) -> Any:
+    """A pushed JPEG as a BGR frame, or ``FrameRefused`` saying what was wrong with it."""
+    import cv2
+    import numpy as np
+    if len(data) > FRAME_MAX_BYTES:
+        raise FrameRefused(413, f"The frame is {len(data)} bytes; at most {FRAME_MAX_BYTES} are taken "
+                                f"(send 1920×1080 JPEG frames).",
+                           f"フレームが{len(data)}バイトあります。受け付けるのは{FRAME_MAX_BYTES}バイトまでです"
+                           f"(1920×1080のJPEGを送ってください)。")
+    size = jpeg_size(data)
+    if size is None:
+        raise FrameRefused(415, "The frame is not a JPEG image: send the camera frame as image/jpeg.",
+                           "フレームがJPEG画像ではありません。カメラの映像をimage/jpegで送ってください。")
+    if size[0] * size[1] > FRAME_MAX_PIXELS or min(size) < 16:
+        raise FrameRefused(413, f"A {size[0]}×{size[1]} frame is not taken: send between 16×16 and "
+                                f"3840×2160 pixels (1920×1080 is best).",
+                           f"{size[0]}×{size[1]}のフレームは受け付けません。16×16から3840×2160ピクセルの間で"
+                           f"送ってください(1920×1080が最適です)。")
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if frame is None or (frame.shape[1], frame.shape[0]) != size:
+        raise FrameRefused(400, "The JPEG frame is damaged and cannot be decoded; send the next one.",
+                           "JPEGフレームが壊れていて読めません。次のフレームを送ってください。")
+    return frame
+
+
+class Cameras:
+    """Every table's frame worker in one server: a webcam, a video, the demo's or a phone's."""
+
+    def __init__(self) -> None:
+        self._workers: dict[str, FrameWorker] = {}
+        self._moved: dict[str, str] = {}   # a finished table -> the rematch its camera went on to
+        self._lock = threading.Lock()
+
+    def move(self, old: str, new: str) -> FrameWorker | None:
+        """A rematch of ``old`` is played at ``new``: the camera that watched ``old`` (webcam, video,
+        a phone) watches ``new`` with the same source and calibration; None if ``old`` had none."""
+        with self._lock:
+            worker = self._workers.pop(old, None)
+            if worker is None or new in self._workers:
+                if worker is not None:
+                    self._workers[old] = worker
+                return None
+            worker.retarget(new)
+            self._workers[new] = worker
+            self._moved[old] = new
+            while old in self._moved.values():   # a chain of rematches: every old link leads here
+                earlier = next(k for k, v in self._moved.items() if v == old)
+                self._moved[earlier] = new
+        return worker
+
+    def moved_to(self, table_id: str) -> str | None:
+        """The table the camera of finished ``table_id`` went on to (a rematch), or None."""
+        return self._moved.get(table_id)
+
+    def attach(self, table_id: str, worker: FrameWorker) -> FrameWorker:
+        """Register ``worker`` as ``table_id``'s camera; return it."""
+        with self._lock:
+            self._workers[table_id] = worker
+        return worker
+
+    def get(self, table_id: str) -> FrameWorker | None:
+        """The table's camera worker, or None."""
+        return self._workers.get(table_id)
+
+    def phone(self, tables: Any, table_id: str, size: tuple[int, int] | None = None) -> CameraFeed:
+        """The table's phone-camera feed for frames of ``size`` (w, h), started on first use, again
+        after it stopped, and anew when the frames change size (the phone was turned: calibration
+        and tracks start over; the session keeps the game); a ``FrameRefused`` (409) when another
+        camera already watches the table."""
+        from vision.sources import PushedFrames
+        with self._lock:
+            worker = self._workers.get(table_id)
+            if isinstance(worker, CameraFeed) and isinstance(worker.frames, PushedFrames):
+                if not worker.done.is_set() and size in (None, worker.frames.size):
+                    return worker
+                worker.stop()
+            elif worker is not None:
+                raise FrameRefused(409, "Another camera already watches this table (started with "
+                                        "the server): stop it before using a phone as the camera.",
+                                   "このテーブルはすでに別のカメラ(サーバー起動時に指定)が見ています。"
+                                   "スマホをカメラにするには、そちらを止めてください。")
+            feed = CameraFeed(tables, table_id, source=PushedFrames())
+            self._workers[table_id] = feed
+        return feed.start()
+
+    def frame(self, table_id: str) -> tuple[bytes, str] | None:
+        """The table's latest annotated frame as JPEG (a ``FRAME_SOURCE``), or None."""
+        worker = self._workers.get(table_id)
+        return worker.frame(table_id) if worker is not None else None
+
+    def close(self) -> None:
+        """Stop every worker (the server is stopping)."""
+        with self._lock:
+            workers = list(self._workers.values())
+        for worker in workers:
+            worker.stop()
+
+
+def cameras(app: Any) -> Cameras:
+    """The app's camera registry (made on first use)."""
+    with _REGISTRY_LOCK:
+        return app.extensions.setdefault("cameras", Cameras())
+
+
+_REGISTRY_LOCK = threading.Lock()
+
+
+def follow_rematch(app: Any, old: str | None, new: str) -> FrameWorker | None:
+    """The camera of table ``old`` goes on to watch its rematch ``new`` (same source, calibration)
+    once ``old``'s game is over; the worker, or None if there was no camera to move."""
+    if not old:
+        return None
+    tables = app.extensions["tables"]
+    try:
+        if not tables.get(old).is_over():   # a series that plays on keeps its camera
+            return None
+    except Exception:   # the play came from a session this database no longer has
+        return None
+    return cameras(app).move(old, new)
+
+
+def frame_of(app: Any, table_id: str) -> tuple[bytes, str] | None:
+    """The camera view of a table: its registered camera's frame, else the app's ``FRAME_SOURCE``."""
+    frame = cameras(app).frame(table_id)
+    if frame is None and app.config.get("FRAME_SOURCE"):
+        frame = app.config["FRAME_SOURCE"](table_id)
+    return frame

@@ -1,0 +1,615 @@
+"""The host's History page: plays by date (filter by game and player), per-player and per-game
+statistics with SVG charts, export (CSV, JSON, BG Stats) and Rematch with the same players in one tap.
+
+Only the host may see it: a request from the server's own machine, or a browser holding the host
+cookie of a table of this server (the host who created a table from their phone). Players' phones
+hold join cookies, which do not open it.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from urllib.parse import urlsplit
+from typing import Any, NoReturn
+
+from flask import Blueprint, Response, current_app, make_response, render_template, request, url_for
+
+from companion import dates
+from companion.games import GAME_IDS, game_class
+from companion.history import bgstats, edit, exchange, query
+from companion.history.bgstats import anonymous
+from companion.history.record import UNKNOWN_WORDS, read_plays
+from webui.camera.camera import follow_rematch
+from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart
+from webui.core.common import ApiError, get_session, lang, require_role, tables
+from webui.core.guard import csrf_ok, csrf_token
+from webui.core.i18n import add_strings, choice_words, option_words, t
+from webui.phone.routes import redirect_with_token
+
+bp = Blueprint("history", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/static/history")
+
+RECENT = 100
+"""Plays listed on the page unless the host asks for all (statistics always count every play)."""
+CHART_PLAYS = 30
+"""The score chart of a game shows its last this many plays (eight most frequent players)."""
+
+HISTORY_STRINGS: dict[str, tuple[str, str]] = {
+    "history": ("History", "記録"),
+    "history_host_only": ("The history is the host's: open it on the host's machine, or on the phone "
+                          "that created a table.",
+                          "記録はホスト専用です。ホストのコンピューター、またはテーブルを作った端末で開いてください。"),
+    "all_games": ("All games", "すべてのゲーム"),
+    "all_players": ("All players", "すべてのプレイヤー"),
+    "filter": ("Show", "表示"),
+    "plays": ("Plays", "プレイ"),
+    "play_time": ("Time played", "プレイ時間"),
+    "players_n": ("Players", "プレイヤー"),
+    "no_plays": ("No plays yet: a game is recorded here when it ends.",
+                 "まだ記録がありません。ゲームが終わるとここに記録されます。"),
+    "win_share": ("Share of wins", "勝利の割合"),
+    "win_rate": ("Win %", "勝率"),
+    "average": ("Avg", "平均"),
+    "best": ("Best", "最高"),
+    "player": ("Player", "プレイヤー"),
+    "score_over_plays": ("Scores, play by play", "プレイごとの得点"),
+    "distribution": ("Scores of all seats", "全員の得点分布"),
+    "kept_camera": ("camera", "カメラ"),
+    "kept_taps": ("taps", "タップ"),
+    "kept_both": ("camera + taps", "カメラ+タップ"),
+    "rematch": ("Rematch: same players", "同じメンバーで再戦"),
+    "rematch_short": ("Rematch", "再戦"),
+    "rematch_join": ("Rematch: join the new table", "再戦:新しいテーブルに参加"),
+    "rematch_host": ("Rematch: open the new table", "再戦:新しいテーブルを開く"),
+    "export_history": ("Export and backup", "書き出しとバックアップ"),
+    "export_hint": ("Every play, or the days between these dates. JSON is a backup that "
+                    "`companion history import` restores exactly; the BG Stats file holds every play "
+                    "with its real date and duration.",
+                    "全プレイ、またはこの期間のプレイ。JSONは`companion history import`で完全に復元できる"
+                    "バックアップ、BG Statsファイルは実際の日時と所要時間つきの全プレイです。"),
+    "date_from": ("From", "開始日"),
+    "date_to": ("To", "終了日"),
+    "known_players": ("Known players: tap to add", "登録済みのプレイヤー(タップで追加)"),
+    "show_all": ("Show all plays", "すべてのプレイを表示"),
+    "h_overview": ("Overview and records", "概要と記録"),
+    "h_wins": ("Wins", "勝利"),
+    "h_streak_now": ("Win streak", "現在の連勝"),
+    "h_streak_best": ("Longest streak", "最長連勝"),
+    "h_first_played": ("First played", "初プレイ"),
+    "h_last_played": ("Last played", "最後のプレイ"),
+    "h_head_to_head": ("Head to head", "対戦成績"),
+    "h_head_to_head_hint": ("In the plays both sat in: ahead is a win over a non-winner, else the higher score.",
+                            "同じ卓のプレイで比較:勝者が上、どちらも勝者(または敗者)なら得点が高い方が上。"),
+    "h_against": ("Against", "相手"),
+    "h_won": ("Won", "勝"),
+    "h_lost": ("Lost", "敗"),
+    "h_drawn": ("Drawn", "分"),
+    "h_score_over_time": ("Scores over time", "得点の推移"),
+    "h_score_over_time_hint": ("Their plays of each game in order (the last 30), against the other seats' average.",
+                               "ゲームごとのプレイ順(直近30回)。灰色は同じ卓の他の人の平均。"),
+    "h_others_avg": ("Others' avg", "他の平均"),
+    "h_by_game": ("By game", "ゲーム別"),
+    "h_plays_per_month": ("Plays per month", "月ごとのプレイ数"),
+    "h_plays_per_game": ("Plays per game", "ゲームごとのプレイ数"),
+    "h_most_played": ("Most played", "最多プレイ"),
+    "h_index": ("H-index", "Hインデックス"),
+    "h_index_hint": ("n games played at least n times each", "n回以上遊んだゲームがn種類"),
+    "h_player_index": ("Player h-index", "プレイヤーHインデックス"),
+    "h_player_index_hint": ("n players with at least n plays each", "n回以上遊んだプレイヤーがn人"),
+    "h_player_index_with_hint": ("n people played with at least n times each", "n回以上一緒に遊んだ人がn人"),
+    "h_records": ("Records", "最高記録"),
+    "h_highest": ("Highest score", "最高得点"),
+    "h_margin": ("Biggest margin", "最大点差"),
+    "h_longest": ("Longest play", "最長プレイ"),
+    "h_shortest": ("Shortest play", "最短プレイ"),
+    "h_first_play": ("First play", "最初のプレイ"),
+    "h_last_play": ("Latest play", "最新のプレイ"),
+    "h_without_duration": ("without a duration", "所要時間なし"),
+    "h_edit": ("Edit", "編集"),
+    "h_edit_title": ("Correct this play", "このプレイを修正"),
+    "h_edit_hint": ("The correction is kept beside the play: the table's log stays as it was played, a "
+                    "rebuild of the history keeps the correction, and Undo puts the play back as recorded.",
+                    "修正はプレイとは別に保存されます。卓の記録はそのまま残り、履歴を作り直しても修正は保たれ、"
+                    "「元に戻す」で記録どおりに戻ります。"),
+    "h_name": ("Name", "名前"),
+    "h_score": ("Score", "得点"),
+    "h_duration_min": ("Duration (minutes)", "所要時間(分)"),
+    "h_save": ("Save the correction", "修正を保存"),
+    "h_delete": ("Delete this play", "このプレイを削除"),
+    "h_delete_hint": ("For a test game: it leaves every list and statistic; Restore brings it back.",
+                      "テストプレイなどに。一覧と統計から外れます。「復元」で戻せます。"),
+    "h_deleted_msg": ("Play deleted.", "プレイを削除しました。"),
+    "h_corrected_msg": ("Play corrected.", "プレイを修正しました。"),
+    "h_restored_msg": ("Play as recorded again.", "プレイを記録どおりに戻しました。"),
+    "h_imported_msg": ("Imported from BG Stats:", "BG Statsから読み込みました:"),
+    "h_undo": ("Undo", "元に戻す"),
+    "h_undo_correction": ("Undo the correction", "修正を取り消す"),
+    "h_restore": ("Restore", "復元"),
+    "h_deleted_plays": ("Deleted plays", "削除したプレイ"),
+    "h_corrected": ("corrected", "修正済み"),
+    "h_from_bgstats": ("from BG Stats", "BG Statsから"),
+    "h_kept_unknown": ("camera/taps unknown", "カメラ/タップ不明"),
+    "h_duration_unknown": ("duration unknown", "所要時間不明"),
+    "h_scores_unknown": ("no scores", "得点なし"),
+    "h_import": ("Import from BG Stats", "BG Statsから読み込む"),
+    "h_import_hint": ("BG Stats' JSON export (Settings → Export / Backup). The plays of our five games are "
+                      "read; you see what matches before anything is written.",
+                      "BG StatsのJSON書き出し(設定 → エクスポート/バックアップ)。5つのゲームのプレイだけを読み、"
+                      "書き込む前に一致した内容を確認できます。"),
+    "h_import_read": ("Read the file", "ファイルを読む"),
+    "h_import_confirm": ("Import these plays", "これらのプレイを読み込む"),
+    "h_import_games": ("Games that are ours", "このアプリのゲーム"),
+    "h_matched_by": ("matched by", "一致:"),
+    "h_match_title": ("English title", "英語名"),
+    "h_match_title_ja": ("Japanese title", "日本語名"),
+    "h_match_source": ("our own export", "このアプリの書き出し"),
+    "h_match_bgg": ("BGG id", "BGG ID"),
+    "h_who_is": ("Who is who", "プレイヤーの対応"),
+    "h_new_player": ("a new player", "新しいプレイヤー"),
+    "h_anonymous": ("anonymous: a seat, not a person", "匿名(人ではなく席として記録)"),
+    "h_looks_like": ("looks like", "似た名前:"),
+    "h_other_games": ("plays of other games left out", "件の他のゲームのプレイは読み込みません"),
+    "h_left_out": ("left out", "読み込まない"),
+    "h_unknown_fields": ("What BG Stats does not say", "BG Statsにない情報"),
+    "h_no_ours": ("None of the file's games is one of ours: nothing to import.",
+                  "ファイルにこのアプリのゲームがありません。読み込むものはありません。"),
+    "h_stale_form": ("This form is stale or was sent from another page: open the History page again.",
+                     "このフォームは古いか、別のページから送られました。記録のページを開き直してください。"),
+    "h_no_player": ("No plays of this player.", "このプレイヤーのプレイはありません。"),
+}
+add_strings(HISTORY_STRINGS)
+
+
+@bp.record_once
+def _install(state: Any) -> None:
+    """Template helpers: ``when`` (a human date), ``known_players()``, ``rematch_of(table id)``."""
+    env = state.app.jinja_env
+    env.filters["when"] = lambda value, language="en", clock=True: dates.human(value, language, clock=clock)
+    env.filters["duration"] = lambda seconds, language="en": dates.duration(seconds, language)
+    env.filters["clock"] = lambda value: dates.instant(value).strftime("%H:%M")
+    env.globals.update(known_players=known_players, rematch_of=rematch_of)
+
+
+def allowed() -> bool:
+    """True for the host: this machine, or a browser holding a valid host cookie of some table."""
+    if request.remote_addr in ("127.0.0.1", "::1", None):
+        return True
+    for key, token in request.cookies.items():
+        if key.startswith("tch_") and tables().role(key[4:], token) == "host":
+            return True
+    return False
+
+
+def known_players() -> list[str]:
+    """The known players for the create form's picker: for the host only (the names are the
+    host's records, like the tables list that only this machine sees)."""
+    return query.known_players(tables().store) if allowed() else []
+
+
+def _refuse() -> NoReturn:
+    """403 in the reader's language (a page for browsers, JSON for machines)."""
+    en, ja = HISTORY_STRINGS["history_host_only"]
+    raise ApiError(403, en, ja=ja)
+
+
+def _bad_dates(err: Exception) -> NoReturn:
+    raise ApiError(400, str(err), ja="日付は 2026-11-24 のように「年-月-日」で指定してください。")
+
+
+def _filter() -> query.Filter:
+    game = request.args.get("game") or None
+    player = (request.args.get("player") or "").strip() or None
+    since, until = request.args.get("from"), request.args.get("to")
+    try:
+        return query.Filter(game if game in GAME_IDS else None, player,
+                            dates.day_bounds(since, end=False) if since else None,
+                            dates.day_bounds(until, end=True) if until else None)
+    except ValueError as err:
+        raise exchange.HistoryError(str(err)) from None
+
+
+def title(game: str, language: str) -> str:
+    """A game's title in the page language."""
+    cls = game_class(game)
+    return cls.title_ja if language == "ja" else cls.title
+
+
+def _by_day(plays: list[Any], language: str) -> list[tuple[str, list[Any]]]:
+    days: dict[str, list[Any]] = {}
+    for play in reversed(plays):   # newest first
+        days.setdefault(dates.human(play.started, language, clock=False), []).append(play)
+    return list(days.items())
+
+
+def _game_section(plays: list[Any], game: str, language: str, colour: dict[str, str]) -> dict[str, Any]:
+    mine = [p for p in plays if p.game == game]
+    stats = [r for r in query.player_stats(mine)]
+    window = max(0, len(mine) - CHART_PLAYS)   # the last plays: a phone-wide chart stays readable
+    lines = [(name, [(x, y) for x, y in pts if x > window])
+             for name, pts in query.score_lines(mine, game).items()]
+    lines = sorted((line for line in lines if line[1]), key=lambda kv: -len(kv[1]))[:8]
+    dist = query.distribution(mine, game)
+    most = max((c for _, _, c in dist), default=1) or 1
+    return {"game": game, "title": title(game, language), "plays": len(mine), "stats": stats,
+            "line": line_chart(lines, label=t("score_over_plays", language), x_first=window + 1,
+                               colours=[colour.get(name, PALETTE[-1]) for name, _ in lines]),
+            "distribution": bar_rows([(f"{lo}" if lo == hi else f"{lo} … {hi}", c / most,
+                                       counted(c, "seat", language))
+                                      for lo, hi, c in dist], label=t("distribution", language), colours=[])}
+
+
+COUNTED = {"win": ("win", "wins", "勝"), "play": ("play", "plays", "回"), "seat": ("seat", "seats", "席")}
+
+
+def counted(count: int, what: str, language: str) -> str:
+    """``1 win``, ``3 wins`` / ``3勝`` (``what``: win, play or seat)."""
+    one, many, unit = COUNTED[what]
+    if language == "ja":
+        return f"{count}{unit}"
+    return f"{count} {one if count == 1 else many}"
+
+
+@bp.get("/history")
+def page() -> Any:
+    """The History page (host only)."""
+    if not allowed():
+        _refuse()
+    language = lang()
+    store = tables().store
+    try:
+        which = _filter()
+    except exchange.HistoryError as err:
+        _bad_dates(err)
+    plays = query.plays(store, which)
+    everything = query.plays(store) if (which.game or which.player) else plays
+    share = query.win_share(plays)
+    # one colour per person on every chart of the page, whatever the filter
+    colour = {name: PALETTE[i % len(PALETTE)] for i, (name, _, _) in enumerate(query.win_share(everything))}
+    total_wins = sum(w for _, w, _ in share) or 1
+    most_wins = max((w for _, w, _ in share), default=0) or 1   # the leader's bar runs the whole width
+    chart = bar_rows([(name, w / most_wins, f"{counted(w, 'win', language)} · {round(100 * w / total_wins)}%")
+                      for name, w, _ in share[:10]], label=t("win_share", language),
+                     colours=[colour.get(name, PALETTE[-1]) for name, _, _ in share[:10]])
+    games = [which.game] if which.game else query.games_played(plays)
+    changes = edit.edits(store)
+    return render_template(
+        "history.html", lang=language, plays=plays, which=which,
+        days=_by_day(plays if request.args.get("all") else plays[-RECENT:], language),
+        hidden=0 if request.args.get("all") else max(0, len(plays) - RECENT),
+        games=[{"id": g, "title": title(g, language)} for g in GAME_IDS],
+        players=query.known_players(store), share_chart=chart, title=title,
+        sections=[_game_section(plays, g, language, colour) for g in games],
+        time_played=dates.duration(sum(p.duration for p in plays), language),
+        people=len({s.person for p in plays for s in p.seats if s.person}),
+        played_games=query.games_played(everything), counted=counted, seat_label=seat_label,
+        play_options=play_options, csrf=csrf_token(), corrected={e.play for e in changes if not e.deleted},
+        deleted=[e for e in changes if e.deleted], done=request.args.get("done"),
+        done_play=request.args.get("play"), done_count=request.args.get("n", type=int))
+
+
+@bp.get("/history/export")
+def export() -> Response:
+    """Download every play (or a date range) as CSV, JSON or a BG Stats file (host only)."""
+    if not allowed():
+        _refuse()
+    fmt = request.args.get("format", "json")
+    if fmt not in exchange.FORMATS:
+        raise ApiError(400, f"format must be one of {', '.join(exchange.FORMATS)}",
+                       ja=f"形式は {', '.join(exchange.FORMATS)} のいずれかです。")
+    try:
+        which = _filter()
+    except exchange.HistoryError as err:
+        _bad_dates(err)
+    store = tables().store
+    text = exchange.export(store, query.plays(store, which), fmt,
+                           everything=not (which.since or which.until or which.game or which.player))
+    stamp = datetime.now().strftime("%Y-%m-%d")
+    name = {"csv": f"plays-{stamp}.csv", "json": f"history-{stamp}.json",
+            "bgstats": f"bgstats-import-{stamp}.json"}[fmt]
+    resp = make_response(text)
+    resp.mimetype = "text/csv" if fmt == "csv" else "application/json"
+    resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return resp
+
+
+def rematch_of(table_id: str) -> dict[str, str] | None:
+    """The table a rematch of ``table_id`` was set up at: {"id", "code"}, or None."""
+    row = tables().store._db().execute(
+        "SELECT data FROM entries WHERE session = ? AND kind = 'note' AND data LIKE '%\"rematch\"%' "
+        "ORDER BY version DESC LIMIT 1", (table_id,)).fetchone()
+    if row is None:
+        return None
+    found = json.loads(row[0]).get("rematch")
+    return found if isinstance(found, dict) and isinstance(found.get("id"), str) else None
+
+
+def _host_of(table_id: str) -> Response:
+    return redirect_with_token(url_for("host.table", table_id=table_id), f"tch_{table_id}",
+                               tables().host_token(table_id))
+
+
+@bp.post("/history/rematch")
+def rematch() -> Any:
+    """A new table with the same game, players, seats and options, the start player one seat on:
+    from a finished table (``table``: its host only) or from a play of the history (``play``)."""
+    origin = request.headers.get("Origin")
+    if origin and urlsplit(origin).netloc != request.host:
+        # a page of another site posting to this server (the host's machine is trusted as such)
+        raise ApiError(403, "Refused: a request from another site.", ja="拒否しました: 別のサイトからのリクエストです。")
+    table_id, play_id = request.form.get("table"), request.form.get("play")
+    if table_id:
+        require_role(table_id, "host", allow_cookie=True)
+        s = get_session(table_id)
+        if not s.is_over():
+            raise ApiError(409, "The game is still on: end it first.", ja="ゲームはまだ続いています。先に終了してください。")
+        already = rematch_of(table_id)
+        if already:
+            return _host_of(already["id"])
+        game, names, options = s.game_id, list(s.names), dict(s.options)
+        options["start_player"] = (s.game.options.get("start_player", 0) + 1) % s.players
+        rounds, target = s.rounds, s.target
+    elif play_id:
+        if not allowed():
+            _refuse()
+        found = read_plays(tables().store._db(), "WHERE p.id = ?", (play_id,))
+        if not found:
+            raise ApiError(404, f"No play {play_id!r} in the history.", ja=f"記録にプレイ{play_id!r}はありません。")
+        play = found[0]
+        game, names, options = play.game, play.names, dict(play.options)
+        options["start_player"] = (options.get("start_player", 0) + 1) % len(names)
+        rounds = target = None
+    else:
+        raise ApiError(400, "Say which table or play to rematch.", ja="再戦するテーブルかプレイを指定してください。")
+    new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
+    follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
+    if table_id:
+        with tables().lock(table_id):
+            s.note({"rematch": {"id": new.id, "code": new.code}}, by="host")
+        tables().changed(table_id)
+    return _host_of(new.id)
+
+
+def play_options(play: Any, language: str) -> str:
+    """The options a play changed from the game's defaults, in words (``Jokers · Banners``)."""
+    said = []
+    for opt in game_class(play.game).options_spec:
+        value = play.options.get(opt.name, opt.default)
+        if opt.name == "start_player" or value == opt.default:
+            continue
+        name, _ = option_words(play.game, opt.name, language)
+        if value is True:
+            said.append(name)
+        else:
+            off = "なし" if language == "ja" else "off"
+            said.append(f"{name}: {off if value is False else choice_words(play.game, opt.name, value, language)}")
+    return " · ".join(said)
+
+
+def seat_label(seat: Any, language: str) -> str:
+    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named."""
+    if not anonymous(seat):
+        return str(seat.name)
+    return f"席{seat.seat + 1}" if language == "ja" else f"Seat {seat.seat + 1}"
+
+
+# ----------------------------------------------------------------------------- player, game, overview pages
+MONTHS_JA = tuple(f"{m}月" for m in range(1, 13))
+MONTH_COLUMNS = 24
+"""The plays-per-month chart shows at most the last this many months (a phone-wide chart)."""
+
+
+def _host_only() -> str:
+    """The page language, after refusing anyone but the host."""
+    if not allowed():
+        _refuse()
+    return lang()
+
+
+def month_chart(per_month: Any, language: str) -> Any:
+    """The plays-per-month chart of the last ``MONTH_COLUMNS`` months (labels in the page language)."""
+    columns = []
+    for month, count in list(per_month)[-MONTH_COLUMNS:]:
+        year, m = int(month[:4]), int(month[5:])
+        short = MONTHS_JA[m - 1] if language == "ja" else dates.MONTHS[m - 1]
+        columns.append((short, f"{year}年" if language == "ja" else str(year), count))
+    return column_chart(columns, label=t("h_plays_per_month", language))
+
+
+@bp.get("/history/player")
+def player() -> Any:
+    """One player's page: plays, wins, win % per game, average and best, streaks, head-to-head, scores."""
+    language = _host_only()
+    name = (request.args.get("name") or "").strip()
+    store = tables().store
+    everything = query.plays(store)
+    summary = query.player_summary(everything, name) if name else None
+    if summary is None:
+        raise ApiError(404, f"No plays of {name!r}.", ja=f"{name!r}のプレイはありません。")
+    charts = []   # one small chart a game: scores of different games do not share a scale
+    for game in sorted(summary.scores, key=lambda g: -len(summary.scores[g])):
+        window = max(0, len(summary.scores[game]) - CHART_PLAYS)
+        mine = summary.scores[game][window:]
+        first = mine[0][0]
+        lines = [(t("h_score", language), mine), (t("h_others_avg", language),   # the page names the player
+                                        [(x, y) for x, y in summary.others.get(game, []) if x >= first])]
+        charts.append((game, line_chart(lines, label=f'{t("h_score_over_time", language)}: {title(game, language)}',
+                                        x_first=first, height=130, colours=[PALETTE[1], "#8d8d8d"])))
+    key = summary.name.casefold()
+    recent = [p for p in everything if any(s.person and s.person.casefold() == key for s in p.seats)][-10:]
+    return render_template("history_player.html", lang=language, p=summary, charts=charts, title=title,
+                           recent=list(reversed(recent)), counted=counted, seat_label=seat_label)
+
+
+def _overview_page(game: str | None) -> Any:
+    language = _host_only()
+    store = tables().store
+    plays = query.plays(store, query.Filter(game=game))
+    o = query.overview(plays)
+    most = max((n for _, n in o.per_game), default=1)
+    per_game = bar_rows([(title(g, language), n / most, counted(n, "play", language)) for g, n in o.per_game],
+                        label=t("h_plays_per_game", language),
+                        colours=[PALETTE[GAME_IDS.index(g) % len(PALETTE)] for g, _ in o.per_game])
+    colour = {name: PALETTE[i % len(PALETTE)] for i, (name, _, _) in enumerate(query.win_share(plays))}
+    section = _game_section(plays, game, language, colour) if game and plays else None
+    return render_template("history_overview.html", lang=language, o=o, game=game, title=title,
+                           months=month_chart(o.per_month, language), per_game=per_game, section=section,
+                           counted=counted, played_games=query.games_stored(store))
+
+
+@bp.get("/history/overview")
+def overview() -> Any:
+    """Every game: plays per month, time played, most played, h-indexes, records, first and last play."""
+    return _overview_page(None)
+
+
+@bp.get("/history/game/<game>")
+def game_page(game: str) -> Any:
+    """One game: the overview's figures for it, its players' statistics and charts."""
+    if game not in GAME_IDS:
+        raise ApiError(404, f"No game {game!r}.", ja=f"ゲーム{game!r}はありません。")
+    return _overview_page(game)
+
+
+# ----------------------------------------------------------------------------- corrections
+def _checked_form() -> Any:
+    """The posted form, after the host and CSRF checks (the host form's token, held in a cookie)."""
+    if not allowed():
+        _refuse()
+    if not csrf_ok(request.form.get("csrf")):
+        en, ja = HISTORY_STRINGS["h_stale_form"]
+        raise ApiError(403, en, ja=ja)
+    return request.form
+
+
+def _play_or_404(play_id: str) -> Any:
+    found = read_plays(tables().store._db(), "WHERE p.id = ?", (play_id,))
+    if not found:
+        raise ApiError(404, f"No play {play_id!r} in the history.", ja=f"記録にプレイ{play_id!r}はありません。")
+    return found[0]
+
+
+def _back(done: str, play_id: str = "", **extra: Any) -> Response:
+    from flask import redirect
+    return redirect(url_for("history.page", done=done, play=play_id or None, lang=lang(), **extra)
+                    + (f"#play-{play_id}" if play_id and done != "deleted" else ""), code=303)
+
+
+def _edit_page(play: Any, error: str | None = None) -> Any:
+    return render_template("history_edit.html", lang=lang(), play=play, title=title, csrf=csrf_token(),
+                           error=error)
+
+
+@bp.get("/history/play/<path:play_id>")
+def edit_form(play_id: str) -> Any:
+    """The form that corrects a play's names, scores, winners and duration, or deletes it."""
+    _host_only()
+    return _edit_page(_play_or_404(play_id))
+
+
+@bp.post("/history/play/<path:play_id>")
+def edit_save(play_id: str) -> Any:
+    """Save the host's correction of a play (names, scores, winners, duration)."""
+    form = _checked_form()
+    play = _play_or_404(play_id)
+    try:
+        seats = [edit.SeatFix(form.get(f"name{i}", ""), int(form.get(f"score{i}", "")),
+                              form.get(f"winner{i}") == "1") for i in range(len(play.seats))]
+        minutes = form.get("minutes", "").strip()
+        edit.correct(tables().store, play_id, seats, int(minutes) if minutes else None)
+    except exchange.HistoryError as err:   # a GameError is a ValueError: this one first
+        return _edit_page(play, err.ja if lang() == "ja" and err.ja else str(err)), 400
+    except ValueError:
+        return _edit_page(play, "得点と所要時間は整数で入力してください。" if lang() == "ja"
+                          else "A score and a duration are whole numbers."), 400
+    return _back("corrected", play_id)
+
+
+@bp.post("/history/play/<path:play_id>/delete")
+def delete(play_id: str) -> Any:
+    """Delete a play from the history (a test game); the page offers Undo."""
+    _checked_form()
+    try:
+        edit.delete(tables().store, play_id)
+    except exchange.HistoryError as err:
+        raise ApiError(404, str(err), ja=err.ja) from None
+    return _back("deleted", play_id)
+
+
+@bp.post("/history/play/<path:play_id>/undo")
+def undo(play_id: str) -> Any:
+    """Take back a correction or deletion: the play is as recorded again."""
+    _checked_form()
+    try:
+        edit.undo(tables().store, play_id)
+    except exchange.HistoryError as err:
+        raise ApiError(409, str(err), ja=err.ja) from None
+    return _back("restored", play_id)
+
+
+# ----------------------------------------------------------------------------- import from BG Stats
+IMPORT_LIMIT = 16 * 1024 * 1024
+"""A BG Stats export of years of plays is a few megabytes; the rest of the app keeps its small limit."""
+PENDING = 3
+"""Uploaded files kept between the preview and the confirmation (the newest)."""
+
+
+def _pending() -> dict[str, str]:
+    from flask import current_app
+    return current_app.extensions.setdefault("history_imports", {})
+
+
+@bp.post("/history/import")
+def import_file() -> Any:
+    """Read an uploaded BG Stats export and show what it would import (``file``), or import it as the
+    host confirmed, with the players merged as chosen (``token``, ``merge<ref>``)."""
+    import json as _json
+    import secrets
+    request.max_content_length = IMPORT_LIMIT
+    form = _checked_form()
+    language = lang()
+    store = tables().store
+    token = form.get("token")
+    upload = request.files.get("file")
+    if token:
+        text = _pending().get(token)
+        if text is None:
+            en, ja = HISTORY_STRINGS["h_stale_form"]
+            raise ApiError(409, en, ja=ja)
+    elif upload is not None:
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ApiError(400, "The file is not UTF-8 text (BG Stats exports JSON).",
+                           ja="ファイルがUTF-8のテキストではありません(BG StatsはJSONで書き出します)。") from None
+    else:
+        raise ApiError(400, "Choose a BG Stats export file.", ja="BG Statsの書き出しファイルを選んでください。")
+    try:
+        data = _json.loads(text)
+        if not bgstats.is_file(data):
+            raise exchange.HistoryError("not a BG Stats export (\"games\", \"players\", \"plays\")",
+                                        "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\")")
+        known = query.known_players(store)
+        merge = {}
+        if token:
+            people = {p.ref: p for p in bgstats.read_file(data, known).people}
+            for key, value in form.items():
+                if key.startswith("merge") and key[5:].isdigit() and value and int(key[5:]) in people:
+                    merge[people[int(key[5:])].name] = value
+        done = exchange.import_bgstats(store, data, merge=merge, dry_run=not token)
+    except exchange.HistoryError as err:
+        raise ApiError(400, f"This file cannot be imported: {err}",
+                       ja=f"このファイルは読み込めません: {err.ja or err}") from None
+    except ValueError as err:   # not JSON
+        raise ApiError(400, f"This file cannot be imported: it is not JSON ({err})",
+                       ja=f"このファイルは読み込めません: JSONではありません({err})") from None
+    if token:
+        _pending().pop(token, None)
+        return _back("imported", n=done.plays)
+    token = secrets.token_urlsafe(12)
+    pending = _pending()
+    pending[token] = text
+    for old in list(pending)[:-PENDING]:
+        pending.pop(old, None)
+    return render_template("history_import.html", lang=language, reading=done.reading, plays=done.plays,
+                           known=query.known_players(store), token=token, csrf=csrf_token(), title=title,
+                           unknown_words=UNKNOWN_WORDS, left_out_words=bgstats.LEFT_OUT, counted=counted)

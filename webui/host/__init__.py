@@ -1,0 +1,1 @@
+"""The ``host`` blueprint (routes.py): open a table, the host screen with its join QR and camera."""
