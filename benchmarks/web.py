@@ -175,7 +175,7 @@ def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]
     workdir = tempfile.mkdtemp(prefix="bench-web-")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent) + os.pathsep
                + os.environ.get("PYTHONPATH", ""))
-    server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", str(port),
                                "--db", os.path.join(workdir, "bench.db")], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from typing import Sequence
 
@@ -150,6 +151,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GameError, IllegalMove) as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (``companion simulate … | head``): stop quietly, as Unix tools do;
+        # stdout is pointed at devnull so the interpreter's own flush at exit cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141   # 128 + SIGPIPE, what a shell reports for a command a pipe cut short
 
 
 if __name__ == "__main__":

@@ -83,3 +83,20 @@ def test_console_entry_point_runs_as_a_module():
     done = subprocess.run([sys.executable, "-m", "companion.cli", "games"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "Wheel of History" in done.stdout and "輪る七年戦争" in done.stdout
+
+
+def test_python_dash_m_companion_is_the_command():
+    done = subprocess.run([sys.executable, "-m", "companion", "games"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Seven Hills of Rome" in done.stdout
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    # `companion simulate … | head -1`: the pipe closes long before a 10-player game is printed
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "simulate", "chains", "--players", "10",
+                             "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().strip() == b"{"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
