@@ -6,11 +6,12 @@ import random
 
 import pytest
 
+from benchmarks import vision as bench
 from companion.engine import CHANCE
 from companion.games import new_game
 from companion.session import Store, TableSession
 from companion.session.reconcile import adapter
-from vision import bench, layouts
+from vision import layouts
 
 
 def _session(tmp_path, game_id: str, players: int) -> TableSession:

@@ -9,7 +9,8 @@ import pytest
 
 from companion.engine import simulate
 from companion.games import game_class, new_game
-from vision import layouts, synthetic
+from tablesim import synthetic
+from vision import layouts
 from vision.layouts import chains  # noqa: F401  (layouts.chains.terminal_point)
 from vision.pipeline import Pipeline
 

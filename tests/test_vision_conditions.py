@@ -1,4 +1,4 @@
-"""The real table in ``vision.synthetic``: a posed camera, lens, blur, glare, a phone screen, light."""
+"""The real table in ``tablesim.synthetic``: a posed camera, lens, blur, glare, a phone screen, light."""
 from __future__ import annotations
 
 import math
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from companion import catalogue as cat
-from vision import synthetic
+from tablesim import synthetic
+from tablesim.synthetic import Conditions
 from vision.layouts import Placement
-from vision.synthetic import Conditions
 
 TABLE = (1000.0, 620.0)
 CARD = Placement("S-R9", True, (500.0, 310.0), 0.0, 0)

@@ -8,10 +8,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from vision import camera_check, layouts, synthetic
-from vision.bench import game_states, placements
+from benchmarks.vision import game_states, placements
+from tablesim import synthetic
+from tablesim.synthetic import Conditions
+from vision import camera_check, layouts
 from vision.pipeline import Pipeline
-from vision.synthetic import Conditions
 
 GAME, PLAYERS = "spartacus", 3
 TABLE = layouts.table_size(GAME, PLAYERS)

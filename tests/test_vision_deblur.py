@@ -9,11 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import deblur, quality, synthetic
-from vision.bench import GAME_PLAYERS, View, game_states, placements, reported_cards, score_reports
+from benchmarks.vision import GAME_PLAYERS, View, game_states, placements, reported_cards, score_reports
+from tablesim import synthetic
+from tablesim.synthetic import Conditions
+from vision import deblur, quality
 from vision.markers import MarkerFinder
 from vision.pipeline import Pipeline
-from vision.synthetic import Conditions
 
 GAME, SCALE = "wheel", 1.4
 

@@ -1,5 +1,5 @@
 """Detection and calibration on frames rendered from the printed card faces (printables.raster,
-through vision.bench.render)."""
+through benchmarks.vision.render)."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.bench import camera, render
+from benchmarks.vision import camera, render
 from vision.calibrate import CalibrationLayout, calibrate, distort, rect_corners
 from vision.detect import Detector, card_pose_mm, map_points
 

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from benchmarks import vision as bench
 from companion.cli import main
-from vision import bench, layouts
+from vision import layouts
 from vision.layouts import scene_from_placements
 from vision.pipeline import Pipeline
 
@@ -16,7 +17,7 @@ from vision.pipeline import Pipeline
 def test_a_mid_game_table_reads_as_a_perfect_camera_reads_it(game_id):
     states = bench.game_states(game_id, 1)
     placed = bench.placements(game_id, states[len(states) // 2], seed=1)
-    view = bench.View(game_id, None, seed=1)    # vision.synthetic: lens, light, clutter, noise
+    view = bench.View(game_id, None, seed=1)    # tablesim.synthetic: lens, light, clutter, noise
     players = bench.GAME_PLAYERS[game_id]
     expected = layouts.read(game_id, scene_from_placements(placed), players)
     pipeline = Pipeline(game_id, players)       # calibrates from K-CAL1..4 in the table's corners

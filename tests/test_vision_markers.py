@@ -7,15 +7,15 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks import vision as bench
 from companion import catalogue as cat
-from vision import bench
 from vision.detect import Detector, aruco_detector
 from vision.markers import DICTIONARY, MarkerFinder
 from vision.pipeline import Pipeline
 
 
 def _table(game_id: str, px_per_mm: float) -> tuple[np.ndarray, set[int]]:
-    """A mid-game table through vision.synthetic (lens, light, clutter, blur, noise, JPEG) as a grey
+    """A mid-game table through tablesim.synthetic (lens, light, clutter, blur, noise, JPEG) as a grey
     frame, and the marker ids of everything lying on it (K-CAL included)."""
     states = bench.game_states(game_id, 1)
     placed = bench.placements(game_id, states[len(states) // 2], seed=1)

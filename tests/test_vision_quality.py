@@ -9,8 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import layouts, quality, synthetic
-from vision.bench import game_states, placements
+from benchmarks.vision import game_states, placements
+from tablesim import synthetic
+from vision import layouts, quality
 from vision.pipeline import QUALITY_EVERY, Pipeline
 
 GAME, PLAYERS, SCALE = "wheel", 3, 1.4

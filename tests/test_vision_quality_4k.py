@@ -8,11 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import layouts, synthetic
-from vision.bench import game_states, placements
+from benchmarks.vision import game_states, placements
+from tablesim import synthetic
+from vision import layouts
 from vision.markers import MarkerFinder
 from vision.pipeline import Pipeline
-from vision.pyramid import UHD, PyramidFinder, frame_size
+from vision.pyramid import UHD, PyramidFinder
 
 GAME, PLAYERS, SCALE = "wheel", 3, 1.4
 
@@ -22,7 +23,7 @@ def shots(size: tuple[int, int]) -> tuple[synthetic.Camera, list[np.ndarray]]:
     """Two frames of one mid-game table from the same place, at ``size``."""
     states = game_states(GAME, seed=1)
     placed = placements(GAME, states[len(states) // 2], seed=0)
-    with frame_size(size):
+    with synthetic.frame_size(size):
         cam = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE * size[0] / 1920, seed=5)
         return cam, [synthetic.render(cam, placed, i)[0] for i in range(2)]
 

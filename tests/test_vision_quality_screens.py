@@ -9,12 +9,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import bench, layouts, synthetic
-from vision.bench import game_states, placements
+from benchmarks import vision as bench
+from benchmarks.vision import game_states, placements
+from tablesim import synthetic
+from tablesim.synthetic import Conditions
+from vision import layouts
 from vision.calibrate import Calibration
 from vision.layouts import Placement
 from vision.pipeline import Pipeline
-from vision.synthetic import Conditions
 
 GAME, PLAYERS, SCALE = "spartacus", 3, 1.5
 
@@ -158,8 +160,8 @@ def test_cards_with_a_dark_printed_frame_on_a_wooden_table_are_not_screens():
     a card's own frame and the wood around it are dark against its white. The first whole-game run
     after the screen test learnt the dark frame took 6 cards of one Prussia game for screens (46 of
     66 still tables read instead of 66)."""
+    from benchmarks import vision as bench
     from companion.session.reconcile import adapter
-    from vision import bench
     from vision.pipeline import Pipeline
     game, players = "prussia", 2
     view = bench.View(game, None, 1, players)

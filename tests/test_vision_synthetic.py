@@ -9,7 +9,8 @@ import pytest
 
 from companion import catalogue as cat
 from companion.games import new_game
-from vision import layouts, synthetic
+from tablesim import synthetic
+from vision import layouts
 from vision.layouts import Placement
 
 

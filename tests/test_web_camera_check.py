@@ -12,8 +12,9 @@ import pytest
 
 from companion.engine import simulate
 from companion.games import new_game
+from tablesim import synthetic
 from tests.camera_helpers import pinhole_camera
-from vision import camera_check, layouts, synthetic
+from vision import camera_check, layouts
 from vision.pipeline import Pipeline
 
 GAME, PLAYERS = "hills", 2

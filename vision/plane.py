@@ -26,7 +26,7 @@ pipeline has:
   old test, "bluer than paper" with a dark ring, took such a card for the screen: one real card of
   102–110 beside the phone at 1.7 and 2.0 px/mm). A black play mat frames every card, so a screen
   must also stand out from the other cards in view (their median under 2 framed sides).
-  Measured before choosing (``vision.bench`` conditions: phone, night-mode phone, phone held flat
+  Measured before choosing (``benchmarks.vision`` conditions: phone, night-mode phone, phone held flat
   8–25 mm over the cards, tablet; overhead, 45–60°, barrel, glare, gradient, blur; 1.2–2.0 px/mm):
   at 2–5 mm out, ≥ 3 framed sides on 0 of 3,895 sightings of real cards and 80 of 100 of screens
   (the rest: a picture filling a phone's width, its bezel 3 mm, or glass reflecting the room over

@@ -18,6 +18,7 @@ every state and hand frames between moves, each with its ground truth.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import random
@@ -48,6 +49,19 @@ FLOOR = (52, 58, 66)     # the floor beyond that (BGR)
 VISIBLE_PX_PER_MM = 1.35
 """A card counts as visible (in ``conditions`` ground truth) when one of its unobscured markers is
 seen at least this fine along the card's worse axis: below it a 15 mm marker is under 20 px."""
+
+
+@contextlib.contextmanager
+def frame_size(size: tuple[int, int]) -> Iterator[None]:
+    """Frames of ``size`` (w, h px) inside this block, e.g. a 4K camera's (its cameras keep their
+    maps: make and use them inside)."""
+    global FRAME_SIZE
+    before = FRAME_SIZE
+    FRAME_SIZE = size
+    try:
+        yield
+    finally:
+        FRAME_SIZE = before
 
 
 # ----------------------------------------------------------------- card rasters
@@ -1152,9 +1166,9 @@ def write_game(out_dir: str, game_id: str, players: int, seed: int = 0, px_per_m
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m vision.synthetic GAME --players N --out DIR``: render a simulated game to a folder."""
+    """``python -m tablesim.synthetic GAME --players N --out DIR``: render a simulated game to a folder."""
     import argparse
-    parser = argparse.ArgumentParser(prog="python -m vision.synthetic",
+    parser = argparse.ArgumentParser(prog="python -m tablesim.synthetic",
                                      description="Render a simulated game as synthetic camera frames.")
     parser.add_argument("game", choices=layouts.GAMES)
     parser.add_argument("--players", type=int, required=True)

@@ -13,7 +13,7 @@ Three parts:
   (``companion.session``) as in the product; the share of the true moves the session's log
   recovered by the camera alone, with one tap on a prompt, or typed in; and the share of still
   tables whose stable observation equals what a perfect camera reads;
-* conditions (``--part conditions``, only when asked): a real table (``vision.synthetic.Conditions``:
+* conditions (``--part conditions``, only when asked): a real table (``tablesim.synthetic.Conditions``:
   a camera at 45–90° at several yaws, a barrel lens, motion blur of 3–9 px, glare, a phone screen
   held over the table, a lighting gradient) per scale; identified / visible (a marker seen at
   ≥ 1.35 px/mm along the card's worse axis and not hidden), duplicates and misidentified cards
@@ -218,7 +218,7 @@ def fitting_camera(layout: CalibrationLayout, px_per_mm: float | None = None) ->
 
 class View:
     """A camera over one game's table at one scale: frames of placements, and what a perfect
-    detector would identify in them. Uses ``vision.synthetic`` (lens distortion, uneven light,
+    detector would identify in them. Uses ``tablesim.synthetic`` (lens distortion, uneven light,
     clutter) when it is installed, else this module's quick renderer."""
 
     def __init__(self, game_id: str, px_per_mm: float | None, seed: int = 0, players: int | None = None,
@@ -258,7 +258,7 @@ class View:
 
 def _synthetic():
     try:
-        from vision import synthetic
+        from tablesim import synthetic
     except ImportError:
         return None
     return synthetic
@@ -438,8 +438,8 @@ def _stats(values: list[float]) -> dict[str, float]:
 
 # --- part 3: conditions of a real table ----------------------------------------------------------
 def conditions() -> dict[str, Any]:
-    """The named conditions of ``--part conditions`` (``vision.synthetic.Conditions``)."""
-    from vision.synthetic import Conditions
+    """The named conditions of ``--part conditions`` (``tablesim.synthetic.Conditions``)."""
+    from tablesim.synthetic import Conditions
     return {
         "overhead": Conditions(elevation=90.0),
         "tilt 60°": Conditions(elevation=60.0, yaw=20.0),
@@ -496,11 +496,11 @@ def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None
                    scales: Sequence[float] | None = None) -> dict[str, Any]:
     """Per condition and scale: mid-game tables of all five games seen by a fresh pipeline
     (calibrating itself from the K-CAL markers when all four are in view, else given the true
-    calibration); identified / visible (``vision.synthetic.VISIBLE_PX_PER_MM`` along the card's
+    calibration); identified / visible (``tablesim.synthetic.VISIBLE_PX_PER_MM`` along the card's
     worse axis, a marker not covered by a card, the hand, glare or the phone), duplicates,
     misidentified (cards from the screen among them), the full look's time; with pyzbar on the
     full frame as the baseline."""
-    from vision import synthetic
+    from tablesim import synthetic
     from vision.pipeline import Pipeline
     chosen = conditions()
     names = list(chosen) if names is None else list(names)
@@ -753,10 +753,85 @@ def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | 
         result = score.result()
         store.close()
     return {"game": game_id, "players": players, "seed": seed, "px_per_mm": round(view.px_per_mm, 2),
-            "renderer": "vision.synthetic" if view.synthetic else "vision.bench.render", "missed": missed,
+            "renderer": "tablesim.synthetic" if view.synthetic else "benchmarks.vision.render", "missed": missed,
             **result, "states": shown, "states_read": states_read,
             "states_share": round(states_read / max(1, shown), 4), "missed_states": misses[:10],
             "ms_per_frame": _stats(frame_ms), "cpu_ms_per_frame": _stats(cpu_ms)}
+
+
+BENCH_TABLES = (("chains", 10), ("chains", 6), ("wheel", 3), ("spartacus", 3))
+"""Tables for ``bench_4k``: the largest plan (Chains for 10), and three more."""
+
+
+def bench_4k(quick: bool = False, decoder: str = "zxing") -> dict[str, Any]:
+    """``--part 4k`` (``vision.pyramid``): the same mid-game tables at 1080p and at 4K (the same view: the table as large as 1080p holds
+    it, twice the px/mm at 4K): visible
+    cards identified by a fresh pipeline, and the full look's time (median ms, wall and CPU)."""
+    from tablesim import synthetic
+    from vision import layouts
+    from vision.pipeline import Pipeline
+    from vision.pyramid import UHD
+    tables = BENCH_TABLES[:2] if quick else BENCH_TABLES
+    stills = 3
+    out: dict[str, Any] = {"tables": [], "load_average": [round(os.getloadavg()[0], 2)]}
+    totals = {size: {"visible": 0, "identified": 0, "misidentified": 0, "full": [], "full_cpu": []}
+              for size in ("1080p", "4k")}
+    for game_id, players in tables:
+        steps = table_script(game_id, players, {}, seed=1)[1]
+        placed = placements(game_id, steps[len(steps) // 2].layout, seed=0, players=players)
+        lying = [(p.shown_id, p.centre) for p in placed]
+        row: dict[str, Any] = {"game": game_id, "players": players}
+        table = layouts.table_size(game_id, players)
+        base = synthetic.max_px_per_mm(table)
+        hd = synthetic.FRAME_SIZE
+        for name, size in (("1080p", hd), ("4k", UHD)):
+            scale = base * size[0] / hd[0]          # the same view at either size
+            with synthetic.frame_size(size):
+                cam = synthetic.Camera.looking_at(table, scale, seed=1)
+                frames = [synthetic.render(cam, placed, 100 + i)[0] for i in range(stills)]
+                truth = [(placed[i].shown_id, placed[i].centre) for i in synthetic.visible_truth(cam, placed)
+                         if not placed[i].card_id.startswith("K-CAL")]
+            pipeline = Pipeline(game_id, players, decoder=decoder)
+            pipeline.calibration = Calibration(np.linalg.inv(cam.homography), (), 0.0, cam.k, size)
+            t = totals[name]
+            looks = [_timed(pipeline, frame) for frame in frames]
+            # the first frame of a fresh pipeline is not still (nothing read): the others are full looks
+            t["full"] += [ms for _, ms, _ in looks[1:]]
+            t["full_cpu"] += [cpu for _, _, cpu in looks[1:]]
+            scene = looks[-1][0]
+            identified, wrong = score(truth, reported_cards(scene), lying)
+            t["visible"] += len(truth)
+            t["identified"] += identified
+            t["misidentified"] += wrong
+            row[name] = {"px_per_mm": scale, "visible": len(truth), "identified": identified,
+                         "misidentified": wrong, "ids": sorted(c for c, _ in reported_cards(scene))}
+        row["same_cards"] = row["1080p"].pop("ids") == row["4k"].pop("ids")
+        out["tables"].append(row)
+    out["load_average"].append(round(os.getloadavg()[0], 2))
+    for name, t in totals.items():
+        out[name] = {"visible": t["visible"], "identified": t["identified"], "misidentified": t["misidentified"],
+                     "identified_share": round(t["identified"] / max(1, t["visible"]), 4),
+                     "full_look_ms": _stats(t["full"]), "full_look_cpu_ms": _stats(t["full_cpu"])}
+    base, uhd = out["1080p"]["full_look_ms"]["median"], out["4k"]["full_look_ms"]["median"]
+    out["ratio"] = round(uhd / base, 2) if base and not math.isnan(base) else float("nan")
+    return out
+
+
+def print_4k(result: dict[str, Any]) -> None:
+    """The 4K benchmark as a table."""
+    print("4K against 1080p: the same tables in the same view; full look ms median/p95 "
+          "wall (CPU); load before/after", result["load_average"])
+    for row in result["tables"]:
+        a, b = row["1080p"], row["4k"]
+        print(f"{row['game']:<10} {row['players']:>2}p  1080p {a['px_per_mm']:.2f} px/mm {a['identified']}/{a['visible']}"
+              f" ({a['misidentified']} wrong)  4K {b['px_per_mm']:.2f} px/mm {b['identified']}/{b['visible']}"
+              f" ({b['misidentified']} wrong)  same cards: {row['same_cards']}")
+    for name in ("1080p", "4k"):
+        r = result[name]
+        print(f"{name:>5}: {100 * r['identified_share']:.2f}% of {r['visible']} visible, {r['misidentified']} misidentified;"
+              f" full look {r['full_look_ms']['median']}/{r['full_look_ms']['p95']} ms"
+              f" ({r['full_look_cpu_ms']['median']}/{r['full_look_cpu_ms']['p95']} CPU)")
+    print(f"4K full look / 1080p full look (median wall): {result['ratio']}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -802,7 +877,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.json:
             _print_conditions(result["conditions"])
     if args.part == "4k":       # vision.pyramid's part: 4K frames against 1080p
-        from vision.pyramid import bench_4k, print_4k
         result["4k"] = bench_4k(args.quick, args.decoder)
         if not args.json:
             print_4k(result["4k"])
