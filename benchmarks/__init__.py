@@ -6,7 +6,7 @@ imports them (tests/test_architecture.py checks it). Each module has ``main(argv
 from __future__ import annotations
 
 BENCHES = {
-    "vision": "benchmarks.vision",        # cards identified and full-look time; --part 4k: vision.pyramid's 4K search
+    "vision": "benchmarks.vision",        # cards identified and full-look time; --part 4k: vision.frame.pyramid's 4K search
     "quality": "benchmarks.quality",      # the frame quality checks (blur, exposure, screens)
     "deblur": "benchmarks.deblur",        # motion-blur estimate and deconvolution
     "web": "benchmarks.web",              # phone update latency, page times, half-open connections

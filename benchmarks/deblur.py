@@ -1,4 +1,4 @@
-"""``companion bench deblur [--quick]``: the figures behind ``vision.deblur``.
+"""``companion bench deblur [--quick]``: the figures behind ``vision.frame.deblur``.
 
 On rendered mid-game tables smeared by a known line: the smear's direction and length as estimated,
 and the cost of ``estimate`` and ``sharpen`` on a 1080p and a 4K frame.
@@ -15,12 +15,12 @@ import numpy as np
 
 from benchmarks.vision import GAME_PLAYERS, View, game_states, placements
 from tablesim import synthetic
-from vision.deblur import Smear, estimate, sharpen
-from vision.quality import REFERENCE_WIDTH, assess
+from vision.frame.deblur import Smear, estimate, sharpen
+from vision.frame.quality import REFERENCE_WIDTH, assess
 
 
 def measure(quick: bool = False) -> dict[str, Any]:
-    """The figures behind ``vision.deblur``, on ``tablesim.synthetic`` tables (mid-game, from overhead):
+    """The figures behind ``vision.frame.deblur``, on ``tablesim.synthetic`` tables (mid-game, from overhead):
     per smear length (the renderer's line of 2–9 px at six angles; its spectrum's true first zero
     beside it), the direction's error from the edge widths (``quality.smear_angle``) and after the
     spectrum's refinement, and the length estimated; and the time of ``estimate`` and ``sharpen``

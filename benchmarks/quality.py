@@ -1,4 +1,4 @@
-"""``companion bench quality [--quick]``: the figures behind ``vision.quality``'s limits.
+"""``companion bench quality [--quick]``: the figures behind ``vision.frame.quality``'s limits.
 
 Motion blur of 0–9 px at several angles on rendered mid-game tables (the blur estimate, and whether
 the frame is refused), and glare spots over a table a pipeline has read (the cards it keeps).
@@ -13,9 +13,9 @@ import cv2
 
 from benchmarks.vision import GAME_PLAYERS, game_states, placements, reported_cards, score
 from tablesim import synthetic
-from vision import layouts
+from vision.frame.quality import assess
 from vision.pipeline import Pipeline
-from vision.quality import assess
+from vision.table import layouts
 
 
 def measure(quick: bool = False) -> dict[str, Any]:

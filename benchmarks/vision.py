@@ -1,7 +1,7 @@
 """``companion bench vision``: recognition and speed on rendered table frames.
 
 Frames are rendered from the printed card faces (``printables.raster``) laid out by each game's
-table plan (``vision.layouts.place``): perspective, a wooden table, blur, sensor noise, JPEG, hands.
+table plan (``vision.table.layouts.place``): perspective, a wooden table, blur, sensor noise, JPEG, hands.
 Three parts:
 
 * per scale (1.2, 1.4, 1.7, 2.0 px/mm): mid-game tables of all five games, each seen in a few still
@@ -39,7 +39,7 @@ from companion import catalogue as cat
 from companion.engine import CHANCE, Move
 from companion.games import game_class
 from printables.raster import render_back_png, render_card_png
-from vision.calibrate import Calibration, CalibrationLayout
+from vision.table.calibrate import Calibration, CalibrationLayout
 
 SCALES = (1.2, 1.4, 1.7, 2.0)
 GAME_PLAYERS = {"wheel": 3, "hills": 2, "spartacus": 3, "prussia": 2, "chains": 2}
@@ -179,10 +179,10 @@ def game_states(game_id: str, seed: int, limit: int | None = None) -> list[dict]
 
 
 def placements(game_id: str, layout: dict, seed: int, before: Sequence = (), players: int | None = None) -> list:
-    """Where the cards of ``layout`` lie (vision.layouts, K-CAL markers included). A card that lay
+    """Where the cards of ``layout`` lie (vision.table.layouts, K-CAL markers included). A card that lay
     in (nearly) the same place ``before`` stays exactly where it was: players do not nudge the cards
     a move does not touch."""
-    from vision import layouts
+    from vision.table import layouts
     placed_cards = layouts.place(game_id, layout, players or GAME_PLAYERS[game_id], random.Random(seed))
     old = {(p.card_id, p.face_up): p for p in before}
     out = []
@@ -196,13 +196,13 @@ def placements(game_id: str, layout: dict, seed: int, before: Sequence = (), pla
 
 def table_layout(game_id: str, players: int | None = None) -> CalibrationLayout:
     """The game's table plan with K-CAL1..4 in its corners."""
-    from vision import layouts
+    from vision.table import layouts
     return CalibrationLayout.corners(*layouts.table_size(game_id, players or GAME_PLAYERS[game_id]))
 
 
 def frame_of(placed_cards: Sequence, layout: CalibrationLayout, cam: np.ndarray, seed: int,
              hand: tuple[float, float] | None = None) -> np.ndarray:
-    """One frame of placements (``vision.layouts.Placement``) by this module's quick renderer."""
+    """One frame of placements (``vision.table.layouts.Placement``) by this module's quick renderer."""
     cards = [(p.card_id, p.face_up, p.centre, p.angle_deg) for p in sorted(placed_cards, key=lambda p: p.z)
              if not p.card_id.startswith("K-CAL")]
     return render(cards, px_per_mm=0, seed=seed, layout=layout, cam=cam, hand=hand)
@@ -266,7 +266,7 @@ def _synthetic():
 
 def _visible(placed_cards: Sequence, cam: np.ndarray) -> list[int]:
     """Indices of cards with a marker no card covers, inside the frame."""
-    from vision import layouts
+    from vision.table import layouts
     cover = layouts.Cover(placed_cards)
     out = []
     for i, p in enumerate(placed_cards):
@@ -327,7 +327,7 @@ def baseline(frame: np.ndarray, cal: Calibration) -> tuple[list[tuple[str, tuple
 
 # --- part 1: per scale ----------------------------------------------------------------------------
 DETECTORS = ("quads", "aruco")
-"""The marker finders compared per scale (``vision.detect.DETECTORS``)."""
+"""The marker finders compared per scale (``vision.reading.detect.DETECTORS``)."""
 
 
 def _timed(pipeline, frame: np.ndarray) -> tuple[Any, float, float]:
@@ -703,9 +703,9 @@ def whole_game(game_id: str, seed: int, quick: bool, decoder: str, moves: int | 
     import tempfile
     from companion.session import Store, TableSession
     from companion.session.reconcile import adapter
-    from vision import layouts
-    from vision.layouts import scene_from_placements
     from vision.pipeline import Pipeline
+    from vision.table import layouts
+    from vision.table.layouts import scene_from_placements
     players = players or GAME_PLAYERS[game_id]
     limit = 8 if quick else moves
     view = View(game_id, None, seed, players)
@@ -764,13 +764,13 @@ BENCH_TABLES = (("chains", 10), ("chains", 6), ("wheel", 3), ("spartacus", 3))
 
 
 def bench_4k(quick: bool = False, decoder: str = "zxing") -> dict[str, Any]:
-    """``--part 4k`` (``vision.pyramid``): the same mid-game tables at 1080p and at 4K (the same view: the table as large as 1080p holds
+    """``--part 4k`` (``vision.frame.pyramid``): the same mid-game tables at 1080p and at 4K (the same view: the table as large as 1080p holds
     it, twice the px/mm at 4K): visible
     cards identified by a fresh pipeline, and the full look's time (median ms, wall and CPU)."""
     from tablesim import synthetic
-    from vision import layouts
+    from vision.frame.pyramid import UHD
     from vision.pipeline import Pipeline
-    from vision.pyramid import UHD
+    from vision.table import layouts
     tables = BENCH_TABLES[:2] if quick else BENCH_TABLES
     stills = 3
     out: dict[str, Any] = {"tables": [], "load_average": [round(os.getloadavg()[0], 2)]}
@@ -843,7 +843,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--part", choices=("all", "scales", "games", "conditions", "4k"), default="all",
                         help="all = scales and games; conditions (a real table: tilt, lens, blur, glare, "
                              "a phone screen, light) and 4k (the same tables at 1080p and 4K, "
-                             "vision.pyramid) run only when asked")
+                             "vision.frame.pyramid) run only when asked")
     parser.add_argument("--conditions", help="conditions: comma-separated names (default all: "
                         + ", ".join(conditions()) + ")")
     parser.add_argument("--scales", help="conditions: comma-separated px/mm (default 1.2,1.7 with "
@@ -876,7 +876,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["conditions"] = condition_bins(args.quick, args.decoder, names, scales)
         if not args.json:
             _print_conditions(result["conditions"])
-    if args.part == "4k":       # vision.pyramid's part: 4K frames against 1080p
+    if args.part == "4k":       # vision.frame.pyramid's part: 4K frames against 1080p
         result["4k"] = bench_4k(args.quick, args.decoder)
         if not args.json:
             print_4k(result["4k"])

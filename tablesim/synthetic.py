@@ -1,6 +1,6 @@
 """Synthetic camera frames of a card table, rendered from the printed cards themselves.
 
-A ``Camera`` looks down on a table plan (``vision.layouts``): a wooden table with clutter, the cards
+A ``Camera`` looks down on a table plan (``vision.table.layouts``): a wooden table with clutter, the cards
 rasterised from the printables' own PDF pages (``printables.raster``), perspective and lens
 distortion, uneven light, blur, sensor noise, JPEG, and sometimes a hand over the table. Rendering is
 built for a small machine: card rasters are made once per scale, each card is pasted into a
@@ -32,8 +32,8 @@ import numpy as np
 from companion import catalogue as cat
 from companion.engine import simulate
 from companion.games import new_game
-from vision import layouts
-from vision.layouts import Cover, Placement, card_size, marker_squares
+from vision.table import layouts
+from vision.table.layouts import Cover, Placement, card_size, marker_squares
 
 FRAME_SIZE = (1920, 1080)
 SCALES = (1.2, 1.4, 1.7, 2.0)
@@ -96,7 +96,7 @@ class Conditions:
     ``elevation`` (degrees above the table, 45–90) and ``yaw`` (degrees around it; 0 = the camera
     on the table's bottom edge, the side nearest K-CAL4 and K-CAL3) place a real pinhole camera
     looking at the table's centre; ``barrel`` is its lens (division model k, see
-    ``vision.calibrate``; None = a random slight lens); ``motion_blur`` a linear smear of that
+    ``vision.table.calibrate``; None = a random slight lens); ``motion_blur`` a linear smear of that
     many px in a random direction; ``glare`` the number of specular spots (about half over
     markers); ``screen`` a screen held over the table showing a card of the game that is not on
     it: True or "phone" (a bright bluish phone held up), "phone night" (a warm night-mode white,

@@ -11,7 +11,7 @@ from companion.engine import CHANCE
 from companion.games import new_game
 from companion.session import Store, TableSession
 from companion.session.reconcile import adapter
-from vision import layouts
+from vision.table import layouts
 
 
 def _session(tmp_path, game_id: str, players: int) -> TableSession:

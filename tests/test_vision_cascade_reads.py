@@ -10,8 +10,8 @@ import pytest
 from companion.engine import simulate
 from companion.games import game_class, new_game
 from tablesim import synthetic
-from vision import layouts
-from vision.layouts import chains  # noqa: F401  (layouts.chains.terminal_point)
+from vision.table import layouts
+from vision.table.layouts import chains  # noqa: F401  (layouts.chains.terminal_point)
 from vision.pipeline import Pipeline
 
 PLAYERS = 2

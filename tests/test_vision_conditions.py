@@ -10,7 +10,7 @@ import pytest
 from companion import catalogue as cat
 from tablesim import synthetic
 from tablesim.synthetic import Conditions
-from vision.layouts import Placement
+from vision.table.layouts import Placement
 
 TABLE = (1000.0, 620.0)
 CARD = Placement("S-R9", True, (500.0, 310.0), 0.0, 0)

@@ -11,8 +11,8 @@ import numpy as np
 from benchmarks.vision import game_states, placements
 from tablesim import synthetic
 from tablesim.synthetic import Conditions
-from vision import camera_check, layouts
 from vision.pipeline import Pipeline
+from vision.table import camera_check, layouts
 
 GAME, PLAYERS = "spartacus", 3
 TABLE = layouts.table_size(GAME, PLAYERS)

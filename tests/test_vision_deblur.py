@@ -1,4 +1,4 @@
-"""Motion smear undone (``vision.deblur``): its direction and length measured from the frame, a
+"""Motion smear undone (``vision.frame.deblur``): its direction and length measured from the frame, a
 smeared table read through the pipeline nearly as the sharp one, sharp frames left alone, frames
 smeared past the limit still refused."""
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 from benchmarks.vision import GAME_PLAYERS, View, game_states, placements, reported_cards, score_reports
 from tablesim import synthetic
 from tablesim.synthetic import Conditions
-from vision import deblur, quality
-from vision.markers import MarkerFinder
+from vision.frame import deblur, quality
 from vision.pipeline import Pipeline
+from vision.reading.markers import MarkerFinder
 
 GAME, SCALE = "wheel", 1.4
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from benchmarks.vision import camera, render
-from vision.calibrate import CalibrationLayout, calibrate, distort, rect_corners
-from vision.detect import Detector, card_pose_mm, map_points
+from vision.reading.detect import Detector, card_pose_mm, map_points
+from vision.table.calibrate import CalibrationLayout, calibrate, distort, rect_corners
 
 
 def _seen(frame, layout=None):

@@ -8,9 +8,9 @@ import pytest
 
 from benchmarks import vision as bench
 from companion.cli import main
-from vision import layouts
-from vision.layouts import scene_from_placements
 from vision.pipeline import Pipeline
+from vision.table import layouts
+from vision.table.layouts import scene_from_placements
 
 
 @pytest.mark.parametrize("game_id", layouts.GAMES)

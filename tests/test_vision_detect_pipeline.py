@@ -11,9 +11,9 @@ import qrcode
 
 from companion import catalogue as cat
 from tests.test_vision_detect import render
-from vision.calibrate import CalibrationLayout
+from vision.frame.sources import SourceError, frames
 from vision.pipeline import Pipeline
-from vision.sources import SourceError, frames
+from vision.table.calibrate import CalibrationLayout
 
 # the detector's scatter (tests.test_vision_detect), as a table of Seven Hills: cards of other games
 # are not cards here

@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from companion.games import new_game
-from vision import layouts
-from vision.layouts import Placement, scene_from_placements
-from vision.scene import TableScene
+from vision.table import layouts
+from vision.table.layouts import Placement, scene_from_placements
+from vision.table.scene import TableScene
 
 CASES = [("wheel", 2), ("wheel", 5), ("hills", 2), ("spartacus", 3), ("spartacus", 5),
          ("prussia", 1), ("prussia", 2), ("chains", 1), ("chains", 2), ("chains", 3), ("chains", 4),
@@ -185,7 +185,7 @@ def test_chains_keeps_the_watched_rectangle_to_what_the_camera_reads(players):
     shown = {c for r in layout["terminals"] for e in r if e["state"] != "taken" for c in [e["card"]]}
     shown |= {c for a in layout["players"] for c in a["work"] + [t for t in a["temporary"] if t]}
     assert sorted(p.card_id for p in inside) == sorted(shown)
-    from vision.layouts import chains
+    from vision.table.layouts import chains
     blocks = [(s.at(-chains.BLOCK_W / 2, 0), s.at(chains.BLOCK_W / 2, chains.BLOCK_D)) for s in chains.seats(players)]
     boxes = [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in blocks]
     for i, a in enumerate(boxes):

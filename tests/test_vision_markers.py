@@ -1,4 +1,4 @@
-"""The fast marker finder (vision.markers) against OpenCV's ArucoDetector and the ground truth of
+"""The fast marker finder (vision.reading.markers) against OpenCV's ArucoDetector and the ground truth of
 rendered tables: every marker ArUco reads, none that is not on the table, corners in ArUco's order
 whichever way a marker is turned, small markers, foreign ids, blots and wood that are no markers."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 
 from benchmarks import vision as bench
 from companion import catalogue as cat
-from vision.detect import Detector, aruco_detector
-from vision.markers import DICTIONARY, MarkerFinder
 from vision.pipeline import Pipeline
+from vision.reading.detect import Detector, aruco_detector
+from vision.reading.markers import DICTIONARY, MarkerFinder
 
 
 def _table(game_id: str, px_per_mm: float) -> tuple[np.ndarray, set[int]]:
@@ -163,7 +163,7 @@ def test_pipelines_in_two_threads_read_what_each_reads_alone():
 
     from tests.test_vision_detect import render
     from tests.test_vision_detect_pipeline import SCATTER
-    from vision.calibrate import CalibrationLayout
+    from vision.table.calibrate import CalibrationLayout
     tables = [SCATTER, SCATTER[:4]]
     frames = [[render(t, px_per_mm=1.4, seed=i) for i in range(3)] for t in tables]
 

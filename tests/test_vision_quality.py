@@ -11,8 +11,9 @@ import pytest
 
 from benchmarks.vision import game_states, placements
 from tablesim import synthetic
-from vision import layouts, quality
+from vision.frame import quality
 from vision.pipeline import QUALITY_EVERY, Pipeline
+from vision.table import layouts
 
 GAME, PLAYERS, SCALE = "wheel", 3, 1.4
 

@@ -1,5 +1,5 @@
 """4K cameras: a 3840 × 2160 frame of a table reads the same cards as its 1080p counterpart, at twice
-the px/mm, with markers found at half size and read at full size (``vision.pyramid``)."""
+the px/mm, with markers found at half size and read at full size (``vision.frame.pyramid``)."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -10,10 +10,10 @@ import pytest
 
 from benchmarks.vision import game_states, placements
 from tablesim import synthetic
-from vision import layouts
-from vision.markers import MarkerFinder
+from vision.frame.pyramid import UHD, PyramidFinder
 from vision.pipeline import Pipeline
-from vision.pyramid import UHD, PyramidFinder
+from vision.reading.markers import MarkerFinder
+from vision.table import layouts
 
 GAME, PLAYERS, SCALE = "wheel", 3, 1.4
 

@@ -13,10 +13,10 @@ from benchmarks import vision as bench
 from benchmarks.vision import game_states, placements
 from tablesim import synthetic
 from tablesim.synthetic import Conditions
-from vision import layouts
-from vision.calibrate import Calibration
-from vision.layouts import Placement
 from vision.pipeline import Pipeline
+from vision.table import layouts
+from vision.table.calibrate import Calibration
+from vision.table.layouts import Placement
 
 GAME, PLAYERS, SCALE = "spartacus", 3, 1.5
 

@@ -10,10 +10,10 @@ import numpy as np
 from companion import catalogue as cat
 from tablesim import synthetic
 from tablesim.synthetic import Conditions
-from vision.calibrate import Calibration, calibrate
-from vision.detect import MIN_PX_PER_MODULE, Detector, card_pose_mm, map_points, poses_on_table
-from vision.layouts import Placement
 from vision.pipeline import Pipeline, default_layout
+from vision.reading.detect import MIN_PX_PER_MODULE, Detector, card_pose_mm, map_points, poses_on_table
+from vision.table.calibrate import Calibration, calibrate
+from vision.table.layouts import Placement
 
 TABLE = (1000.0, 620.0)
 # cards with both markers in view across the near half of the table, at many angles

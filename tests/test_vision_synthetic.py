@@ -10,8 +10,8 @@ import pytest
 from companion import catalogue as cat
 from companion.games import new_game
 from tablesim import synthetic
-from vision import layouts
-from vision.layouts import Placement
+from vision.table import layouts
+from vision.table.layouts import Placement
 
 
 detect = synthetic.aruco_ids

@@ -31,7 +31,7 @@ def dealt_wheel(count: int = 3, seed: int = 1, px_per_mm: float = 1.6,
     from companion.engine import simulate
     from companion.games import new_game
     from tablesim import synthetic
-    from vision import layouts
+    from vision.table import layouts
     conditions = conditions or synthetic.Conditions(elevation=ANGLED_ELEVATION)
     deal = simulate(new_game("wheel", 3, {}), seed).turns[0][0]
     after = new_game("wheel", 3, {})

@@ -139,7 +139,7 @@ class DemoCamera(FrameWorker):
 
     def __init__(self, tables: Any, table_id: str, finest: float = 1.7) -> None:
         from tablesim import synthetic
-        from vision import layouts
+        from vision.table import layouts
         s = tables.get(table_id)
         self.layouts, self.synthetic = layouts, synthetic
         table = layouts.table_size(s.game_id, s.players)

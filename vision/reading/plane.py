@@ -58,8 +58,8 @@ import cv2
 import numpy as np
 
 from companion import catalogue as cat
-from vision.calibrate import Calibration
-from vision.detect import Sighting
+from vision.reading.detect import Sighting
+from vision.table.calibrate import Calibration
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from companion import catalogue as cat
-from vision.layouts import CASCADE_STEP_MM, Builder, Placement, Seat, cascade_order, edge_seats
-from vision.scene import TableScene
+from vision.table.layouts import CASCADE_STEP_MM, Builder, Placement, Seat, cascade_order, edge_seats
+from vision.table.scene import TableScene
 
 PITCH = 75.0
 FIRST = 96.0     # from the row's centre line to the first card's centre

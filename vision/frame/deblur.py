@@ -3,12 +3,12 @@
 Shake or a long exposure smears every point of the frame along one short line: the frame is the
 sharp one convolved with that line (the *point spread function*). Its spectrum is the sharp
 spectrum times the line's, which is a sinc along the motion: zero on lines across it, 1/L apart.
-So, for a frame ``vision.quality`` judged smeared by more than ``DEBLUR_FROM`` px (``smear_of``):
+So, for a frame ``vision.frame.quality`` judged smeared by more than ``DEBLUR_FROM`` px (``smear_of``):
 
 1. ``estimate(grey, angle, near)``: the smear's length from where the frame's spectrum first falls
    into those zero lines (the mean power spectrum of the tiles with most contrast, its profile along
    the motion compared with the one at right angles, which has no zeros); the direction comes from
-   ``vision.quality``'s edge widths (``quality.smear_angle``), refined by the deepest zero.
+   ``vision.frame.quality``'s edge widths (``quality.smear_angle``), refined by the deepest zero.
 2. ``sharpen(grey, smear)``: a Wiener filter in the frequency domain (``cv2.dft``): a centred
    line's spectrum is real, so the filter H / (H² + k(f)) multiplies each frequency by one number.
 
@@ -24,8 +24,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.pyramid import PYRAMID_FROM
-from vision.quality import REFERENCE_WIDTH, FrameQuality
+from vision.frame.pyramid import PYRAMID_FROM
+from vision.frame.quality import REFERENCE_WIDTH, FrameQuality
 
 TILE = 128
 """Side (px) of the tiles whose spectra are averaged to find the smear's zeros: 1/128 cycle a bin."""
@@ -56,7 +56,7 @@ NOISE_POWER = 3.0
 
 
 DEBLUR_FROM = 2.7
-"""A frame whose ``blur_px`` (``vision.quality``, px of a 1080p frame) exceeds this is read from its
+"""A frame whose ``blur_px`` (``vision.frame.quality``, px of a 1080p frame) exceeds this is read from its
 sharpened copy: every frame smeared by 3 px or more (their estimates: 2.6–3.6), no frame of a
 steady camera (overhead 0.9–1.2, but an angled view squeezes the far cards' print one way: up to
 2.57 at 45°, measured on the conditions bench's tables)."""
@@ -76,7 +76,7 @@ def wanted(judged: FrameQuality) -> bool:
 
 
 def smear_of(grey: np.ndarray, judged: FrameQuality) -> Smear | None:
-    """The smear to undo in ``grey`` (judged ``judged`` by ``vision.quality``), or None."""
+    """The smear to undo in ``grey`` (judged ``judged`` by ``vision.frame.quality``), or None."""
     if not wanted(judged):
         return None
     return estimate(grey, judged.blur_angle, judged.blur_px * grey.shape[1] / REFERENCE_WIDTH)

@@ -10,7 +10,7 @@ towards K-CAL2 and y towards K-CAL4 (both in millimetres). Two patterns are know
 
 Every visible K-CAL marker gives four point pairs; three or more markers give a homography good to
 about a millimetre across a 1 m table (lens distortion aside). Seats come from the seat tokens
-T-SEAT1..10, seen as cards (see ``vision.detect``).
+T-SEAT1..10, seen as cards (see ``vision.reading.detect``).
 """
 from __future__ import annotations
 

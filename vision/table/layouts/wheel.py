@@ -14,9 +14,9 @@ import math
 import random
 
 from companion.games.wheel import SLOTS
-from vision.layouts import (FAN_STEP_MM, Builder, Placement, Seat, backs, edge_seats, face_cards,
+from vision.table.layouts import (FAN_STEP_MM, Builder, Placement, Seat, backs, edge_seats, face_cards,
                             nearest_seat)
-from vision.scene import TableScene
+from vision.table.scene import TableScene
 
 RADIUS = 240.0
 PAWN_RADIUS = 160.0

@@ -1,6 +1,6 @@
 """What the camera saw, in table millimetres: the contract between detection and table layouts.
 
-``vision-detect`` (pipeline) produces ``TableScene``; ``vision.layouts`` reads it into an engine-shaped
+``vision-detect`` (pipeline) produces ``TableScene``; ``vision.table.layouts`` reads it into an engine-shaped
 observation. Coordinates are table millimetres: x to the right, y away from the camera-side edge
 (K-CAL1 at (0, 0)); see VISION_API.md.
 """

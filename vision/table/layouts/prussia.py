@@ -15,8 +15,8 @@ import math
 import random
 
 from companion import catalogue as cat
-from vision.layouts import Builder, Placement, Seat, edge_seats, face_cards
-from vision.scene import TableScene
+from vision.table.layouts import Builder, Placement, Seat, edge_seats, face_cards
+from vision.table.scene import TableScene
 
 CENTRE = (330.0, 310.0)
 NATION_R = 170.0

@@ -34,13 +34,13 @@ blur cover as much of a marker as 5 px of a 1080p frame)."""
 BLUR_LIMIT_PX = 5.85
 """A frame smeared by more than this (shake or motion, px of a 1080p frame) is not read: above every
 5 px frame's estimate (4.3–5.8) and below most 6 px ones. Kept where it was when smeared frames
-began to be sharpened (``vision.deblur``): read anyway, 7 px of smear gave 98.3 / 98.3 / 100 % of
+began to be sharpened (``vision.frame.deblur``): read anyway, 7 px of smear gave 98.3 / 98.3 / 100 % of
 the visible cards at 1.4 / 1.7 / 2.0 px/mm and 9 px 85.8 / 100 / 100 %, with none misidentified
 (conditions bench, one table a game), short of the 99.5 % a frame must give to be read."""
 
 BLUR_WARN_PX = 3.0
 """From this much smear the host view warns of shaking, though the frame is read (sharpened: 3 px of
-motion blur lost 8 % of the cards at 1.4 px/mm before ``vision.deblur``, none since); a card it
+motion blur lost 8 % of the cards at 1.4 px/mm before ``vision.frame.deblur``, none since); a card it
 misses is not taken off."""
 
 FOCUS_LIMIT_PX = 6.0
@@ -245,7 +245,7 @@ class FrameQuality:
 def assess(frame: np.ndarray, calibration: Any = None, table: tuple[float, float, float, float] | None = None,
            markers: Sequence[np.ndarray] = ()) -> FrameQuality:
     """Sharpness, glare and exposure of one BGR or grey frame; ``calibration`` (a
-    ``vision.calibrate.Calibration``) and ``table`` (x0, y0, x1, y1 mm) name glare's side by the
+    ``vision.table.calibrate.Calibration``) and ``table`` (x0, y0, x1, y1 mm) name glare's side by the
     table; ``markers`` ((4, 2) px outlines of the markers of cards known to lie there, never white)
     let glare of any size over them count."""
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -273,7 +273,7 @@ def smear_angle(widths: np.ndarray) -> float:
     of ``L`` px along θ widens an edge whose gradient points along φ to about √(w₀² + L² cos²(φ − θ)),
     so the squared widths follow one cosine of 2φ peaking at θ, fitted by least squares over the
     judged directions. Within 5–8.3° for 90 % of rendered tables smeared by 3–7 px, at most 10°
-    (``companion bench deblur``; ``vision.deblur.estimate`` refines it)."""
+    (``companion bench deblur``; ``vision.frame.deblur.estimate`` refines it)."""
     judged = widths > 0
     if judged.sum() < 3:
         return 0.0

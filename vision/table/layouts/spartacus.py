@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 
 from companion import catalogue as cat
-from vision.layouts import (FAN_STEP_MM, Builder, Placement, Seat, clusters, edge_seats, face_cards,
+from vision.table.layouts import (FAN_STEP_MM, Builder, Placement, Seat, clusters, edge_seats, face_cards,
                             fan_order, nearest_seat)
-from vision.scene import TableScene
+from vision.table.scene import TableScene
 
 SPOTS = {3: [("B", 0.5), ("T", 0.25), ("T", 0.75)],
          4: [("B", 0.5), ("L", 0.5), ("T", 0.5), ("R", 0.5)],

@@ -33,8 +33,8 @@ import math
 import random
 
 from companion import catalogue as cat
-from vision.layouts import FAN_STEP_MM, Builder, Placement, Seat, fan_order, local
-from vision.scene import TableScene
+from vision.table.layouts import FAN_STEP_MM, Builder, Placement, Seat, fan_order, local
+from vision.table.scene import TableScene
 
 CARD_W, CARD_H = 63.0, 88.0
 WORK_STEP = FAN_STEP_MM                      # a sideways fan: ±3° of a hand turns its long edge

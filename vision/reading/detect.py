@@ -6,7 +6,7 @@ single marker fixes the whole card outline: in the marker's own frame the card a
 same way (the card reads the same either way up), so a card at the bottom of a cascade, with only
 its top strip in view, is located as exactly as a card lying alone. Which way up the card lies is
 not known from its markers (the first one read is taken as the top-left one, right for the top strip
-of a cascade); the QR code settles it when read, and the tracker keeps it (``vision.track``).
+of a cascade); the QR code settles it when read, and the tracker keeps it (``vision.table.track``).
 
 QR codes are decoded on rectified, upscaled crops located from the marker pose (design.md: reading
 the full frame fails at webcam resolution); ``scan_qr_full`` looks at the whole frame for codes no
@@ -24,8 +24,8 @@ import cv2
 import numpy as np
 
 from companion import catalogue as cat
-from vision.calibrate import Calibration, rect_corners
-from vision.markers import MIN_PERIMETER_PX, MarkerFinder
+from vision.reading.markers import MIN_PERIMETER_PX, MarkerFinder
+from vision.table.calibrate import Calibration, rect_corners
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ reads by luck, and there a far-side card (~1.7) was once read as another deck's 
 DECODERS = ("zxing", "pyzbar")
 
 DETECTORS = ("quads", "aruco")
-"""Marker finders: ``quads`` (``vision.markers``: our candidate stage, OpenCV's dictionary; ~20×
+"""Marker finders: ``quads`` (``vision.reading.markers``: our candidate stage, OpenCV's dictionary; ~20×
 faster on a full frame) or ``aruco`` (OpenCV's ``ArucoDetector`` with ``aruco_params()``)."""
 
 
@@ -432,7 +432,7 @@ def _table_poses(card_ids: list[str], corners: list[np.ndarray], cal: Calibratio
     similarity fit in table mm (never in the image: the table mapping has taken the perspective
     out). Its scale is ~1 for a card on the table; it is left free so that the two markers of a
     picture held above the table (mapped too large) still agree on one card, whose joint rigid fit
-    then shows it is not a card lying flat (``vision.plane``)."""
+    then shows it is not a card lying flat (``vision.reading.plane``)."""
     if not card_ids:
         return np.zeros((0, 3, 3))
     on_table = cal.to_table(np.vstack(corners)).reshape(-1, 4, 2)

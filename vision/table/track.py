@@ -19,7 +19,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from vision.scene import SeenCard
+from vision.table.scene import SeenCard
 
 MOTION_WIDTH = 240
 """Frames are compared at this width (1920 → 240: each pixel averages 64, so noise cancels)."""

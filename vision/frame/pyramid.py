@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.markers import MarkerFinder, pool
+from vision.reading.markers import MarkerFinder, pool
 
 PYRAMID_FROM = 2600
 """Frames wider than this (a 4K camera: 3840) are searched at half resolution first."""

@@ -23,7 +23,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from companion import catalogue as cat
-from vision.scene import SeenCard, TableScene
+from vision.table.scene import SeenCard, TableScene
 
 GAMES = ("wheel", "hills", "spartacus", "prussia", "chains")
 CALIBRATION_MARKER_MM = getattr(cat, "CALIBRATION_MARKER_MM", 40.0)
@@ -64,7 +64,7 @@ class Seat:
 def _module(game_id: str):
     if game_id not in GAMES:
         raise ValueError(f"unknown game {game_id!r}: table plans exist for {', '.join(GAMES)}")
-    return importlib.import_module(f"vision.layouts.{game_id}")
+    return importlib.import_module(f"vision.table.layouts.{game_id}")
 
 
 def place(game_id: str, layout: dict, players: int, rng: random.Random | None = None) -> list[Placement]:

@@ -4,7 +4,7 @@ From the calibration (the homography of the K-CAL markers) the check knows, at e
 watched area, how many image pixels one table millimetre covers along its worse direction (a card
 can lie at any angle, so the smaller singular value of the local image Jacobian counts). A 15 mm
 marker is read at ``READ_PX_PER_MM`` and above; the map is green there and red below. With the
-frame-quality measures (``vision.quality``: focus, shake, glare, exposure) it names the one thing to
+frame-quality measures (``vision.frame.quality``: focus, shake, glare, exposure) it names the one thing to
 do next, in English and Japanese: "raise the camera 10 cm", "tilt it toward the top of the view",
 "move the lamp: glare on the left".
 
@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion import catalogue as cat
-from vision.calibrate import Calibration
+from vision.table.calibrate import Calibration
 
 READ_PX_PER_MM = 1.4
 """Resolution (px per table mm along the worse axis) from which 15 mm markers are read: every card
@@ -381,7 +381,7 @@ def _legend(img: np.ndarray) -> np.ndarray:
 
 
 def quality_advice(warnings: Iterable[Any]) -> tuple[Advice, ...]:
-    """``vision.quality`` warnings (a pipeline's ``status()``: refused, shaking, focus, glare and
+    """``vision.frame.quality`` warnings (a pipeline's ``status()``: refused, shaking, focus, glare and
     its side, exposure; most urgent first) as set-up advice, in both languages."""
     return tuple(Advice(w.code, (("side", w.side),) if w.side else (), w.text("en"), w.text("ja"))
                  for w in warnings)
