@@ -45,7 +45,7 @@ CORNER_ERROR_MM = {2: 20, 3: 6}
 """How far cards are placed off at most by a calibration from this many K-CAL corner markers (the
 others covered or out of view), measured with the pipeline's own reading of rendered 1000 × 620 mm
 tables at 45° and 60°: two markers 4–19 mm (the pair on the far side worst), three 2.4–5.6 mm, all
-four 0.4–0.6 mm (``tests/test_vision_corners.py``)."""
+four 0.4–0.6 mm (``tests/vision/test_vision_corners.py``)."""
 
 FIT = 0.94
 """Share of the frame the watched area may fill across and along (a margin for a camera nudged

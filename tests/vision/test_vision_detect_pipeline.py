@@ -10,12 +10,12 @@ import pytest
 import qrcode
 
 from companion import catalogue as cat
-from tests.test_vision_detect import render
+from tests.vision.test_vision_detect import render
 from vision.frame.sources import SourceError, frames
 from vision.pipeline import Pipeline
 from vision.table.calibrate import CalibrationLayout
 
-# the detector's scatter (tests.test_vision_detect), as a table of Seven Hills: cards of other games
+# the detector's scatter (tests.vision.test_vision_detect), as a table of Seven Hills: cards of other games
 # are not cards here
 SCATTER = [("H-R1", True, (-300.0, -100.0), 0.0), ("H-R2", True, (-220.0, 20.0), 10.0),
            ("H-R5", True, (-140.0, -100.0), 20.0), ("H-R7", True, (-60.0, 20.0), 30.0),

@@ -161,8 +161,8 @@ def test_pipelines_in_two_threads_read_what_each_reads_alone():
     """The finder's worker threads are shared: two pipelines at once must not mix their frames."""
     import threading
 
-    from tests.test_vision_detect import render
-    from tests.test_vision_detect_pipeline import SCATTER
+    from tests.vision.test_vision_detect import render
+    from tests.vision.test_vision_detect_pipeline import SCATTER
     from vision.table.calibrate import CalibrationLayout
     tables = [SCATTER, SCATTER[:4]]
     frames = [[render(t, px_per_mm=1.4, seed=i) for i in range(3)] for t in tables]
