@@ -6,10 +6,9 @@ imports them (tests/test_architecture.py checks it). Each module has ``main(argv
 from __future__ import annotations
 
 BENCHES = {
-    "vision": "benchmarks.vision",        # cards identified and full-look time on the conditions bench
+    "vision": "benchmarks.vision",        # cards identified and full-look time; --part 4k: vision.frame.pyramid's 4K search
     "quality": "benchmarks.quality",      # the frame quality checks (blur, exposure, screens)
     "deblur": "benchmarks.deblur",        # motion-blur estimate and deconvolution
-    "pyramid": "benchmarks.pyramid",      # the half-size search of 4K frames
     "web": "benchmarks.web",              # phone update latency, page times, half-open connections
     "camera": "benchmarks.camera",        # camera frames through the server to the phones
     "session": "benchmarks.session",      # the table session against a partial camera

@@ -1,6 +1,6 @@
 """``companion bench camera``: a phone as the table's camera, measured through a real server.
 
-Frames of a dealt Wheel of History table are rendered from our printed cards (``vision.synthetic``,
+Frames of a dealt Wheel of History table are rendered from our printed cards (``tablesim.synthetic``,
 a phone on a stand 65° above the table's near edge) and POSTed as a phone does it — one JPEG at a
 time, the next after the answer — to a server on a real socket. Reported: how long a frame's POST
 takes (the server decodes it and hands it to the pipeline), how many frames a second the pipeline
@@ -30,7 +30,8 @@ def dealt_wheel(count: int = 3, seed: int = 1, px_per_mm: float = 1.6,
     edge) at ``px_per_mm`` in the middle; and the engine layout they show."""
     from companion.engine import simulate
     from companion.games import new_game
-    from vision import layouts, synthetic
+    from tablesim import synthetic
+    from vision.table import layouts
     conditions = conditions or synthetic.Conditions(elevation=ANGLED_ELEVATION)
     deal = simulate(new_game("wheel", 3, {}), seed).turns[0][0]
     after = new_game("wheel", 3, {})

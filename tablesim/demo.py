@@ -138,7 +138,8 @@ class DemoCamera(FrameWorker):
     """Width of the frame sent to the host page (a phone-sized JPEG, ~60–100 kB)."""
 
     def __init__(self, tables: Any, table_id: str, finest: float = 1.7) -> None:
-        from vision import layouts, synthetic
+        from tablesim import synthetic
+        from vision.table import layouts
         s = tables.get(table_id)
         self.layouts, self.synthetic = layouts, synthetic
         table = layouts.table_size(s.game_id, s.players)

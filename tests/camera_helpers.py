@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import synthetic
+from tablesim import synthetic
 from benchmarks.camera import dealt_wheel, jpeg  # noqa: F401  (the tests' frames: the bench's)
 
 
@@ -26,7 +26,7 @@ def write_y4m(path: Path, frames: list[np.ndarray], fps: int = 5) -> Path:
 def pinhole_camera(table: tuple[float, float], elevation_deg: float, distance_mm: float,
                    yaw_deg: float = 0.0, shift_mm: tuple[float, float] = (0, 0),
                    seed: int = 0) -> synthetic.Camera:
-    """A posed pinhole camera (``vision.synthetic``'s, no lens distortion) ``distance_mm`` from the
+    """A posed pinhole camera (``tablesim.synthetic``'s, no lens distortion) ``distance_mm`` from the
     table's centre moved by ``shift_mm``, ``elevation_deg`` above the table at ``yaw_deg`` around
     it: a phone on a stand placed by hand, not necessarily aimed at the middle."""
     w, h = table

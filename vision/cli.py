@@ -10,9 +10,9 @@ from pathlib import Path
 import cv2
 
 from companion.games import GAME_IDS, game_class
-from vision.calibrate import CalibrationLayout
-from vision.detect import DECODERS, DETECTORS
-from vision.sources import SourceError, frames
+from vision.frame.sources import SourceError, frames
+from vision.reading.detect import DECODERS, DETECTORS
+from vision.table.calibrate import CalibrationLayout
 
 
 def register(subparsers) -> None:

@@ -2,7 +2,7 @@
 
 ``Pipeline(game_id, players).process(frame)`` returns a ``TableScene`` (None until the K-CAL markers
 have been seen); ``Pipeline.changes(frames)`` yields each *stable observation change*: the
-observation ``vision.layouts.read(game_id, scene, players)`` of a still scene, once it has read the
+observation ``vision.table.layouts.read(game_id, scene, players)`` of a still scene, once it has read the
 same for ``persist`` still frames in a row and differs from the last one yielded.
 ``Pipeline.annotated_jpeg()`` gives the latest frame with what the companion sees drawn on it.
 """
@@ -18,14 +18,15 @@ import cv2
 import numpy as np
 
 from companion import catalogue as cat
-from vision.calibrate import Calibration, CalibrationLayout, calibrate
-from vision.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
-from vision import deblur, plane, quality
-from vision.markers import WINDOWS, pool
-from vision.pyramid import PyramidFinder
-from vision.quality import FrameQuality, QualityMeter
-from vision.scene import SeenCard, TableScene
-from vision.track import MotionMeter, Track, Tracker
+from vision.frame import deblur, quality
+from vision.frame.pyramid import PyramidFinder
+from vision.frame.quality import FrameQuality, QualityMeter
+from vision.reading import plane
+from vision.reading.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
+from vision.reading.markers import WINDOWS, pool
+from vision.table.calibrate import Calibration, CalibrationLayout, calibrate
+from vision.table.scene import SeenCard, TableScene
+from vision.table.track import MotionMeter, Track, Tracker
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ only a part changed (a card laid half over another)."""
 
 SMALL_PX_PER_MM = 1.35
 """Below this resolution anywhere on the table in view, 15 mm markers are under ~20 px wide and the
-marker finder also searches the threshold window only small markers need (``vision.markers``)."""
+marker finder also searches the threshold window only small markers need (``vision.reading.markers``)."""
 
 QR_TRIES = 3
 """A card whose QR code is not read after this many tries is left to its markers (e.g. a cascade)."""
@@ -90,8 +91,8 @@ covered (kept, like a card under a hand): too little of it shows to tell whether
 
 
 def default_layout(game_id: str, players: int) -> CalibrationLayout:
-    """The game's planned table (vision.layouts.table_size) with K-CAL1..4 in its corners."""
-    from vision import layouts
+    """The game's planned table (vision.table.layouts.table_size) with K-CAL1..4 in its corners."""
+    from vision.table import layouts
     return CalibrationLayout.corners(*layouts.table_size(game_id, players))
 
 
@@ -105,7 +106,7 @@ class Pipeline:
         self.players = players
         self.layout = layout or default_layout(game_id, players)
         self.detector = Detector(decoder, detector, cards_in_play(game_id, players))
-        self.detector.finder = PyramidFinder()      # a 4K frame: candidates at half size (vision.pyramid)
+        self.detector.finder = PyramidFinder()      # a 4K frame: candidates at half size (vision.frame.pyramid)
         self._sharp_finder = PyramidFinder(WINDOWS[1:])   # for sharpened frames (``_detect``)
         self.motion = MotionMeter()
         self.quality = QualityMeter()
@@ -179,7 +180,7 @@ class Pipeline:
             if still and not self._scanned and self.calibration is not None else None
         size = (grey.shape[1], grey.shape[0])
         # codes are read from ``sharp``: the frame itself, or with its motion smear undone
-        # (``vision.deblur``); while the camera keeps shaking, the judgement is awaited first
+        # (``vision.frame.deblur``); while the camera keeps shaking, the judgement is awaited first
         sharp = self._sharpened(grey, judged.result()) if self.smear is not None else grey
 
         def calibration(markers: dict[str, np.ndarray]) -> Calibration | None:
@@ -266,7 +267,7 @@ class Pipeline:
     def _on_table(self, frame: np.ndarray, grey: np.ndarray, sightings: list[Sighting],
                   cal: Calibration) -> list[Sighting]:
         """The sightings that are cards lying on the table: not a picture on a screen, not held
-        above the table, not outside the play area (``vision.plane``); the others are kept in
+        above the table, not outside the play area (``vision.reading.plane``); the others are kept in
         ``ignored`` (drawn on the annotated frame) and logged once."""
         area = self.layout.bounds() if self.layout.name == "corners" else None
         reasons = plane.judge(sightings, frame, cal, area, grey)
@@ -294,7 +295,7 @@ class Pipeline:
             self.detector.finder, self.detector.small_markers = finder, small
 
     def _sharpened(self, grey: np.ndarray, judged: FrameQuality) -> np.ndarray:
-        """``grey`` with its motion smear undone if ``judged`` smeared enough (``vision.deblur``),
+        """``grey`` with its motion smear undone if ``judged`` smeared enough (``vision.frame.deblur``),
         else ``grey`` itself; the smear is kept in ``smear``."""
         self.smear = deblur.smear_of(grey, judged)
         if self.smear is None:
@@ -304,7 +305,7 @@ class Pipeline:
         return deblur.sharpen(grey, self.smear)
 
     def _assess(self, grey: np.ndarray) -> FrameQuality:
-        """Judge this frame's sharpness, glare and exposure (``vision.quality``); kept for ``status``."""
+        """Judge this frame's sharpness, glare and exposure (``vision.frame.quality``); kept for ``status``."""
         self._since_quality = 0
         self.frame_quality = self.quality.assess(grey, self.calibration, self.layout.bounds(), self.marker_outlines())
         return self.frame_quality
@@ -591,7 +592,7 @@ class Pipeline:
     # --- what the table should fix ---------------------------------------------------------------
     def status(self) -> tuple[quality.Warning, ...]:
         """Table-level warnings for the host view now (codes with English and Japanese sentences,
-        ``vision.quality.MESSAGES``): a refused frame and why, shaking, focus, glare and its side,
+        ``vision.frame.quality.MESSAGES``): a refused frame and why, shaking, focus, glare and its side,
         exposure; from the last frame assessed for reading and the view's recent jumps."""
         out = [w for w in (self.frame_quality.warnings() if self.frame_quality else ())
                if w.code != "refused" or self.refused is not None]
@@ -606,7 +607,7 @@ class Pipeline:
     # --- a stream of frames ----------------------------------------------------------------------
     def observe(self, scene: TableScene) -> dict:
         """The observation of a scene, shaped like the engine's ``layout()``."""
-        from vision import layouts
+        from vision.table import layouts
         return layouts.read(self.game_id, scene, self.players)
 
     def step(self, frame: np.ndarray) -> dict | None:

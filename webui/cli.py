@@ -80,7 +80,7 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             driver = CameraFeed(tables, s.id, camera=args.camera, video=args.video,
                                 images=args.images)
-        except ValueError as err:   # vision.sources.SourceError: no such camera or file
+        except ValueError as err:   # vision.frame.sources.SourceError: no such camera or file
             print(f"companion serve: {err}", file=sys.stderr)
             return 2
         app.config["FRAME_SOURCE"] = driver.frame

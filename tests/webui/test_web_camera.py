@@ -20,7 +20,7 @@ import pytest
 from companion.engine import freeze
 from tests.camera_helpers import dealt_wheel, jpeg
 from tests.web_helpers import make_app
-from vision.sources import PushedFrames, SourceError
+from vision.frame.sources import PushedFrames, SourceError
 from webui.camera.camera import FRAME_MAX_BYTES, CameraFeed, FrameRefused, cameras, decode_frame, jpeg_size
 from webui.camera.camera_page import camera_token, camera_url
 from tablesim.demo import wait_until

@@ -12,9 +12,10 @@ import pytest
 
 from companion.engine import simulate
 from companion.games import new_game
+from tablesim import synthetic
 from tests.camera_helpers import pinhole_camera
-from vision import camera_check, layouts, synthetic
 from vision.pipeline import Pipeline
+from vision.table import camera_check, layouts
 
 GAME, PLAYERS = "hills", 2
 
@@ -145,8 +146,8 @@ def test_glare_is_said_with_its_side_and_ringed_on_the_picture():
 def test_a_still_camera_is_not_taken_for_a_shaking_one():
     # found through the phone camera: every 1080p frame of a still table read as a 4 px jump
     # (phase correlation on the motion meter's 240 × 135 frames is half a row off)
-    from vision.quality import QualityMeter
-    from vision.track import MotionMeter
+    from vision.frame.quality import QualityMeter
+    from vision.table.track import MotionMeter
     table = layouts.table_size(GAME, PLAYERS)
     cam = synthetic.Camera.looking_at(table, 1.6, 2, conditions=synthetic.Conditions(elevation=80))
     frames = [synthetic.render(cam, [], i)[0] for i in range(3)]

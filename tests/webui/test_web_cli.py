@@ -85,9 +85,9 @@ def test_a_filmed_game_reaches_the_phones(tmp_path):
 
     from companion.engine import simulate
     from companion.games import game_class
-    from tests.test_vision_detect import camera, render
-    from vision import layouts
+    from tests.vision.test_vision_detect import camera, render
     from vision.pipeline import default_layout
+    from vision.table import layouts
     from webui.camera.camera import CameraFeed
 
     cls = game_class("wheel")

@@ -8,10 +8,10 @@ from typing import Any, Iterator
 
 
 def vision_available() -> bool:
-    """True when the vision pipeline (``vision.pipeline`` and ``vision.sources``) is installed."""
+    """True when the vision pipeline (``vision.pipeline`` and ``vision.frame.sources``) is installed."""
     try:
         importlib.import_module("vision.pipeline")
-        importlib.import_module("vision.sources")
+        importlib.import_module("vision.frame.sources")
     except ModuleNotFoundError:
         return False
     return True
@@ -67,8 +67,8 @@ class CameraFeed(FrameWorker):
                  video: str | None = None, images: str | None = None,
                  source: Iterator[Any] | None = None) -> None:
         """Watch a webcam, a video, an image folder, or any iterator of BGR frames (``source``:
-        e.g. ``vision.sources.PushedFrames``, a phone's camera)."""
-        from vision.sources import frames
+        e.g. ``vision.frame.sources.PushedFrames``, a phone's camera)."""
+        from vision.frame.sources import frames
         super().__init__(tables, table_id, "camera")
         self.frames: Iterator[Any] = source if source is not None else frames(
             camera=camera, video=video, images=images)
@@ -79,7 +79,7 @@ class CameraFeed(FrameWorker):
 
     def stop(self) -> None:
         """Stop after the current frame (a phone's stream is closed, which wakes its reader)."""
-        from vision.sources import PushedFrames
+        from vision.frame.sources import PushedFrames
         super().stop()
         if isinstance(self.frames, PushedFrames):
             self.frames.close()
@@ -220,7 +220,7 @@ class Cameras:
         after it stopped, and anew when the frames change size (the phone was turned: calibration
         and tracks start over; the session keeps the game); a ``FrameRefused`` (409) when another
         camera already watches the table."""
-        from vision.sources import PushedFrames
+        from vision.frame.sources import PushedFrames
         with self._lock:
             worker = self._workers.get(table_id)
             if isinstance(worker, CameraFeed) and isinstance(worker.frames, PushedFrames):

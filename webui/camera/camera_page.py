@@ -2,8 +2,8 @@
 
 ``/camera/<table>`` (host only) is the page a phone opens to become the overhead camera: it streams
 its rear camera as JPEG frames (``POST /api/tables/<table>/camera/frame``) into the same pipeline a
-webcam feeds (``webui.camera.camera.CameraFeed`` on ``vision.sources.PushedFrames``), so the table's
-session gets the same observations. The set-up check (``vision.camera_check``) is served as JSON
+webcam feeds (``webui.camera.camera.CameraFeed`` on ``vision.frame.sources.PushedFrames``), so the table's
+session gets the same observations. The set-up check (``vision.table.camera_check``) is served as JSON
 and as a picture (the live view with the watched area and the px/mm map) for the host page and the
 phone itself, for any camera a table has: webcam, video, the demo's or a phone.
 """
@@ -133,7 +133,7 @@ def frame(table_id: str) -> tuple[Response, int]:
 
 def _check(table_id: str) -> tuple[Any, Any, Any]:
     """(worker, check, raw frame) of the table's camera; 404 when the table has none."""
-    from vision import camera_check
+    from vision.table import camera_check
     worker = cameras(current_app).get(table_id)
     if worker is None:
         fail(404, "No camera watches this table: open the camera page on a phone (the host "
@@ -152,7 +152,7 @@ def _check(table_id: str) -> tuple[Any, Any, Any]:
 
 def _source(worker: Any) -> dict[str, Any]:
     """Where the table's frames come from and how they arrive."""
-    from vision.sources import PushedFrames
+    from vision.frame.sources import PushedFrames
     frames = getattr(worker, "frames", None)
     if isinstance(frames, PushedFrames):
         age = None if frames.last_push is None else time.monotonic() - frames.last_push
@@ -178,7 +178,7 @@ def check_json(table_id: str) -> Response:
 def check_image(table_id: str) -> Response:
     """The set-up check's picture: the live view, the watched area and the px/mm map."""
     import cv2
-    from vision import camera_check
+    from vision.table import camera_check
     get_session(table_id)
     _camera_or_host(table_id)
     worker, result, raw = _check(table_id)
