@@ -1,6 +1,7 @@
-"""Translations in gettext catalogues: each package's ``.po`` files (msgid = the English words,
-msgstr = the Japanese) read with Babel and compiled to gettext's ``.mo`` form in memory when first
-used, so an edited ``.po`` is what runs (no build step to forget; reading one takes milliseconds).
+"""Translations in a gettext catalogue: ``companion/locale/ja/LC_MESSAGES/messages.po`` holds the
+words of the web pages and of the command line (msgid = the English words, msgstr = the Japanese),
+read with Babel and compiled to gettext's ``.mo`` form in memory when first used, so an edited
+``.po`` is what runs (no build step to forget; reading it takes milliseconds).
 
 The English needs no catalogue: a msgid is its own English. ``{name}`` placeholders are filled with
 ``str.format`` after translation, so both languages place the values where their grammar wants.
@@ -99,6 +100,10 @@ EXTRACT_KEYWORDS: dict[str, Any] = {
 }
 """The functions whose string arguments are msgids, as Babel's extractor reads them (babel.cfg's
 ``pybabel extract`` command names the same with ``-k``)."""
+
+
+CATALOGUE = Catalogue(Path(__file__).resolve().parent / "locale", "messages")
+"""The product's one catalogue (docs/webui.md, "Translations")."""
 
 
 def N_(msgid: str) -> str:

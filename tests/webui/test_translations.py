@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from companion.i18n import EXTRACT_KEYWORDS
 
 ROOT = Path(__file__).resolve().parents[2]
-PO = ROOT / "webui" / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
+PO = ROOT / "companion" / "locale" / "ja" / "LC_MESSAGES" / "messages.po"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9faf]")
 
 
@@ -60,7 +60,7 @@ def test_every_message_in_the_code_has_japanese():
     missing = [f"{where[0]}: {msgid!r}" for (ctx, msgid), where in extracted().items()
                if (ctx, msgid) not in have or not all(have[(ctx, msgid)].string if isinstance(
                    have[(ctx, msgid)].string, tuple) else [have[(ctx, msgid)].string])]
-    assert not missing, ("add these to webui/translations/ja/LC_MESSAGES/messages.po (docs/webui.md, "
+    assert not missing, ("add these to companion/locale/ja/LC_MESSAGES/messages.po (docs/webui.md, "
                          "Translations):\n" + "\n".join(missing))
     assert len(have) > 400   # the catalogue is the page's words, not a stub
 

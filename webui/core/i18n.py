@@ -1,19 +1,15 @@
 """The web pages' words: English in the code (each msgid is its own English), Japanese in the gettext
-catalogue ``webui/translations/ja/LC_MESSAGES/messages.po`` (docs/webui.md, "Translations", says how
+catalogue ``companion/locale/ja/LC_MESSAGES/messages.po`` (docs/webui.md, "Translations", says how
 to add a string and how to extract and update the catalogue). Game and card names come from the
 engines and the catalogue of cards, which carry both languages themselves (``pick``)."""
 from __future__ import annotations
 
-from pathlib import Path
 from flask import request
 
-from companion.i18n import LANGS, LANGUAGE_NAMES, N_, Catalogue, Nn_, Text
+from companion.i18n import CATALOGUE, LANGS, LANGUAGE_NAMES, N_, Nn_, Text
 
 __all__ = ["LANGS", "LANGUAGE_NAMES", "N_", "Nn_", "Text", "both", "choice_words", "lang", "nboth", "nt",
            "option_words", "pboth", "pick", "player_count", "pt", "t"]
-
-CATALOGUE = Catalogue(Path(__file__).resolve().parent.parent / "translations", "messages")
-"""webui's translations (read on first use)."""
 
 
 def lang() -> str:
