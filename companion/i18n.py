@@ -96,7 +96,7 @@ class Catalogue:
 
 EXTRACT_KEYWORDS: dict[str, Any] = {
     "t": None, "pt": ((1, "c"), 2), "nt": (1, 2), "both": None, "pboth": ((1, "c"), 2), "nboth": (1, 2),
-    "N_": None, "Nn_": (1, 2),
+    "N_": None, "Nn_": (1, 2), "tr": None, "ntr": (1, 2),
 }
 """The functions whose string arguments are msgids, as Babel's extractor reads them (babel.cfg's
 ``pybabel extract`` command names the same with ``-k``)."""
@@ -128,11 +128,69 @@ def locale_lang(environ: dict[str, str] | None = None) -> str:
     return "en"
 
 
-def choose_lang(argv: Sequence[str], environ: dict[str, str] | None = None) -> str:
-    """``--lang en|ja`` (or ``--lang=ja``) on the command line wins, else the locale."""
-    for i, arg in enumerate(argv):
+def take_lang(argv: Sequence[str], environ: dict[str, str] | None = None) -> tuple[str, list[str]]:
+    """The command line's language and the arguments without it: ``--lang en|ja`` (or
+    ``--lang=ja``, anywhere on the line) wins, else the locale."""
+    rest, chosen, i = [], None, 0
+    while i < len(argv):
+        arg = argv[i]
         if arg == "--lang" and i + 1 < len(argv) and argv[i + 1] in LANGS:
-            return argv[i + 1]
+            chosen, i = argv[i + 1], i + 2
+            continue
         if arg.startswith("--lang=") and arg[7:] in LANGS:
-            return arg[7:]
-    return locale_lang(environ)
+            chosen, i = arg[7:], i + 1
+            continue
+        rest.append(arg)
+        i += 1
+    return chosen or locale_lang(environ), rest
+
+
+_cli = {"lang": "en"}
+"""The language this process's command line speaks (set once by ``companion``'s ``main``)."""
+
+
+def set_cli_lang(lang: str) -> None:
+    """Speak ``lang`` on the command line from now on, argparse's own words ("usage:") included."""
+    import argparse
+    _cli["lang"] = lang if lang in LANGS else "en"
+    # argparse words its usage, errors and help headings through gettext's module-level functions:
+    # ours read the same catalogue (ARGPARSE_WORDS lists the ones we translate)
+    argparse._ = lambda text: CATALOGUE.t(text, _cli["lang"])
+    argparse.ngettext = lambda one, many, n: CATALOGUE.translations(_cli["lang"]).ngettext(one, many, n)
+
+
+def cli_lang() -> str:
+    """The command line's language."""
+    return _cli["lang"]
+
+
+def tr(msgid: str, **values: Any) -> str:
+    """``msgid`` in the command line's language, ``{placeholders}`` filled from ``values``."""
+    return CATALOGUE.t(msgid, _cli["lang"], **values)
+
+
+def ntr(singular: str, plural: str, count: int, **values: Any) -> str:
+    """``singular`` or ``plural`` by ``count`` in the command line's language."""
+    return CATALOGUE.nt(singular, plural, count, _cli["lang"], **values)
+
+
+def pick(text: str, ja: str, lang: str) -> str:
+    """The Japanese of a bilingual datum (a card's or a game's name, an engine's words) when wanted
+    and present, else the English. Words of the product's own go through the catalogue, not this."""
+    return ja if lang == "ja" and ja else text
+
+
+both = CATALOGUE.both
+"""A message in English and Japanese (a ``Text``), e.g. for an error that carries both."""
+
+ARGPARSE_WORDS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"), N_("the following arguments are required: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"), N_("unrecognized arguments: %s"),
+    N_("argument %(argument_name)s: %(message)s"), N_("expected one argument"),
+    N_("invalid %(type)s value: %(value)r"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"), N_("one of the arguments %s is required"),
+    N_("expected at least one argument"), N_("expected at most one argument"),
+)
+"""argparse's own words that a Japanese command line shows translated (Python's argparse asks
+gettext for them)."""

@@ -206,7 +206,7 @@ REFUSALS = ("fail", "ApiError", "error_answer")
 
 TRANSLATED = ("both", "pboth", "nboth")
 """A message built by these comes with its Japanese from the catalogue (every msgid there has Japanese:
-tests/webui/test_translations.py)."""
+tests/test_translations.py)."""
 
 
 def _translated(node: ast.AST) -> bool:

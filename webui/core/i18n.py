@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import request
 
-from companion.i18n import CATALOGUE, LANGS, LANGUAGE_NAMES, N_, Nn_, Text
+from companion.i18n import CATALOGUE, LANGS, LANGUAGE_NAMES, N_, Nn_, Text, pick
 
 __all__ = ["LANGS", "LANGUAGE_NAMES", "N_", "Nn_", "Text", "both", "choice_words", "lang", "nboth", "nt",
            "option_words", "pboth", "pick", "player_count", "pt", "t"]
@@ -27,12 +27,6 @@ nt = CATALOGUE.nt
 both = CATALOGUE.both
 pboth = CATALOGUE.pboth
 nboth = CATALOGUE.nboth
-
-
-def pick(text: str, ja: str, lang: str) -> str:
-    """The Japanese of a bilingual datum (a card's or a game's name, an engine's words) when wanted
-    and present, else the English. UI words go through ``t``, not this."""
-    return ja if lang == "ja" and ja else text
 
 
 OPTIONS: dict[tuple[str, str], tuple[str, str]] = {

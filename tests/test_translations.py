@@ -1,5 +1,6 @@
-"""The web pages' catalogue: every message the code marks has Japanese, nothing in the catalogue is
-left over, placeholders agree, and no Japanese hides in the code outside the catalogue."""
+"""The catalogue of the web pages and the command line: every message the code marks has Japanese,
+nothing in the catalogue is left over, placeholders agree, and no Japanese hides in the web or
+command-line code outside the catalogue."""
 from __future__ import annotations
 
 import ast
@@ -14,7 +15,7 @@ from babel.messages.pofile import read_po
 
 from companion.i18n import EXTRACT_KEYWORDS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "companion" / "locale" / "ja" / "LC_MESSAGES" / "messages.po"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9faf]")
 
@@ -43,14 +44,16 @@ def _entries():
 
 
 def fields(text: str) -> set[str]:
-    """The ``{placeholders}`` of a brace-format text (names with conversion and spec); braces around
-    anything but a name are literal (``{"version": N}`` in a message about JSON)."""
+    """The ``{placeholders}`` of a brace-format text (names with conversion and spec; braces around
+    anything but a name are literal, ``{"version": N}`` in a message about JSON) and the ``%(name)s``
+    and ``%s`` of argparse's words."""
     try:
         parsed = list(string.Formatter().parse(text))
     except ValueError:
-        return set()
-    return {f"{name}!{conv}:{spec}" for _, name, spec, conv in parsed
-            if name is not None and re.fullmatch(r"[A-Za-z_]\w*", name)}
+        parsed = []
+    braces = {f"{name}!{conv}:{spec}" for _, name, spec, conv in parsed
+              if name is not None and re.fullmatch(r"[A-Za-z_]\w*", name)}
+    return braces | set(re.findall(r"%(?:\(\w+\))?[sdr]", text))
 
 
 def test_every_message_in_the_code_has_japanese():
@@ -105,12 +108,14 @@ def test_the_catalogue_fills_in_as_the_code_does():
                 players=5) == ("Hills is for 2–2 players, got 5.", "丘は2〜2人用です(5人が指定されました)。")
 
 
-def test_no_japanese_in_the_web_code_outside_the_catalogue():
+def test_no_japanese_in_the_web_and_cli_code_outside_the_catalogue():
     """Japanese words belong in the catalogue, so a translator finds them all (comments and
     docstrings may quote Japanese; the rules page reads the docs' Japanese headings)."""
     allowed = {"webui/rules/rules.py": {"ルール", "裁定", "オプション"}}
     found = []
-    for path in sorted((ROOT / "webui").rglob("*.py")):
+    cli = [ROOT / name for name in ("companion/cli.py", "companion/session/cli.py", "companion/history/cli.py",
+                                    "companion/advise.py", "printables/cli.py", "vision/cli.py")]
+    for path in sorted((ROOT / "webui").rglob("*.py")) + cli:
         rel = path.relative_to(ROOT).as_posix()
         tree = ast.parse(path.read_text())
         docstrings = {id(n.body[0].value) for n in ast.walk(tree)
