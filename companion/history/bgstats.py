@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from companion.dates import instant
 from companion.history.record import HistoryError, Play, Seat, plays_of
+from companion.i18n import N_
 
 if TYPE_CHECKING:
     from companion.session.table import TableSession
@@ -137,13 +138,9 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- reading the app's file
-LEFT_OUT = {"ignored": ("ignored in BG Stats", "BG Statsで集計から除外"),
-            "no_players": ("no players", "プレイヤーなし"),
-            "no_date": ("no date", "日付なし"),
-            "same_person": ("the same person twice", "同じ人が2席"),
-            "not_a_play": ("not a play", "プレイではない"),
-            "already_here": ("already in the history from our own table (kept as recorded there)",
-                             "すでにこのアプリの卓の記録にあります(そのまま残します)")}
+LEFT_OUT = {"ignored": N_("ignored in BG Stats"), "no_players": N_("no players"), "no_date": N_("no date"),
+            "same_person": N_("the same person twice"), "not_a_play": N_("not a play"),
+            "already_here": N_("already in the history from our own table (kept as recorded there)")}
 """Why a play of our games was left out: (English, Japanese)."""
 
 
