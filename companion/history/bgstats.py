@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from companion.dates import instant
 from companion.history.record import HistoryError, Play, Seat, plays_of
-from companion.i18n import N_
+from companion.i18n import N_, both
 
 if TYPE_CHECKING:
     from companion.session.table import TableSession
@@ -90,12 +90,12 @@ def session_payload(session: "TableSession", number: int | None = None) -> dict[
         session.refresh()
         plays = plays_of(session.store._db(), session.id, session)
     if not plays:
-        raise SessionError("no game of this session is finished yet", "このセッションで終わったゲームはまだありません")
+        raise SessionError(*both("no game of this session is finished yet"))
     if number is None:
         return push_payload(plays[-1])
     match = [p for p in plays if p.number == number]
     if not match:
-        raise SessionError(f"game {number} is not a finished game of this session")
+        raise SessionError(*both("game {number} is not a finished game of this session", number=number))
     return push_payload(match[0])
 
 
@@ -284,14 +284,13 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
     left as recorded: the table knew more (camera or taps, options, the exact duration)."""
     from companion.session.store import PLACEHOLDER_NAME, clean_text
     if not is_file(data):
-        raise HistoryError("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists",
-                           "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\"がありません)")
+        raise HistoryError(*both("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists"))
     merge = {k.casefold().strip(): v for k, v in (merge or {}).items()}
     known_by = {k.casefold(): k for k in known}
     for wanted in merge.values():
         if wanted.casefold() not in known_by:
-            raise HistoryError(f"--merge: {wanted!r} is not a known player (see `companion history players`)",
-                               f"{wanted!r}は登録済みのプレイヤーではありません")
+            raise HistoryError(*both("--merge: {wanted!r} is not a known player (see `companion history "
+                                     "players`)", wanted=wanted))
     games = {m.ref: m for m in match_games(data["games"])}
     names = {g["id"]: str(g.get("name") or "?") for g in data["games"] if isinstance(g, dict) and "id" in g}
     players = {p["id"]: p for p in data.get("players") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)}

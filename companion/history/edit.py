@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from companion.dates import iso_utc
 from companion.history.record import Edit, HistoryError, Play, apply_changes, delete_play, edit_of, edits_of, \
     keep_edit, read_plays, write_play
+from companion.i18n import both
 
 MAX_SCORE = 10**6
 """Scores beyond this are typing mistakes (the games score in tens)."""
@@ -35,9 +36,9 @@ def _stored(db: Any, play_id: str) -> Play:
     if not found:
         earlier = edit_of(db, play_id)
         if earlier is not None and earlier.deleted:
-            raise HistoryError(f"play {play_id!r} was deleted from the history; restoring it brings it back",
-                               f"プレイ{play_id!r}は記録から削除されています。元に戻すと復活します")
-        raise HistoryError(f"no play {play_id!r} in the history", f"記録にプレイ{play_id!r}はありません")
+            raise HistoryError(*both("play {play_id!r} was deleted from the history; restoring it brings it "
+                                     "back", play_id=play_id))
+        raise HistoryError(*both("no play {play_id!r} in the history", play_id=play_id))
     return found[0]
 
 
@@ -99,10 +100,9 @@ def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: in
                                f"席{i + 1}: 得点は{-MAX_SCORE}から{MAX_SCORE}まで")
         fixed.append({"name": name, "score": int(seat.score), "winner": bool(seat.winner)})
     if len({f["name"].casefold() for f in fixed}) != len(fixed):
-        raise HistoryError("two seats have the same name: each person sits once",
-                           "同じ名前の席が2つあります。1人は1席です")
+        raise HistoryError(*both("two seats have the same name: each person sits once"))
     if duration_min is not None and not 0 <= duration_min <= 24 * 60:
-        raise HistoryError("the duration is between 0 and 1440 minutes", "所要時間は0〜1440分です")
+        raise HistoryError(*both("the duration is between 0 and 1440 minutes"))
     with store._write() as db:
         play = _stored(db, play_id)
         if len(fixed) != len(play.seats):

@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
+from companion.i18n import both
 from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_text
 
@@ -217,8 +218,7 @@ class _State:
         elif kind == "undo":
             if "to" in data:   # a player's request the host accepted: back to and including its move
                 if self.ended is not None:
-                    raise SessionError("the host ended this game: take back the end first",
-                                       "ホストがこのゲームを終了しています。先に終了を取り消してください")
+                    raise SessionError(*both("the host ended this game: take back the end first"))
                 self._undo(back_to=data["to"], asked_by=str(data.get("asked_by") or ""))
             elif self.ended is not None:
                 self._reopen()
@@ -235,14 +235,13 @@ class _State:
         elif kind == "note":
             pass
         else:
-            raise SessionError(f"unknown log entry kind {kind!r}")
+            raise SessionError(*both("unknown log entry kind {kind!r}", kind=kind))
         return events
 
     def _end(self, version: int, by: str) -> Event:
         """The host ends the current game early: scores as they stand, open prompts closed."""
         if self.game.is_over():
-            raise SessionError("the game is already over: there is nothing to end",
-                               "ゲームはもう終わっています。終了するものはありません")
+            raise SessionError(*both("the game is already over: there is nothing to end"))
         self.ended = {"version": version, "by": by, "prompts": self.prompts}
         self.prompts = {}
         scores, winners = self.game.scores(), self.game.winners()
@@ -267,11 +266,10 @@ class _State:
         """Take back the newest move entry (all the moves one observation applied), or with
         ``back_to`` every move entry from that log version on, as one undo with one event."""
         if not self.moves:
-            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
+            raise SessionError(*both("there is no move to undo in this game"))
         last = self.moves[-1]["version"] if back_to is None else back_to
         if not any(m["version"] == last for m in self.moves):
-            raise SessionError(f"no move of this game was entered at version {last}",
-                               f"このゲームに版{last}の手はありません")
+            raise SessionError(*both("no move of this game was entered at version {last}", last=last))
         undone: list[Move] = []
         entries = set()
         while self.moves and self.moves[-1]["version"] >= last:
@@ -370,12 +368,14 @@ class TableSession:
         # a name is printed by `companion session list/show` and shown on every phone: no ESC or BEL
         names = [clean_text(n) if isinstance(n, str) else n for n in names]
         if len(names) != players or not all(isinstance(n, str) and n.strip() for n in names):
-            raise SessionError(f"give {players} non-empty names, one per seat (got {names})")
+            raise SessionError(*both("give {players} non-empty names, one per seat (got {names})", players=players,
+                                     names=names))
         if seats is not None and len(seats) != players:
             raise SessionError(f"give {players} seats, one per player (got {len(seats)})")
         for label, value in (("rounds", rounds), ("target", target)):
             if value is not None and (not isinstance(value, int) or value < 1):
-                raise SessionError(f"{label} must be a whole number of at least 1, got {value!r}")
+                raise SessionError(*both("{label} must be a whole number of at least 1, got {value!r}", label=label,
+                                         value=value))
         settings = {"players": players, "options": options, "names": [n.strip() for n in names],
                     "seats": list(seats) if seats is not None else None, "rounds": rounds, "target": target}
         session_id, _ = store.create_session(game_id, settings)
@@ -576,8 +576,7 @@ class TableSession:
     def observe(self, observation: Mapping[str, Any], *, source: str = "camera") -> Outcome:
         """Reconcile a stable observation of the table: apply, ask to choose, or say what is wrong."""
         if not isinstance(observation, Mapping):
-            raise SessionError("an observation must be a JSON object shaped like the game's layout",
-                               "観察はゲームの配置と同じ形のJSONオブジェクトにしてください")
+            raise SessionError(*both("an observation must be a JSON object shaped like the game's layout"))
         obs = dict(observation)
         for _ in range(OBSERVE_RETRIES):
             self._catch_up()
@@ -585,8 +584,7 @@ class TableSession:
                 return self._observe_once(obs, source)
             except StaleVersion:
                 continue   # someone wrote first: reconcile again against the new state
-        raise SessionError("the session keeps changing under this observation; try again",
-                           "この観察の間に卓が変わり続けています。もう一度試してください")
+        raise SessionError(*both("the session keeps changing under this observation; try again"))
 
     def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
         version, game = self.version, self.game
@@ -726,7 +724,7 @@ class TableSession:
             self._commit("undo", {}, by, expected_version)
             return None
         if not self._st.moves:
-            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
+            raise SessionError(*both("there is no move to undo in this game"))
         last = self._st.moves[-1]["move"]
         self._commit("undo", {}, by, expected_version)
         return last
@@ -741,8 +739,7 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if self.ended_by_host:
-            raise SessionError("the host ended this game: take back the end first",
-                               "ホストがこのゲームを終了しています。先に終了を取り消してください")
+            raise SessionError(*both("the host ended this game: take back the end first"))
         undone = [m["move"] for m in self._st.moves if m["version"] >= version]
         self._commit("undo", {"to": version, "asked_by": clean_text(asked_by)}, by, expected_version, after=after)
         return undone
@@ -763,8 +760,7 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if not reason or not reason.strip():
-            raise SessionError("an override needs a reason (it is kept in the log)",
-                               "上書きには理由が必要です(記録に残ります)")
+            raise SessionError(*both("an override needs a reason (it is kept in the log)"))
         blocking = [p.id for p in self.prompts if p.kind in BLOCKING]
         return self._commit("override", {"moves": [move.to_json()], "override": True, "reason": reason,
                                          "close": blocking}, by, expected_version)
@@ -796,9 +792,9 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if not self.is_over():
-            raise SessionError("the current game is not over yet", "今のゲームはまだ終わっていません")
+            raise SessionError(*both("the current game is not over yet"))
         if (self.rounds is not None or self.target is not None) and self.series()["is_over"]:
-            raise SessionError("the series is over", "シリーズは終了しています")
+            raise SessionError(*both("the series is over"))
         self._commit("next_game", {}, by, expected_version)
 
     def wait_for_change(self, version: int, timeout: float) -> int:
