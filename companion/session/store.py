@@ -338,8 +338,8 @@ class Store:
                 db.execute("UPDATE phones SET role = ?, seat = ? WHERE session = ? AND phone = ?",
                            (role, seat, session_id, phone))
         except sqlite3.IntegrityError:
-            raise SessionError(f"seat {seat + 1 if seat is not None else '?'} is taken by another phone",
-                               f"席{seat + 1 if seat is not None else '?'}は別の端末が使っています") from None
+            raise SessionError(*both("seat {seat} is taken by another phone",
+                                     seat=seat + 1 if seat is not None else "?")) from None
 
     def remove_phone(self, session_id: str, phone: str) -> bool:
         """Forget a phone (its token stops working) and its undo request; True if it was there."""

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
-from companion.i18n import both
+from companion.i18n import N_, Text, both
 from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_text
 
@@ -31,8 +31,7 @@ BLOCKING = ("choose", "illegal")
 """Prompt kinds that stop moves until answered: the state or the table is in doubt."""
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
-ENDED = "the host ended this game early (undo reopens it; next game starts another)"
-ENDED_JA = "ホストがこのゲームを途中で終了しました(一手戻すと再開し、次のゲームで新しいゲームを始めます)"
+ENDED = N_("the host ended this game early (undo reopens it; next game starts another)")
 """Why a write to a game the host ended is refused."""
 
 
@@ -197,8 +196,8 @@ class _State:
             raise SessionError(f"log entry {version} follows {self.version}: the log is damaged")
         self.version = version
         if self.ended is not None and kind not in ("undo", "next_game", "note"):
-            raise (SessionError(f"the game is already over: {ENDED}", f"ゲームはもう終わっています: {ENDED_JA}")
-                   if kind == "end_game" else SessionError(ENDED, ENDED_JA))
+            raise (SessionError(*both("the game is already over: {why}", why=both(ENDED)))
+                   if kind == "end_game" else SessionError(*both(ENDED)))
         self.close(data.get("close", []))
         events: list[Event] = []
         if kind in ("moves", "answer", "override", "correct"):
@@ -555,8 +554,8 @@ class TableSession:
     def _require_unblocked(self) -> None:
         prompt = self.blocked()
         if prompt:
-            raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})",
-                               f"先に未回答の確認に答えてください({prompt.id}: {prompt.ja or prompt.text})")
+            raise SessionError(*both("answer the open prompt first ({id}: {text})", id=prompt.id,
+                                     text=Text(prompt.text, prompt.ja or prompt.text)))
 
     @_locked
     def play(self, move: Move, *, by: str = "manual", expected_version: int) -> list[Event]:
@@ -565,7 +564,8 @@ class TableSession:
         if expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
         if self.ended_by_host:
-            raise IllegalMove(f"The game is over: {ENDED}.", "game over", f"ゲームは終了しています: {ENDED_JA}。")
+            said = both("The game is over: {why}.", why=both(ENDED))
+            raise IllegalMove(said.en, "game over", said.ja)
         self._require_unblocked()
         self.game.check(move)
         rulings = [p.id for p in self.prompts if p.kind == "ruling"]   # the table has moved on
@@ -698,18 +698,17 @@ class TableSession:
         if expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
         if self.ended_by_host:
-            raise SessionError(f"there is nothing left to answer: {ENDED}", f"答える確認はもうありません: {ENDED_JA}")
+            raise SessionError(*both("there is nothing left to answer: {why}", why=both(ENDED)))
         prompt = self._st.prompts.get(prompt_id)
         if prompt is None:
             open_ids = ', '.join(self._st.prompts)
-            raise SessionError(f"no open prompt {prompt_id!r} (open: {open_ids or 'none'})",
-                               f"確認{prompt_id!r}はもう開いていません(開いている確認: {open_ids or 'なし'})")
+            raise SessionError(*both("no open prompt {prompt_id!r} (open: {open})", prompt_id=prompt_id,
+                                     open=open_ids or both("none")))
         choice = next((c for c in prompt.choices if c["id"] == choice_id), None)
         if choice is None:
-            raise SessionError(f"prompt {prompt_id} has no choice {choice_id!r} "
-                               f"(choices: {', '.join(c['id'] for c in prompt.choices)})",
-                               f"確認{prompt_id}に選択肢{choice_id!r}はありません"
-                               f"(選択肢: {', '.join(c['id'] for c in prompt.choices)})")
+            raise SessionError(*both("prompt {prompt_id} has no choice {choice_id!r} (choices: {choices})",
+                                     prompt_id=prompt_id, choice_id=choice_id,
+                                     choices=", ".join(c["id"] for c in prompt.choices)))
         data = {"prompt": prompt_id, "choice": choice_id, "moves": choice["moves"],
                 "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
         return self._commit("answer", data, by, expected_version)
