@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
+from companion.players import LEVELS
 from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_text
 
@@ -121,6 +122,7 @@ class _State:
         self.moves: list[dict[str, Any]] = []      # {"move": Move, "override": bool, "version": int}
         self.prompts: dict[str, Prompt] = {}
         self.events: list[dict[str, Any]] = []
+        self.companions: dict[int, str] = {}       # seat → level of the companion playing it
         self.game = self._new_game()
 
     def copy(self) -> "_State":
@@ -233,7 +235,8 @@ class _State:
             self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
                                 "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
         elif kind == "note":
-            pass
+            if isinstance(data.get("companions"), dict):   # the host gave seats to the companion
+                self.companions = {int(k): str(v) for k, v in data["companions"].items()}
         else:
             raise SessionError(f"unknown log entry kind {kind!r}")
         return events
@@ -418,6 +421,32 @@ class TableSession:
     def prompts(self) -> list[Prompt]:
         """The open prompts, oldest first."""
         return list(self._st.prompts.values())
+
+    @property
+    def companions(self) -> dict[int, str]:
+        """The seats the companion plays, each with its level (``companion.players.LEVELS``)."""
+        return dict(self._st.companions)
+
+    @_locked
+    def set_companions(self, seats: Mapping[int, str], *, by: str = "host") -> None:
+        """Give these seats to the companion at these levels (the others to people): when the table
+        is created or between games, not while a game is under way."""
+        self._catch_up()
+        wanted = {}
+        for seat, level in dict(seats).items():
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+                raise SessionError(f"there is no seat {seat!r}: seats are 0–{self.players - 1}",
+                                   f"席{seat!r}はありません。席は0〜{self.players - 1}です")
+            if level not in LEVELS:
+                raise SessionError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}",
+                                   f"レベル{level!r}はありません: {'、'.join(LEVELS)}のどれかを選んでください")
+            wanted[seat] = level
+        if wanted == self._st.companions:
+            return
+        if self._st.moves and not self.is_over():
+            raise SessionError("the companion takes or leaves a seat between games, not during one",
+                               "コンパニオンの席はゲームとゲームの間に変えてください(ゲーム中は変えられません)")
+        self._commit("note", {"companions": {str(k): v for k, v in sorted(wanted.items())}}, by, None)
 
     @_locked
     def history(self) -> list[dict[str, Any]]:

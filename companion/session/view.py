@@ -24,6 +24,7 @@ from typing import Any
 
 from companion import catalogue
 from companion.engine import CHANCE, Game, Move, Reason
+from companion.session import autoplay
 
 ROLES = ("seat", "table", "host", "watch")
 
@@ -213,7 +214,10 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         moves=redact(st["moves"], hidden),
         events=[_event(e, hidden, game, session.names, viewer) for e in st["events"]],
         prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
+        companions={str(k): v for k, v in session.companions.items()},
     )
+    # the companion's move is said to everyone: someone at the table lays its card for it
+    st["companion"] = autoplay.proposal(session) if session.companions else None
     return st
 
 

@@ -11,7 +11,9 @@ from flask import (Blueprint, Response, current_app, make_response, render_templ
 from companion.games import describe_all
 from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
-from webui.core.common import Caller, error_answer, fail, get_session, lang, require_role, session_module, tables
+from webui.companion.routes import companion_names, seats_from_form
+from webui.core.common import (Caller, error_answer, fail, get_session, lang, require_role, session_module, tables,
+                               whole_number)
 from webui.core.guard import csrf_ok, csrf_token, host_allowed, local_request
 from webui.core.i18n import pick
 from webui.phone.routes import redirect_with_token, view_context
@@ -45,7 +47,14 @@ def create() -> Any:
             options[key[4:]] = _option_value(value)
     body["options"] = options
     try:
+        # seats given to the companion (webui.companion): checked before the table exists
+        companions = seats_from_form(form, whole_number(body["players"]))
+        if companions:
+            typed = [n.strip() for n in str(body["names"] or "").split(",")] if body["names"] else []
+            body["names"] = companion_names(typed, companions, lang())
         s = create_table(body)
+        if companions:
+            s.set_companions(companions)
     except ApiError as err:
         return render_template("host_new.html", lang=lang(), listed=[],
                                error=pick(err.message, err.extra.get("ja", ""), lang()),

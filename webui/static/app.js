@@ -225,6 +225,8 @@
     }
     if (b.classList.contains("mv")) {
       post("move", {move: JSON.parse(b.dataset.move)});
+    } else if (b.classList.contains("companion-confirm")) {   /* the companion's card is laid */
+      post("companion", {});
     } else if (b.classList.contains("answer")) {
       post("answer", {prompt: b.dataset.prompt, choice: b.dataset.choice});
     } else if (b.id === "deal") {

@@ -1,0 +1,119 @@
+"""The companion at the table: the host gives seats to it (with a level each) when creating the
+table or between games, every page says its move (``companion_turn.html``, included by the game
+view), and a tap on "Done" plays that move once its card lies on the table."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Blueprint, Response, redirect, request, url_for
+
+from companion.players import LEVEL_WORDS, LEVELS
+from companion.session import autoplay
+from webui.api.api import _write, who_says
+from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
+from webui.core.errors import error_answer
+from webui.core.guard import csrf_ok, csrf_token
+from webui.core.i18n import add_strings
+
+bp = Blueprint("companion", __name__, template_folder="templates")
+
+MOST_SEATS = 5
+"""The table-creation form offers the companion this many seats (the page has no script for it)."""
+
+COMPANION_STRINGS: dict[str, tuple[str, str]] = {
+    "companion": ("Companion", "コンパニオン"),
+    "companion_seats": ("Seats for the companion", "コンパニオンの席"),
+    "companion_seats_hint": ("The companion plays a seat with real cards: its hand is a face-down pile "
+                             "in front of its seat; on its turn every screen says which card to lay "
+                             "where. Change seats between games.",
+                             "コンパニオンは本物のカードで席に着きます。手札はその席の前に裏向きの山にしておきます。"
+                             "手番になると、どのカードをどこに置くかを全員の画面に表示します。席の変更はゲームの合間にできます。"),
+    "companion_person": ("a person", "人"),
+    "companion_seat_n": ("Seat {n}", "席{n}"),
+    "companion_save": ("Save the seats", "席を保存"),
+    "companion_turn": ("The companion's move", "コンパニオンの手"),
+    "companion_lay": ("Take this card from the companion's face-down pile and lay it as said; then tap "
+                      "Done (with a camera, the move is seen by itself).",
+                      "コンパニオンの裏向きの山からこのカードを取り、表示どおりに置いてから「置いた」を押してください"
+                      "(カメラがあれば自動で読み取ります)。"),
+    "companion_done": ("Done: the card is laid", "置いた"),
+    "companion_plays": ("the companion", "コンパニオン"),
+}
+add_strings(COMPANION_STRINGS)
+
+
+def level_choices(lang_: str) -> list[tuple[str, str]]:
+    """The levels as (value, words) for a select, after "a person"."""
+    return [(level, LEVEL_WORDS[level].ja if lang_ == "ja" else str(LEVEL_WORDS[level])) for level in LEVELS]
+
+
+@bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    return {"companion_levels": level_choices, "companion_csrf": csrf_token, "companion_seats_offered": MOST_SEATS}
+
+
+def seats_from_form(form: Mapping[str, str], players: int | None = None) -> dict[int, str]:
+    """The seats the form gives to the companion (fields ``companion_<seat>`` = a level; empty for a
+    person); a bad field raises ``ApiError`` before anything is stored."""
+    wanted: dict[int, str] = {}
+    for key, value in form.items():
+        if not key.startswith("companion_") or not value:
+            continue
+        seat = key[len("companion_"):]
+        if not seat.isascii() or not seat.isdigit() or value not in LEVELS:
+            raise ApiError(400, f"A companion seat is given as companion_<seat>=<{'|'.join(LEVELS)}>, "
+                                f"got {key}={value!r}.",
+                           ja=f"コンパニオンの席は companion_<席>=<{'|'.join(LEVELS)}> で指定してください"
+                              f"({key}={value!r}が指定されました)。")
+        if players is not None and int(seat) >= players:
+            raise ApiError(400, f"Seat {int(seat) + 1} is not at this table of {players}.",
+                           ja=f"席{int(seat) + 1}はこの{players}人のテーブルにはありません。")
+        wanted[int(seat)] = value
+    return wanted
+
+
+def companion_names(names: list[str], wanted: Mapping[int, str], lang_: str) -> list[str]:
+    # names: as typed on the form, one per seat in order, "" where none was typed
+    """The seat names with the companion's seats named for it and its level where the host typed no
+    name (the history then keeps "Companion (good)" as a player: records against it come free)."""
+    out = list(names)
+    for seat, level in wanted.items():
+        if seat < len(out) and out[seat].strip():
+            continue   # the host named the seat
+        word = "コンパニオン" if lang_ == "ja" else "Companion"
+        level_words = LEVEL_WORDS[level].ja if lang_ == "ja" else str(LEVEL_WORDS[level])
+        name = f"{word}({level_words})" if lang_ == "ja" else f"{word} ({level_words})"
+        out += [""] * (seat + 1 - len(out))
+        out[seat] = name
+    return out
+
+
+@bp.post("/host/<table_id>/companions")
+def seats(table_id: str) -> Any:
+    """The host's form on the host screen: which seats the companion plays, at which level."""
+    s = get_session(table_id)
+    if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
+        return error_answer(403, "Only the host gives seats to the companion: open the host page.",
+                            "コンパニオンの席を決められるのはホストだけです。ホスト画面を開いてください。")
+    if not csrf_ok(request.form.get("csrf")):
+        return error_answer(403, "This form is stale or was sent from another page: reload the host page.",
+                            "このフォームは古いか、別のページから送られました。ホスト画面を読み込み直してください。")
+    try:
+        wanted = seats_from_form(request.form, s.players)
+        with tables().lock(table_id):
+            s.refresh()
+            s.set_companions(wanted, by="host")
+    except ApiError as err:
+        return error_answer(err.status, err.message, err.extra.get("ja", ""))
+    except session_module().SessionError as err:
+        return error_answer(400, str(err), getattr(err, "ja", ""))
+    tables().changed(table_id)
+    return redirect(url_for("host.table", table_id=table_id, lang=lang()))
+
+
+@bp.post("/api/tables/<table_id>/companion")
+def confirm(table_id: str) -> tuple[Response, int]:
+    """The tap that says the companion's card lies where it was asked: plays its proposed move."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        return autoplay.confirm(s, by=f"{who_says(s, who)} (companion)", expected_version=version)
+    return _write(table_id, "player", act)
