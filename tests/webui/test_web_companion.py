@@ -105,3 +105,12 @@ def test_seats_given_by_the_host_are_named_and_kept_between_games(client):
                           headers={"X-Table-Token": watcher})
     assert refused.status_code == 403
     assert len(NAMES) >= 2
+
+
+def test_the_phone_help_on_the_companion_in_both_languages(client):
+    """The help page (docs/players.md's table section) in English and in Japanese."""
+    en = client.get("/help/companion?lang=en").get_data(as_text=True)
+    ja = client.get("/help/companion?lang=ja").get_data(as_text=True)
+    assert "Seats for the companion" in en and "Done: the card is laid" in en and "information-set" in en
+    assert "コンパニオンの席" in ja and "置いた" in ja and "情報集合モンテカルロ法" in ja
+    assert "テーブルで" not in en and "At the table" not in ja

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from flask import Blueprint, Response, redirect, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from companion.players import LEVEL_WORDS, LEVELS
 from companion.session import autoplay
@@ -14,6 +14,7 @@ from webui.core.common import ApiError, Caller, get_session, lang, session_modul
 from webui.core.errors import error_answer
 from webui.core.guard import csrf_ok, csrf_token
 from webui.core.i18n import add_strings
+from webui.rules.rules import docs_dir, markdown_renderer, split_sections
 
 bp = Blueprint("companion", __name__, template_folder="templates")
 
@@ -37,7 +38,7 @@ COMPANION_STRINGS: dict[str, tuple[str, str]] = {
                       "コンパニオンの裏向きの山からこのカードを取り、表示どおりに置いてから「置いた」を押してください"
                       "(カメラがあれば自動で読み取ります)。"),
     "companion_done": ("Done: the card is laid", "置いた"),
-    "companion_plays": ("the companion", "コンパニオン"),
+    "companion_help": ("How to play against the companion", "コンパニオンと遊ぶには"),
 }
 add_strings(COMPANION_STRINGS)
 
@@ -117,3 +118,15 @@ def confirm(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         return autoplay.confirm(s, by=f"{who_says(s, who)} (companion)", expected_version=version)
     return _write(table_id, "player", act)
+
+
+HELP_SECTIONS = {"en": "At the table", "ja": "テーブルで"}
+"""The ``##`` section of docs/players.md the phone's help page shows, per language."""
+
+
+@bp.get("/help/companion")
+def help_page() -> str:
+    """The phone's help on playing against the companion (docs/players.md, in the page language)."""
+    language = lang()
+    text = split_sections((docs_dir() / "players.md").read_text(encoding="utf-8"))[HELP_SECTIONS[language]]
+    return render_template("companion_help.html", lang=language, html=markdown_renderer().render(text))
