@@ -53,6 +53,7 @@ def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
     return passing or (numbers[-1] if numbers else legal[0])
 
 
-playout = beginner
-PLAYOUTS = 80
+playout = good
+"""The strong player's playouts follow the good rule (cheaper than the beginner's here, and closer)."""
+PLAYOUTS = 150
 SCALE = 30.0

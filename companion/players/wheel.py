@@ -56,6 +56,7 @@ def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
     return rng.choice(best)
 
 
-playout = beginner
-PLAYOUTS = 500
+playout = good
+"""The strong player's playouts follow the good rule (the beginner's model of the others lost to them)."""
+PLAYOUTS = 100
 SCALE = 10.0
