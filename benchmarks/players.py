@@ -9,8 +9,9 @@ and the even share (1/players) it should clear. Solo games (Prussia, Chains with
 opponent: their rows give the victory rate (Prussia) or the share of perfect-or-near games (Chains,
 score ≥ 20 of 23) for each level and for random play.
 
-Time per decision is the wall time of ``Player.choose`` (with building the seat's view), one process,
-so one core; median and 95th percentile per level.
+Time per decision is the time of ``decide`` (building the seat's view and choosing), one process, so
+one core: wall time, and the process's CPU time (what one core spends on it, whatever else the
+machine runs); median and 95th percentile per level.
 
 ``companion bench players [--games N] [--seed S] [--game ID] [--players N] [--levels A,B]
 [--markdown FILE]``
@@ -64,9 +65,10 @@ def play(game_id: str, players: int, levels: Sequence[str], seed: int,
         if level == "random":
             game.apply(rng.choice(game.legal_moves()))
             continue
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         move = decide(game, seat, level, rng)
         times.setdefault(level, []).append(time.perf_counter() - start)
+        times.setdefault(f"{level} cpu", []).append(time.process_time() - cpu)
         game.apply(move)
     return game
 
@@ -115,12 +117,14 @@ def markdown(rows: list[dict[str, Any]], times: dict[tuple[str, int], dict[str, 
                                               " below" if r["high"] < r["even"] else " touches")
         out.append(f"| {r['game']} | {r['players']} | {r['level']} | {r['against']} | {r['games']} "
                    f"({r['seeds']}) | {r['win']:.1%} | {r['low']:.1%}–{r['high']:.1%}{clear} | {even} |")
-    out += ["", "| game | players | level | decisions | median ms | p95 ms |", "|---|---|---|---|---|---|"]
+    out += ["", "| game | players | level | decisions | median ms | p95 ms | CPU median ms | CPU p95 ms |",
+            "|---|---|---|---|---|---|---|---|"]
     for (game_id, players), per in times.items():
         for level in LEVELS:
             if per.get(level):
-                v = per[level]
-                out.append(f"| {game_id} | {players} | {level} | {len(v)} | {_ms(v, 0.5)} | {_ms(v, 0.95)} |")
+                v, c = per[level], per[f"{level} cpu"]
+                out.append(f"| {game_id} | {players} | {level} | {len(v)} | {_ms(v, 0.5)} | {_ms(v, 0.95)} "
+                           f"| {_ms(c, 0.5)} | {_ms(c, 0.95)} |")
     return "\n".join(out)
 
 
