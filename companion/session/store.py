@@ -339,6 +339,15 @@ class Store:
             raise SessionError(f"seat {seat + 1 if seat is not None else '?'} is taken by another phone",
                                f"席{seat + 1 if seat is not None else '?'}は別の端末が使っています") from None
 
+    def copy_phones(self, source: str, target: str) -> int:
+        """Seat ``source``'s phones at ``target`` as they were (a rematch: same seats, same roles,
+        the same tokens work); how many."""
+        with self._write() as db:
+            cur = db.execute("INSERT OR IGNORE INTO phones (session, phone, secret, label, role, seat, joined) "
+                             "SELECT ?, phone, secret, label, role, seat, joined FROM phones WHERE session = ?",
+                             (target, source))
+            return cur.rowcount
+
     def remove_phone(self, session_id: str, phone: str) -> bool:
         """Forget a phone (its token stops working) and its undo request; True if it was there."""
         with self._write() as db:

@@ -200,17 +200,18 @@ def _moves_shown(game: Game, viewer: Viewer, legal: list[Move], hidden: set[str]
 
 def chance_seat(game: Game) -> int | None:
     """The seat whose phone enters the card the table turns over now: the one who turned it over
-    (a Chains flip, a 2-player Prussia draw), the start player for the opening deal or setup, the
-    only seat of a solo game; None when no card is to be entered (the host and scorekeeper always may)."""
+    (a Chains flip, a 2-player Prussia draw), the only seat of a solo game; None when it is no
+    seat's card (the opening circle, terminals or deal: the host lays them). The host and the
+    scorekeeper may always enter it."""
     if game.is_over() or not game.is_chance_node():
         return None
     if game.players == 1:
         return 0
     if game.id == "chains":
         pending = getattr(game, "pending", None)
-        return pending[0] if pending else int(game.options.get("start_player", 0))
-    if game.id == "prussia":
-        return int(game.seat)   # the seat that chose to draw (or, at the deal, Prussia's side)
+        return pending[0] if pending else None
+    if game.id == "prussia" and getattr(game, "phase", None) == "draw":
+        return int(game.seat)   # the seat that chose to draw from the pile
     return None
 
 
@@ -248,8 +249,18 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         moves=redact(st["moves"], hidden),
         events=[_event(e, hidden, game, session.names, viewer) for e in st["events"]],
         prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
+        events_total=len(session.history()),
     )
     return st
+
+
+def events_for(session: Any, viewer: Viewer) -> list[dict[str, Any]]:
+    """Every event of the session from its start (all games of a series) as ``viewer`` may read
+    them: the whole log a page's "show all" opens."""
+    with session.lock:
+        events = session.history()
+        hidden = hidden_cards(session.game, viewer)
+        return [_event(e, hidden, session.game, session.names, viewer) for e in events]
 
 
 def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer) -> tuple[str, str]:

@@ -199,7 +199,8 @@ def state_for(s: Any, viewer: Any, language: str) -> dict[str, Any]:
     st = session_module().view.view_for(s, viewer)
     moves = st["legal_moves"] + st["chance_moves"]
     if (s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal"
-            and not st["prompts"] and (viewer.moves_for_everyone or s.players == 1)):
+            and not st["prompts"] and (viewer.moves_for_everyone
+                                       or session_module().view.chance_seat(s.game) == viewer.seat)):
         # two players dealt real cards at the table: the app need not know the hands
         moves.append({"player": CHANCE, "kind": "deal"})
     st["groups"] = [{"title": title, "moves": moves}
@@ -299,9 +300,9 @@ def _parse_move(s: Any, data: Any, *, seats_only: bool = False) -> Move:
 
 
 REFUSED_MOVE = {
-    "chance": ("A card turned over or dealt at the table is entered by the host or the table's "
-               "scorekeeper, not by a player's phone.",
-               "卓でめくったカードや配ったカードは、ホストか記録係が入力します(各プレイヤーの端末ではできません)。"),
+    "chance": ("A card turned over at the table is entered on the phone of the seat that turned it "
+               "over ({turner}), or by the host or the table's scorekeeper.",
+               "卓でめくったカードは、めくった席({turner})の端末か、ホストか記録係が入力します。"),
     "other": ("Your phone holds {mine}: it moves only for {mine}. Ask the host for the table role "
               "(one shared phone) if one phone should enter everyone's moves.",
               "この端末は{mine}の席です。{mine}の手だけを指せます。1台で全員の手を入力するなら、ホストに記録係にしてもらってください。"),
@@ -319,11 +320,14 @@ def who_says(s: Any, who: Caller) -> str:
 
 def check_mover(s: Any, who: Caller, move: Move) -> None:
     """Refuse (403) a move this caller may not enter: a seat's phone moves only for its seat."""
-    why = session_module().view.may_move(s.game, who.viewer, move)
+    view = session_module().view
+    why = view.may_move(s.game, who.viewer, move)
     if why:
         mine = s.names[who.viewer.seat] if who.viewer.seat is not None else "?"
+        turner = view.chance_seat(s.game)
+        said = s.names[turner] if turner is not None else "—"
         en, ja = REFUSED_MOVE[why]
-        fail(403, en.format(mine=mine), ja=ja.format(mine=mine))
+        fail(403, en.format(mine=mine, turner=said), ja=ja.format(mine=mine, turner=said))
 
 
 @bp.post("/tables/<table_id>/move")

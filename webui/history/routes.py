@@ -314,13 +314,7 @@ def export() -> Response:
 
 def rematch_of(table_id: str) -> dict[str, str] | None:
     """The table a rematch of ``table_id`` was set up at: {"id", "code"}, or None."""
-    row = tables().store._db().execute(
-        "SELECT data FROM entries WHERE session = ? AND kind = 'note' AND data LIKE '%\"rematch\"%' "
-        "ORDER BY version DESC LIMIT 1", (table_id,)).fetchone()
-    if row is None:
-        return None
-    found = json.loads(row[0]).get("rematch")
-    return found if isinstance(found, dict) and isinstance(found.get("id"), str) else None
+    return tables().rematch_of(table_id)
 
 
 def _host_of(table_id: str) -> Response:
@@ -361,6 +355,8 @@ def rematch() -> Any:
     else:
         raise ApiError(400, "Say which table or play to rematch.", ja="再戦するテーブルかプレイを指定してください。")
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
+    if table_id:   # every phone follows in the seat it held, with the token it has (no new code)
+        tables().store.copy_phones(table_id, new.id)
     follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
     if table_id:
         with tables().lock(table_id):

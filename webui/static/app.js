@@ -107,6 +107,7 @@
           shown = v;
           body.dataset.version = String(v);
           body.dispatchEvent(new CustomEvent("tc:updated", {detail: v}));
+          afterDraw();
         }
       });
     }).catch(function () { toast(body.dataset.offline || "…", true); })
@@ -131,9 +132,10 @@
       return r.json().catch(function () { return {}; }).then(function (j) {
         if (r.status === 409) toast(body.dataset.stale + (j.error ? " (" + j.error + ")" : ""), true);
         else if (!r.ok) toast(j.error || ("error " + r.status), true);
-        return refresh();
+        /* the caller learns whether it was done: a refusal is never followed by a "✓" */
+        return refresh().then(function () { return {ok: r.ok, status: r.status, answer: j}; });
       });
-    }).catch(function () { toast(body.dataset.offline, true); })
+    }).catch(function () { toast(body.dataset.offline, true); return {ok: false}; })
       .finally(function () { busy = false; body.classList.remove("busy"); });
   }
 
@@ -242,8 +244,8 @@
       if (b.dataset.seat) change.seat = +b.dataset.seat;
       post("phones", change).then(function () { refresh(true); });
     } else if (b.id === "undo-request") {
-      post("undo-request", {}).then(function () {
-        toast("✓");
+      post("undo-request", {}).then(function (done) {
+        if (done && done.ok) toast(body.dataset.undoAsked || "✓");   /* a refusal shows its own words */
       });
     } else if (b.id === "next-game") {
       post("next", {});
@@ -281,6 +283,54 @@
     setCookie("seat_" + tableId, seatSel.value);
     refresh(true);
   });
+
+  /* "your turn": the title, a short vibration and a short sound (switched off on this phone with
+     the bell button); told once when the turn comes, not at every redraw */
+  var sound = document.getElementById("sound-toggle");
+  var quiet = localStorage.getItem("tc_sound") === "off";
+  function drawSound() {
+    if (!sound) return;
+    sound.textContent = quiet ? sound.dataset.off : sound.dataset.on;
+    sound.setAttribute("aria-pressed", quiet ? "false" : "true");
+  }
+  if (sound) {
+    drawSound();
+    sound.addEventListener("click", function () {
+      quiet = !quiet;
+      localStorage.setItem("tc_sound", quiet ? "off" : "on");
+      drawSound();
+    });
+  }
+  var baseTitle = document.title, wasMine = null, audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = 880; gain.gain.value = 0.08;
+      osc.connect(gain); gain.connect(audio.destination);
+      osc.start(); osc.stop(audio.currentTime + 0.15);
+    } catch (e) { /* no sound on this browser */ }
+  }
+  function afterDraw() {
+    var gv = document.querySelector(".gameview");
+    if (!gv) return;
+    var mine = gv.dataset.mine === "1";
+    document.title = (mine ? "★ " + (d.yourTurn || "") + " — " : "") + baseTitle;
+    body.classList.toggle("my-turn", mine);
+    if (mine && wasMine === false) {   /* the turn just came: once */
+      if (navigator.vibrate) navigator.vibrate(120);
+      if (!quiet) beep();
+    }
+    wasMine = mine;
+    if (gv.dataset.seatsFull !== undefined) body.classList.toggle("seats-full", gv.dataset.seatsFull === "1");
+    /* a rematch: a phone follows to the new table in its seat, no code and no tap */
+    var follow = document.querySelector("[data-follow]");
+    if (follow && d.role !== "host" && !afterDraw.left) {
+      afterDraw.left = true;
+      window.location.replace(follow.dataset.follow + "?token=" + encodeURIComponent(token));
+    }
+  }
+  afterDraw();
 
   /* live updates: the stream says "version N"; a sleeping phone reconnects and catches up */
   var source = null;
