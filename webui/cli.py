@@ -4,7 +4,9 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from companion.games import GAME_IDS, game_class
@@ -28,6 +30,18 @@ def print_qr(url: str, out: Any = None) -> None:
     qr = qrcode.QRCode(border=1)
     qr.add_data(url)
     qr.print_ascii(out=out or sys.stdout, invert=True)
+
+
+def database_for(args: argparse.Namespace) -> tuple[str | None, Any]:
+    """The SQLite file ``serve`` uses: ``--db``; for ``--demo`` without it a throw-away file (a
+    simulated game never joins the user's history), with the directory object that keeps it;
+    else None (the user's own database)."""
+    if args.db:
+        return args.db, None
+    if args.demo:
+        scratch = tempfile.TemporaryDirectory(prefix="companion-demo-")
+        return str(Path(scratch.name) / "demo.db"), scratch
+    return None, None
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -59,8 +73,9 @@ def _serve(args: argparse.Namespace) -> int:
                   f"'cryptography' package, or serve without --https.", file=sys.stderr)
             return 2
     config: dict[str, Any] = {"PUBLIC_URL": f"{scheme}://{public_host}:{args.port}"}
-    if args.db:
-        config["DB"] = args.db
+    db, scratch = database_for(args)   # scratch: the demo's directory lives as long as the server
+    if db:
+        config["DB"] = db
     app = create_app(config)
     tables = app.extensions["tables"]
     try:
@@ -110,7 +125,8 @@ def _serve(args: argparse.Namespace) -> int:
         # no token on the terminal (scrollback, screen sharing): this computer opens the host page
         # without one and gets the host's cookie
         print(f"Host screen (open it on this computer): http://127.0.0.1:{server.port}/host/{s.id}")
-    print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
+    print(f"Table Companion is serving at {base}/  (database: {app.config['DB']}"
+          f"{', thrown away at the end: the demo never touches your history' if scratch else ''})")
     if not (watching or args.demo):   # no table yet: the host creates one on the host page
         print(f"Host page (create a table, then show its join code): {base}/host")
     print(f"Phones join at: {url}")

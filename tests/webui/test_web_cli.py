@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,19 @@ def test_serve_is_a_command():
     assert args.demo == "hills" and args.port == 0 and args.lan
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--demo", "wheel", "--video", "x.mp4"])
+
+
+def test_the_demo_never_touches_the_users_database(tmp_path):
+    from companion.session.store import default_path
+    from webui.cli import database_for
+    db, scratch = database_for(build_parser().parse_args(["serve", "--demo", "wheel"]))
+    assert db and scratch is not None and Path(db).parent == Path(scratch.name)
+    assert Path(db).resolve() != default_path().resolve()
+    scratch.cleanup()
+    assert not Path(db).parent.exists()                                    # thrown away
+    mine = str(tmp_path / "mine.db")
+    assert database_for(build_parser().parse_args(["serve", "--demo", "wheel", "--db", mine])) == (mine, None)
+    assert database_for(build_parser().parse_args(["serve"])) == (None, None)   # the user's own
 
 
 def test_simulated_observations_are_layouts_until_the_end():
