@@ -250,6 +250,7 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         events=[_event(e, hidden, game, session.names, viewer) for e in st["events"]],
         prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
         events_total=len(session.history()),
+        turner=chance_seat(game) if not st["is_over"] else None,
     )
     return st
 
