@@ -105,6 +105,10 @@ CREATE TABLE IF NOT EXISTS play_sources (
     source   TEXT NOT NULL,          -- "bgstats"
     unknown  TEXT NOT NULL           -- JSON list of what that app did not say: moves, duration, scores, start
 );
+CREATE TABLE IF NOT EXISTS play_merges (
+    name     TEXT PRIMARY KEY COLLATE NOCASE,   -- a player's name in an imported BG Stats file
+    player   TEXT NOT NULL                      -- the known player the host counted them as
+);
 CREATE TABLE IF NOT EXISTS play_edits (
     play     TEXT PRIMARY KEY,       -- a play the host corrected or deleted (companion/history/edit.py)
     made     TEXT NOT NULL,          -- ISO 8601 UTC

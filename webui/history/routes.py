@@ -137,6 +137,13 @@ HISTORY_STRINGS: dict[str, tuple[str, str]] = {
                       "BG StatsのJSON書き出し(設定 → エクスポート/バックアップ)。5つのゲームのプレイだけを読み、"
                       "書き込む前に一致した内容を確認できます。"),
     "h_import_read": ("Read the file", "ファイルを読む"),
+    "h_import_count": ("{old} already imported, {new} new", "読み込み済み{old}件、新規{new}件"),
+    "h_backup": ("Restore this app's backup", "このアプリのバックアップを復元"),
+    "h_backup_count": ("This backup holds {plays} plays and {players} players; plays already here are "
+                       "kept as they are.", "このバックアップには{plays}件のプレイと{players}人のプレイヤーが"
+                       "あります。すでにあるプレイはそのまま残します。"),
+    "h_backup_confirm": ("Restore", "復元する"),
+    "h_restored_backup": ("Backup restored:", "バックアップを復元しました:"),
     "h_import_confirm": ("Import these plays", "これらのプレイを読み込む"),
     "h_import_games": ("Games that are ours", "このアプリのゲーム"),
     "h_matched_by": ("matched by", "一致:"),
@@ -554,12 +561,22 @@ def _pending() -> dict[str, str]:
     return current_app.extensions.setdefault("history_imports", {})
 
 
+def _keep(text: str) -> str:
+    """Keep an uploaded file until the host confirms it; the token its confirmation sends."""
+    import secrets
+    token = secrets.token_urlsafe(12)
+    pending = _pending()
+    pending[token] = text
+    for old in list(pending)[:-PENDING]:
+        pending.pop(old, None)
+    return token
+
+
 @bp.post("/history/import")
 def import_file() -> Any:
     """Read an uploaded BG Stats export and show what it would import (``file``), or import it as the
     host confirmed, with the players merged as chosen (``token``, ``merge<ref>``)."""
     import json as _json
-    import secrets
     request.max_content_length = IMPORT_LIMIT
     form = _checked_form()
     language = lang()
@@ -581,9 +598,18 @@ def import_file() -> Any:
         raise ApiError(400, "Choose a BG Stats export file.", ja="BG Statsの書き出しファイルを選んでください。")
     try:
         data = _json.loads(text)
+        if isinstance(data, dict) and data.get("format") == exchange.FORMAT:   # this app's own backup
+            done = exchange.import_text(store, text, dry_run=not token)
+            if token:
+                _pending().pop(token, None)
+                return _back("restored_backup", n=done.plays)
+            return render_template("history_import.html", lang=language, reading=None, plays=done.plays,
+                                   players=len(data.get("players") or []), token=_keep(text),
+                                   csrf=csrf_token(), title=title, backup=True)
         if not bgstats.is_file(data):
-            raise exchange.HistoryError("not a BG Stats export (\"games\", \"players\", \"plays\")",
-                                        "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\")")
+            raise exchange.HistoryError("not a BG Stats export (\"games\", \"players\", \"plays\") nor "
+                                        "this app's backup",
+                                        "BG Statsの書き出しでも、このアプリのバックアップでもありません")
         known = query.known_players(store)
         merge = {}
         if token:
@@ -601,11 +627,7 @@ def import_file() -> Any:
     if token:
         _pending().pop(token, None)
         return _back("imported", n=done.plays)
-    token = secrets.token_urlsafe(12)
-    pending = _pending()
-    pending[token] = text
-    for old in list(pending)[:-PENDING]:
-        pending.pop(old, None)
     return render_template("history_import.html", lang=language, reading=done.reading, plays=done.plays,
-                           known=query.known_players(store), token=token, csrf=csrf_token(), title=title,
+                           already=dict(done.reading.left_out).get("already_imported", 0), token=_keep(text),
+                           known=query.known_players(store), csrf=csrf_token(), title=title,
                            unknown_words=UNKNOWN_WORDS, left_out_words=bgstats.LEFT_OUT, counted=counted)
