@@ -197,6 +197,18 @@ def test_a_whole_game_night_on_everyones_own_phone(server, browser, game, player
     SHOTS.mkdir(parents=True, exist_ok=True)
     host.screenshot(path=str(SHOTS / f"night-{game}-host-end.png"))
     phones[0].screenshot(path=str(SHOTS / f"night-{game}-phone-end.png"))
+    # the host replays the game move by move
+    host.click("#replay-link")
+    host.wait_for_selector("#replay[data-step='0']")
+    host.click("#replay-next")
+    host.wait_for_selector("#replay[data-step='1']")
+    assert host.inner_text("#replay-words")
+    host.click("#replay-last")
+    moves = int(host.get_attribute("#replay", "data-moves"))
+    host.wait_for_selector(f"#replay[data-step='{moves}']")
+    assert moves == len(_state(server, table, table["host_token"])["moves"])
+    host.click("#replay-back")
+    host.wait_for_selector("#end-table")
     # a rematch: every phone follows to the new table in its seat, no code and no tap
     old = table["id"]
     host.click("#rematch")

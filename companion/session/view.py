@@ -255,6 +255,31 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     return st
 
 
+def replay_for(session: Any, viewer: Viewer, step: int) -> dict[str, Any]:
+    """The table's current game as it stood after its first ``step`` moves (a replay, move by move),
+    as ``viewer`` may see it: the public table then, the move that led there in words and the
+    number of moves in all."""
+    from companion.session.table import _apply_unchecked
+    with session.lock:
+        moves = [(Move.from_json({k: v for k, v in m.items() if k not in ("version", "override")}), m["override"])
+                 for m in session.state(None)["moves"]]
+        game = type(session.game)(session.players, dict(session.game.options))
+        names = list(session.names)
+    step = max(0, min(step, len(moves)))
+    said = ("", "")
+    for i, (move, override) in enumerate(moves[:step]):
+        if i == step - 1:
+            said = moves_words(game, names, [move], viewer)
+        if override:
+            _apply_unchecked(game, move)
+        else:
+            game.apply(move)
+    turn = game.current_player()
+    view = redact(public_view(game, turn), hidden_cards(game, viewer))
+    return {"step": step, "moves": len(moves), "view": view, "layout": view["layout"],
+            "current_player": turn, "move": said[0], "move_ja": said[1]}
+
+
 def events_for(session: Any, viewer: Viewer) -> list[dict[str, Any]]:
     """Every event of the session from its start (all games of a series) as ``viewer`` may read
     them: the whole log a page's "show all" opens."""
