@@ -349,7 +349,7 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
     (the page's ``tc:updated``, clocked in the pages themselves). The server runs in this process."""
     import playwright.sync_api as playwright
     from webui import create_app
-    from webui.server import RunningServer
+    from webui.core.server import RunningServer
     rng = random.Random(seed)
     latencies: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, \

@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 
 from companion.session import Store, TableSession
-from tests.test_web_browser import SHOTS, _create, _join, _phone, _post, _version, browser, server  # noqa: F401
+from tests.webui.test_web_browser import SHOTS, _create, _join, _phone, _post, _version, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
