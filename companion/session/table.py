@@ -283,7 +283,7 @@ class _State:
                                "ゲームはもう終わっています。終了するものはありません")
         self.ended = {"version": version, "by": by, "prompts": self.prompts}
         self.prompts = {}
-        scores, winners = self.game.scores(), self.game.winners()
+        scores, winners = self.game.scores(), decided(self.players, self.game.winners())
         table = ", ".join(f"{n} {s}" for n, s in zip(self.names, scores))
         table_ja = "、".join(f"{n} {s}点" for n, s in zip(self.names, scores))
         said, said_ja = verdict(self.names, winners) if self.players > 1 else ("", "")
