@@ -43,6 +43,25 @@ def _caught_up(page, version):
     page.wait_for_function("v => +document.body.dataset.version >= v", arg=version, timeout=LIVE_MS)
 
 
+def _turned_over(server, table):
+    """The cards the table may really turn over now (the pile's, not a hand's: a seat's list names
+    both alike, so as not to tell the hands; the card a player turns over is a pile card)."""
+    game = TableSession.open(Store(server.app.config["DB"]), table["id"]).game
+    return {json.dumps(m.to_json(), sort_keys=True) for m in game.legal_moves()}
+
+
+def _enter_card(page, legal, rng):
+    """The seat enters the card it turned over: the card's button, or its suit and then the card."""
+    buttons = [b for b in page.locator("#moves details.chance button.mv").all()
+               if json.dumps(json.loads(b.get_attribute("data-move")), sort_keys=True) in legal]
+    assert buttons, page.inner_text("#moves")
+    button = buttons[rng.randrange(len(buttons))]
+    if not button.is_visible():   # two steps: the suit first
+        step = button.evaluate("b => b.closest('.step2').dataset.for")
+        page.locator(f"#moves .pick[data-step='{step}']").tap()
+    button.tap()
+
+
 def _tap_a_move(page, rng):
     """Tap one of the page's move buttons (a card first where the move takes two steps); never
     "let the app draw": a seat enters the card it really turned over."""
@@ -74,7 +93,9 @@ def _step(server, table, host, phones, rng):
         _caught_up(page, st["version"])
         if cur == -1:   # the seat that turned the card over enters it: its picker is open
             assert page.locator("#moves details.chance[open]").count() == 1
-        _tap_a_move(page, rng)
+            _enter_card(page, _turned_over(server, table), rng)
+        else:
+            _tap_a_move(page, rng)
     page.wait_for_function("v => +document.body.dataset.version > v", arg=st["version"], timeout=LIVE_MS)
     return _version(page)
 
@@ -94,6 +115,9 @@ def _api_step(server, table, tokens, rng):
         token = tokens[turner if cur == -1 else cur]
         mine = _state(server, table, token)
         moves = [b["move"] for g in mine["groups"] for b in g["moves"]]
+        if cur == -1:   # the card really turned over: one of the pile's
+            legal = _turned_over(server, table)
+            moves = [m for m in moves if json.dumps(m, sort_keys=True) in legal]
         _post(server, f"/api/tables/{tid}/move", {"move": rng.choice(moves), "version": st["version"]}, token)
 
 
