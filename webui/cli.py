@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
 import tempfile
@@ -30,18 +31,6 @@ def print_qr(url: str, out: Any = None) -> None:
     qr = qrcode.QRCode(border=1)
     qr.add_data(url)
     qr.print_ascii(out=out or sys.stdout, invert=True)
-
-
-def database_for(args: argparse.Namespace) -> tuple[str | None, Any]:
-    """The SQLite file ``serve`` uses: ``--db``; for ``--demo`` without it a throw-away file (a
-    simulated game never joins the user's history), with the directory object that keeps it;
-    else None (the user's own database)."""
-    if args.db:
-        return args.db, None
-    if args.demo:
-        scratch = tempfile.TemporaryDirectory(prefix="companion-demo-")
-        return str(Path(scratch.name) / "demo.db"), scratch
-    return None, None
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -73,9 +62,13 @@ def _serve(args: argparse.Namespace) -> int:
                   f"'cryptography' package, or serve without --https.", file=sys.stderr)
             return 2
     config: dict[str, Any] = {"PUBLIC_URL": f"{scheme}://{public_host}:{args.port}"}
-    db, scratch = database_for(args)   # scratch: the demo's directory lives as long as the server
-    if db:
-        config["DB"] = db
+    demo_dir = None
+    if args.db:
+        config["DB"] = args.db
+    elif args.demo:   # a demo's games are nobody's: they never enter the user's own history
+        demo_dir = tempfile.TemporaryDirectory(prefix="companion-demo-")
+        config["DB"] = str(Path(demo_dir.name) / "demo.db")
+        print(f"Demo database (deleted when the demo stops): {config['DB']}")
     app = create_app(config)
     tables = app.extensions["tables"]
     try:
@@ -125,8 +118,7 @@ def _serve(args: argparse.Namespace) -> int:
         # no token on the terminal (scrollback, screen sharing): this computer opens the host page
         # without one and gets the host's cookie
         print(f"Host screen (open it on this computer): http://127.0.0.1:{server.port}/host/{s.id}")
-    print(f"Table Companion is serving at {base}/  (database: {app.config['DB']}"
-          f"{', thrown away at the end: the demo never touches your history' if scratch else ''})")
+    print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
     if not (watching or args.demo):   # no table yet: the host creates one on the host page
         print(f"Host page (create a table, then show its join code): {base}/host")
     print(f"Phones join at: {url}")
@@ -138,9 +130,10 @@ def _serve(args: argparse.Namespace) -> int:
     elif args.lan:
         print("A phone can be the table's camera (the host page's \"Use a phone as the camera\") "
               "only over HTTPS: start with --lan --https.")
+    signal.signal(signal.SIGTERM, _stop_on_term)   # a service manager's stop ends it as Ctrl+C does
     print("Press Ctrl+C to stop.")
-    server.start()
     try:
+        server.start()
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
@@ -149,7 +142,13 @@ def _serve(args: argparse.Namespace) -> int:
         if driver:
             driver.stop()
         server.stop()
+        if demo_dir:
+            demo_dir.cleanup()
     return 0
+
+
+def _stop_on_term(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def print_https_note(cert_path: Any) -> None:
@@ -175,7 +174,7 @@ def register(subparsers: Any) -> None:
                    "certificate kept in your data directory (a phone's camera page needs it off "
                    "this computer; each browser warns once)")
     p.add_argument("--db", help="SQLite file for the table sessions (default: your user data "
-                   "directory)")
+                   "directory; with --demo a throw-away file)")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--camera", type=int, metavar="N", help="watch the table with camera N")
     src.add_argument("--video", metavar="FILE", help="watch a recorded video of the table")
