@@ -268,12 +268,13 @@ def replay_for(session: Any, viewer: Viewer, step: int) -> dict[str, Any]:
     step = max(0, min(step, len(moves)))
     said = ("", "")
     for i, (move, override) in enumerate(moves[:step]):
-        if i == step - 1:
-            said = moves_words(game, names, [move], viewer)
+        before = game.clone() if i == step - 1 else None
         if override:
             _apply_unchecked(game, move)
         else:
             game.apply(move)
+        if before is not None:   # a card played is public once on the table: hidden as it is after the move
+            said = moves_words(before, names, [move], viewer, hidden_cards(game, viewer))
     turn = game.current_player()
     view = redact(public_view(game, turn), hidden_cards(game, viewer))
     return {"step": step, "moves": len(moves), "view": view, "layout": view["layout"],
@@ -289,10 +290,11 @@ def events_for(session: Any, viewer: Viewer) -> list[dict[str, Any]]:
         return [_event(e, hidden, session.game, session.names, viewer) for e in events]
 
 
-def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer) -> tuple[str, str]:
+def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer,
+                hidden: set[str] | None = None) -> tuple[str, str]:
     """``moves`` in words (English, Japanese) as ``viewer`` may read them: a move naming a card
-    the viewer may not see is worded without its card."""
-    hidden = hidden_cards(game, viewer)
+    the viewer may not see (``hidden``, default: now) is worded without its card."""
+    hidden = hidden_cards(game, viewer) if hidden is None else hidden
     parts_en, parts_ja = [], []
     for move in moves:
         shown = move

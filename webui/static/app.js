@@ -84,7 +84,8 @@
         if (v > shown || v < 0 || (forced && v >= shown)) {   /* else never redraw a version shown: taps stay put */
           var view = document.getElementById("view");
           /* a fold-out the reader opened (the host's override) stays open, its reason typed */
-          var open = Array.prototype.map.call(view.querySelectorAll("details[open][class]"),
+          /* (the host's seat list is the server's to open: folded once every seat is taken) */
+          var open = Array.prototype.map.call(view.querySelectorAll("details[open][class]:not(#seat-admin)"),
             function (el) { return el.className; });
           var reason = document.getElementById("override-reason");
           var typed = reason ? reason.value : "";
