@@ -193,7 +193,10 @@ def _first_step(game: str, move: dict[str, Any], lang: str) -> tuple[str, str, s
     """What a player names first: (key, words, card chip) — the card (a face-down card in Seven
     Hills), or for a drawn playing card its suit."""
     card = move.get("card")
-    if game == "prussia" and move.get("kind") == "draw" and move.get("player", 0) < 0:
+    # a drawn card, or a card played from a hand the app does not know (any of ~50 unseen cards):
+    # its suit first, then the card
+    if game == "prussia" and isinstance(card, str) and (
+            (move.get("kind") == "draw" and move.get("player", 0) < 0) or move.get("kind") == "play"):
         info = card_info(card)
         suit = info.suit if info and info.suit else "JK"
         return suit, catalogue.SUIT_SYMBOLS.get(suit, "JK"), None

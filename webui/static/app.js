@@ -105,6 +105,8 @@
           });
           reason = document.getElementById("override-reason");
           if (reason) reason.value = typed;
+          var seats = document.getElementById("seat-admin");
+          if (seats && seatsByHand) seats.open = true;   /* the host opened it: it stays open */
           shown = v;
           body.dataset.version = String(v);
           body.dispatchEvent(new CustomEvent("tc:updated", {detail: v}));
@@ -190,7 +192,10 @@
   }, true);   /* toggle does not bubble */
   body.addEventListener("tc:updated", function () { circle = []; chosen = null; });
 
+  var seatsByHand = false;   /* the host opened the folded seat list (it folds itself once full) */
   document.addEventListener("click", function (ev) {
+    var fold = ev.target.closest("#seat-admin > summary");
+    if (fold) seatsByHand = !fold.parentNode.open;
     var b = ev.target.closest("button");
     if (!b || b.disabled) return;
     if (b.classList.contains("circle-card")) {
