@@ -11,7 +11,7 @@ from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from webui.api.api import find_table, new_phone, state_for
 from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
-from webui.core.i18n import pick
+from webui.core.i18n import both, pick, t
 from webui.core.render import override_picker, score_chart
 from webui.rules.rules import rules_page
 
@@ -100,10 +100,9 @@ def join() -> Any:
     except ApiError as err:   # too many wrong codes from this address
         return _refused_join(err)
     if table_id is None:
-        msg = (pick("Type the code shown on the host screen.", "ホスト画面に表示されたコードを入力してください。", lang())
+        msg = (t("Type the code shown on the host screen.", lang())
                if not code.strip() else
-               pick(f"No table has the code {code.strip().upper()!r}. Check the host screen.",
-                    f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。", lang()))
+               t("No table has the code {code!r}. Check the host screen.", lang(), code=code.strip().upper()))
         return render_template("index.html", lang=lang(), error=msg, code=code), 404 if code else 400
     if tables().caller(table_id, request.cookies.get(f"tc_{table_id}")) is not None:
         return redirect(url_for("phone.table", table_id=table_id))   # joined before: keep its seat
@@ -162,8 +161,7 @@ def view(table_id: str) -> Any:
     s = get_session(table_id)
     who = page_caller(table_id)
     if who is None:
-        raise ApiError(401, "Join the table first (scan its QR code or type its code).",
-                       ja="先にテーブルに参加してください(QRコードを読むかコードを入力)。")
+        raise ApiError(401, both("Join the table first (scan its QR code or type its code)."))
     language = lang()
     with tables().lock(table_id):
         pokes = tables().hub.pokes(table_id)       # before drawing: a later poke is news
@@ -223,8 +221,7 @@ def override(table_id: str) -> Any:
     s = get_session(table_id)
     who = page_caller(table_id)
     if who is None or who.role != "host":
-        raise ApiError(403, "Only the host overrides or replaces a move.",
-                       ja="手の上書きや置き換えはホストだけができます。")
+        raise ApiError(403, both("Only the host overrides or replaces a move."))
     language = lang()
     with tables().lock(table_id):
         version = s.refresh().version
