@@ -99,6 +99,22 @@ def table(table_id: str) -> Any:
                            **view_context(s, Caller(session_module().view.HOST), lang()))
 
 
+@bp.get("/host/<table_id>/replay")
+def replay(table_id: str) -> Any:
+    """A finished game replayed move by move on the host's screen: the table after move ``step``."""
+    s = get_session(table_id)
+    require_role(table_id, "host", allow_cookie=True)
+    if not s.is_over():
+        return error_answer(409, *both("The game is still on: its replay opens once it is over."))
+    step = request.args.get("step", type=int)
+    with tables().lock(table_id):
+        at = session_module().view.replay_for(s, Caller(session_module().view.HOST).viewer,
+                                                   10 ** 6 if step is None else step)
+    return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=list(s.names),
+                           layout=at["layout"], extra=at["view"], view=at["view"], seat=None, role="host",
+                           st={"current_player": at["current_player"], "events": [], "prompts": []})
+
+
 def qr_svg(data: str) -> str:
     """A QR code as an SVG document (server-side, no JavaScript)."""
     import qrcode
