@@ -13,35 +13,13 @@ from webui.api.api import _write, who_says
 from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
 from webui.core.errors import error_answer
 from webui.core.guard import csrf_ok, csrf_token
-from webui.core.i18n import add_strings
+from webui.core.i18n import both
 from webui.rules.rules import docs_dir, markdown_renderer, split_sections
 
 bp = Blueprint("companion", __name__, template_folder="templates")
 
 MOST_SEATS = 5
 """The table-creation form offers the companion this many seats (the page has no script for it)."""
-
-COMPANION_STRINGS: dict[str, tuple[str, str]] = {
-    "companion": ("Companion", "コンパニオン"),
-    "companion_seats": ("Seats for the companion", "コンパニオンの席"),
-    "companion_seats_hint": ("The companion plays a seat with real cards: its hand is a face-down pile "
-                             "in front of its seat; on its turn every screen says which card to lay "
-                             "where. Change seats between games.",
-                             "コンパニオンは本物のカードで席に着きます。手札はその席の前に裏向きの山にしておきます。"
-                             "手番になると、どのカードをどこに置くかを全員の画面に表示します。席の変更はゲームの合間にできます。"),
-    "companion_person": ("a person", "人"),
-    "companion_seat_n": ("Seat {n}", "席{n}"),
-    "companion_save": ("Save the seats", "席を保存"),
-    "companion_turn": ("The companion's move", "コンパニオンの手"),
-    "companion_lay": ("Take this card from the companion's face-down pile and lay it as said; then tap "
-                      "Done (with a camera, the move is seen by itself).",
-                      "コンパニオンの裏向きの山からこのカードを取り、表示どおりに置いてから「置いた」を押してください"
-                      "(カメラがあれば自動で読み取ります)。"),
-    "companion_done": ("Done: the card is laid", "置いた"),
-    "companion_help": ("How to play against the companion", "コンパニオンと遊ぶには"),
-}
-add_strings(COMPANION_STRINGS)
-
 
 def level_choices(lang_: str) -> list[tuple[str, str]]:
     """The levels as (value, words) for a select, after "a person"."""
@@ -62,13 +40,11 @@ def seats_from_form(form: Mapping[str, str], players: int | None = None) -> dict
             continue
         seat = key[len("companion_"):]
         if not seat.isascii() or not seat.isdigit() or value not in LEVELS:
-            raise ApiError(400, f"A companion seat is given as companion_<seat>=<{'|'.join(LEVELS)}>, "
-                                f"got {key}={value!r}.",
-                           ja=f"コンパニオンの席は companion_<席>=<{'|'.join(LEVELS)}> で指定してください"
-                              f"({key}={value!r}が指定されました)。")
+            raise ApiError(400, both("A companion seat is given as companion_<seat>=<{levels}>, got "
+                                     "{field}={value!r}.", levels="|".join(LEVELS), field=key, value=value))
         if players is not None and int(seat) >= players:
-            raise ApiError(400, f"Seat {int(seat) + 1} is not at this table of {players}.",
-                           ja=f"席{int(seat) + 1}はこの{players}人のテーブルにはありません。")
+            raise ApiError(400, both("Seat {seat} is not at this table of {players}.", seat=int(seat) + 1,
+                                     players=players))
         wanted[int(seat)] = value
     return wanted
 
@@ -94,11 +70,10 @@ def seats(table_id: str) -> Any:
     """The host's form on the host screen: which seats the companion plays, at which level."""
     s = get_session(table_id)
     if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
-        return error_answer(403, "Only the host gives seats to the companion: open the host page.",
-                            "コンパニオンの席を決められるのはホストだけです。ホスト画面を開いてください。")
+        return error_answer(403, *both("Only the host gives seats to the companion: open the host page."))
     if not csrf_ok(request.form.get("csrf")):
-        return error_answer(403, "This form is stale or was sent from another page: reload the host page.",
-                            "このフォームは古いか、別のページから送られました。ホスト画面を読み込み直してください。")
+        return error_answer(403, *both("This form is stale or was sent from another page: reload the host "
+                                       "page."))
     try:
         wanted = seats_from_form(request.form, s.players)
         with tables().lock(table_id):
