@@ -141,11 +141,15 @@ class Pipeline:
         self._last_marks: dict[int, tuple[str, Any, np.ndarray]] = {}   # track -> the same, last read
         self._arrived: dict[int, tuple[tuple[float, float], int]] = {}   # -> (place, since frame)
         self._tentative: list[SeenCard] = []    # read once by one marker: held back (``_confirmed``)
+        self.last_look: str = "none"
+        """How the last frame was searched for markers: "full" (the whole frame), "changed" (only
+        where it changed since the scene settled) or "none" (moving, or nothing changed)."""
 
     # --- one frame -------------------------------------------------------------------------------
     def process(self, frame: np.ndarray) -> TableScene | None:
         """Read one BGR frame: the scene of tracked cards in table mm, None until calibrated."""
         self.frame_index += 1
+        self.last_look = "none"
         # (a copy of a grey frame: tracks keep it to cut out how cards looked, see _Look)
         grey = frame.copy() if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         still = self.motion.still(grey)
@@ -172,6 +176,7 @@ class Pipeline:
         # a frame smeared by shake or out of focus is not read: markers would be missed (and cards
         # taken for gone) or, worse, misread; the tracks stand as on a moving frame. It is judged
         # on another core while this one looks for markers (what was found is dropped if refused)
+        self.last_look = "full" if boxes is None else "changed"
         judged = pool().submit(self._assess, grey)
         # once per settled scene, the frame is scanned for QR codes no marker points at (a card
         # whose both markers are covered, or a foreign code: logged and ignored), on another core
@@ -406,15 +411,19 @@ class Pipeline:
         return ((x0 + x1) / 2, (y0 + y1) / 2)
 
     def _settle(self, boxes: list[Box] | None) -> None:
-        """Remember the frame as the settled scene once the cards on it stayed the same for
-        ``persist`` still frames: later still frames look only where the image changed since."""
+        """Remember the frame as the settled scene once a full look left nothing in doubt, or the
+        cards on it stayed the same for ``persist`` still frames: later still frames look only
+        where the image changed since."""
         self._since_full = 0 if boxes is None else self._since_full + 1
         signature = tuple(sorted(t.card.card_id for t in self.tracker.tracks))
         # a card about to be taken off, or one read once waiting for a second read
         pending = any(t.missing for t in self.tracker.tracks) or bool(self._tentative)
         self._settled = 0 if pending else self._settled + 1 if signature == self._signature else 1
         self._signature = signature
-        if self._settled >= self.persist:
+        # a full look that left nothing in doubt settles the scene at once (later still frames
+        # look only where they change; every ``FULL_EVERY``-th looks whole again); a look at the
+        # changed regions only, once it read the same ``persist`` times
+        if self._settled >= (1 if boxes is None else self.persist):
             self._reference = self.motion.previous
 
     def _scene(self, frame: np.ndarray, still: bool) -> TableScene:

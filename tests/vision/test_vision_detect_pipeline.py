@@ -155,3 +155,31 @@ def test_cards_keep_their_look_without_keeping_old_frames():
     assert len(frames) <= 1
     shapes = {t.patch.image().shape for t in p.tracker.tracks if t.patch is not None}
     assert shapes and all(h < 150 and w < 150 for h, w in shapes)
+
+
+def test_a_still_scene_settles_after_one_full_look():
+    """Cards read by both markers: one full look, and the later frames search nothing. (A card of
+    which one marker shows, as in a cascade, waits for a second read: one more full look.)"""
+    p = pipeline()
+    frame = render(SCATTER, px_per_mm=1.4, seed=1)
+    looks = []
+    for _ in range(4):
+        scene = p.process(frame)
+        looks.append(p.last_look)
+    assert looks == ["full", "none", "none", "none"]
+    assert scene.stable and len(scene.cards) == len(SCATTER)
+
+
+def test_a_card_read_at_a_new_place_is_not_kept_at_its_old_one():
+    """Its old place was not searched (only the changed region around the new one was): the
+    tracker still knows the card lies in one place only."""
+    from vision.table.scene import SeenCard
+    from vision.table.track import Tracker
+
+    def card(x):
+        return SeenCard("W-R5", True, (x, 100.0), 0.0, ((x - 31, 56), (x + 31, 56), (x + 31, 144), (x - 31, 144)),
+                        1.0, 0, "marker")
+    t = Tracker(drop_after=1)
+    t.update([card(100.0)], True)
+    t.update([card(600.0)], True, lambda track, gone: "same", scope=lambda track: track.card.centre[0] > 300)
+    assert [c.centre for c in t.cards()] == [(600.0, 100.0)]
