@@ -161,7 +161,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--db", help="SQLite file for the table sessions (default: your user data "
                    "directory)")
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--camera", type=int, metavar="N", help="watch the table with camera N")
+    src.add_argument("--camera", metavar="N|DEVICE|FILE",
+                     help="watch the table with camera N (or a device such as /dev/video2, or a video file)")
     src.add_argument("--video", metavar="FILE", help="watch a recorded video of the table")
     src.add_argument("--images", metavar="FOLDER", help="watch a folder of table photos, in name order")
     src.add_argument("--demo", choices=GAME_IDS, metavar="GAME",

@@ -138,6 +138,13 @@ def test_sources_image_folder_and_video_file(tmp_path):
         frames(images=tmp_path / "frames" / "..")    # tmp_path holds no images
     with pytest.raises(SourceError, match="exactly one"):
         frames()
+    # --camera takes what --video takes (a recording played as the camera), an index or a device
+    as_camera = list(frames(camera=str(video)))
+    assert len(as_camera) == 3 and all(np.array_equal(a, b) for a, b in zip(as_camera, frames(video=video)))
+    with pytest.raises(SourceError, match="no camera '/dev/no-such-camera'"):
+        frames(camera="/dev/no-such-camera")
+    with pytest.raises(SourceError, match="cannot open camera 97"):
+        frames(camera="97")                                  # an index, as text from the command line
 
 
 def test_cards_keep_their_look_without_keeping_old_frames():
