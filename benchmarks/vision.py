@@ -17,7 +17,11 @@ Three parts:
   a camera at 45–90° at several yaws, a barrel lens, motion blur of 3–9 px, glare, a phone screen
   held over the table, a lighting gradient) per scale; identified / visible (a marker seen at
   ≥ 1.35 px/mm along the card's worse axis and not hidden), duplicates and misidentified cards
-  (counted over every card, however coarse), against pyzbar on the full frame.
+  (counted over every card, however coarse), against pyzbar on the full frame;
+* surfaces (``--part surfaces``, only when asked): the table's surface (``tablesim.synthetic.SURFACES``:
+  calm wood, busy wood grain, cloth, a patterned tablecloth, glass with reflections) at 1.0, 1.2,
+  1.4, 1.7 and 2.0 px/mm: identified / visible, wrong reads, and the time of the pipeline's full
+  look (wall and CPU) beside pyzbar's on the same full frame, with their ratio.
 """
 from __future__ import annotations
 

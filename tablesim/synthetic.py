@@ -9,12 +9,16 @@ takes the table image to the 1920 × 1080 camera frame (perspective and lens tog
 
 ``Conditions`` says what kind of table the camera sees (the defaults are the near-overhead camera
 above): a real pinhole camera at any elevation (45°–90°) and yaw, barrel distortion, motion blur,
-glare spots, a phone screen held over the table showing a card, a lighting gradient. Ground truth
-per frame (``visible_truth``) can also require the resolution a marker needs
-(``card_resolution``: px/mm along the card's worse axis, from the projection's local Jacobian).
+glare spots, a phone screen held over the table showing a card, a lighting gradient. The table itself
+may be a calm wood (the default), a busy wood grain, a cloth, a patterned tablecloth or a glass
+table with reflections (``Conditions.surface``). Ground truth per frame (``visible_truth``) can
+also require the resolution a marker needs (``card_resolution``: px/mm along the card's worse axis,
+from the projection's local Jacobian).
 
 ``frames_for_game`` plays an engine game (``companion.engine.simulate``) and yields still frames of
-every state and hand frames between moves, each with its ground truth.
+every state and hand frames between moves, each with its ground truth; ``game_video`` is the cheap
+whole-game stream of the end-to-end tests (each table state rendered once, a hand lying over a card
+of the deal if asked).
 """
 from __future__ import annotations
 
