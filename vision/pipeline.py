@@ -266,7 +266,7 @@ class Pipeline:
             self._arrived = {n: v for n, v in self._arrived.items() if n in live}
             self._patched = {n: v for n, v in self._patched.items() if n in live}
             self._last_marks = {n: v for n, v in self._last_marks.items() if n in live}
-        self._settle(boxes)
+        self._settle(boxes, still)
         return self._scene(frame, still)
 
     def _on_table(self, frame: np.ndarray, grey: np.ndarray, sightings: list[Sighting],
@@ -410,20 +410,21 @@ class Pipeline:
         x0, y0, x1, y1 = self.layout.bounds()
         return ((x0 + x1) / 2, (y0 + y1) / 2)
 
-    def _settle(self, boxes: list[Box] | None) -> None:
-        """Remember the frame as the settled scene once a full look left nothing in doubt, or the
-        cards on it stayed the same for ``persist`` still frames: later still frames look only
-        where the image changed since."""
+    def _settle(self, boxes: list[Box] | None, still: bool) -> None:
+        """Remember the frame as the settled scene once a full look at a still frame left nothing
+        in doubt, or the cards on it stayed the same for ``persist`` still frames: later still
+        frames look only where the image changed since."""
         self._since_full = 0 if boxes is None else self._since_full + 1
         signature = tuple(sorted(t.card.card_id for t in self.tracker.tracks))
         # a card about to be taken off, or one read once waiting for a second read
         pending = any(t.missing for t in self.tracker.tracks) or bool(self._tentative)
         self._settled = 0 if pending else self._settled + 1 if signature == self._signature else 1
         self._signature = signature
-        # a full look that left nothing in doubt settles the scene at once (later still frames
-        # look only where they change; every ``FULL_EVERY``-th looks whole again); a look at the
-        # changed regions only, once it read the same ``persist`` times
-        if self._settled >= (1 if boxes is None else self.persist):
+        # a full look at a still frame that left nothing in doubt settles the scene at once (later
+        # still frames look only where they change; every ``FULL_EVERY``-th looks whole again). Not
+        # a stream's first frame: it is never still (nothing before it), and the scene's QR scan
+        # (codes no marker points at) runs on its first still frame
+        if self._settled >= (1 if boxes is None and still else self.persist):
             self._reference = self.motion.previous
 
     def _scene(self, frame: np.ndarray, still: bool) -> TableScene:
