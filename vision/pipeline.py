@@ -192,6 +192,10 @@ class Pipeline:
             # the cards are grouped on the table through the calibration, which a refused
             # (smeared) frame does not update, nor corners read before its smear is undone
             q = judged.result()
+            if boxes is not None:
+                # only the changed regions were searched: the corners read before lie where they
+                # were (two corners laid in a region must not replace the four the scene showed)
+                markers = {**self._cal_seen, **markers}
             return self.calibration if q.refused or (sharp is grey and deblur.wanted(q)) \
                 else self._calibrate(markers, still, size)
         self.detector.small_markers = self._small_markers(grey.shape)
