@@ -93,6 +93,12 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     return SEAT_WORDS.sub(named, text) if text else text
 
 
+def decided(players: int, winners: Sequence[int]) -> list[int]:
+    """The winners of a finished game as the table counts them: none for a draw (every seat of a
+    game of several players tied, as a 0–0 game ended early), so a draw is no shared win anywhere."""
+    return [] if players > 1 and len(set(winners)) >= players else list(winners)
+
+
 def verdict(names: Sequence[str], winners: Sequence[int]) -> tuple[str, str]:
     """A finished game's result in words, English and Japanese: one winner, a shared win, a draw
     (everyone tied), or a solo game lost."""
@@ -170,11 +176,13 @@ class _State:
                     ja=name_seats(str(event.get("ja", "")), self.names))
 
     def rebuild(self) -> None:
-        """Replay the current game's moves from its start (after an undo)."""
-        moves, self.moves = self.moves, []
+        """Replay the current game's moves from its start (after an undo); the log keeps its
+        events as they were said (a replay would list every move of the game a second time)."""
+        moves, self.moves, said = self.moves, [], list(self.events)
         self.game = self._new_game()
         for m in moves:
             self.apply([m["move"]], m["version"], m["override"])
+        self.events = said
 
     def open_rulings(self, events: list[Event], version: int) -> None:
         """A prompt for each event that asks the table to do something by hand."""
@@ -206,7 +214,9 @@ class _State:
         if kind in ("moves", "answer", "override", "correct"):
             moves = [Move.from_json(m) for m in data.get("moves", [])]
             if kind == "correct":
-                self._undo()
+                self._corrected(moves, by)
+            if kind == "override":
+                self._ruled(moves, str(data.get("reason") or ""))
             if kind == "answer":
                 self.prompts.pop(data["prompt"], None)
             events = self.apply(moves, version, override=data.get("override", False))
@@ -241,6 +251,34 @@ class _State:
             raise SessionError(f"unknown log entry kind {kind!r}")
         return events
 
+    def _corrected(self, moves: list[Move], by: str) -> None:
+        """A correction takes the last move back and says so once: "Host replaced A with B." (the
+        earlier entries of the log stay as they were)."""
+        old = [m["move"] for m in self.moves if self.moves and m["version"] == self.moves[-1]["version"]]
+        if not old:
+            raise SessionError("there is no move to correct in this game", "このゲームには訂正できる手がありません")
+        self._undo(quiet=True)
+        was, now = self._said(old), self._said(moves)   # both from the state the old move was played in
+        who = "Host" if by == "host" else by
+        who_ja = "ホスト" if by == "host" else by
+        self.events.append(self.named({
+            "kind": "corrected", "text": f"{who} replaced {was} with {now}.",
+            "ja": f"{who_ja}が「{was.ja}」を「{now.ja}」に置き換えました。",
+            "data": {"was": [m.to_json() for m in old], "now": [m.to_json() for m in moves], "by": by},
+            "version": self.version}))
+
+    def _ruled(self, moves: list[Move], reason: str) -> None:
+        """An override is logged as what it is: "House ruling (reason): the move."."""
+        said = self._said(moves)
+        self.events.append(self.named({
+            "kind": "house_ruling", "text": f"House ruling ({reason}): {said}.",
+            "ja": f"ハウスルール({reason}): {said.ja}。",
+            "data": {"moves": [m.to_json() for m in moves], "reason": reason}, "version": self.version}))
+
+    def _said(self, moves: list[Move]) -> Any:
+        """``moves`` in words, played from the game as it stands."""
+        return self.game.describe_moves(moves, self.names)
+
     def _end(self, version: int, by: str) -> Event:
         """The host ends the current game early: scores as they stand, open prompts closed."""
         if self.game.is_over():
@@ -248,7 +286,7 @@ class _State:
                                "ゲームはもう終わっています。終了するものはありません")
         self.ended = {"version": version, "by": by, "prompts": self.prompts}
         self.prompts = {}
-        scores, winners = self.game.scores(), self.game.winners()
+        scores, winners = self.game.scores(), decided(self.players, self.game.winners())
         table = ", ".join(f"{n} {s}" for n, s in zip(self.names, scores))
         table_ja = "、".join(f"{n} {s}点" for n, s in zip(self.names, scores))
         said, said_ja = verdict(self.names, winners) if self.players > 1 else ("", "")
@@ -266,9 +304,10 @@ class _State:
                             "ja": "ゲーム終了を取り消しました。続けてください。", "data": {},
                             "version": self.version})
 
-    def _undo(self, back_to: int | None = None, asked_by: str = "") -> None:
+    def _undo(self, back_to: int | None = None, asked_by: str = "", quiet: bool = False) -> None:
         """Take back the newest move entry (all the moves one observation applied), or with
-        ``back_to`` every move entry from that log version on, as one undo with one event."""
+        ``back_to`` every move entry from that log version on, as one undo with one event
+        (``quiet``: none, a correction says it in its own words)."""
         if not self.moves:
             raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
         last = self.moves[-1]["version"] if back_to is None else back_to
@@ -282,6 +321,8 @@ class _State:
             undone.insert(0, self.moves.pop()["move"])   # a reconciled observation may have applied several
         self.prompts = {k: p for k, p in self.prompts.items() if p.version < last}
         self.rebuild()
+        if quiet:
+            return
         said = self.game.describe_moves(undone, self.names)   # worded in the state they were played from
         if asked_by and len(entries) > 1:
             text = f"{asked_by}'s move was taken back, with the moves after it: {said}."
@@ -519,7 +560,7 @@ class TableSession:
                 "title_ja": game.title_ja, "players": self.players, "names": self.names,
                 "options": self.options, "version": self.version,
                 "current_player": turn, "is_over": over, "ended_by_host": self.ended_by_host,
-                "scores": game.scores(), "winners": game.winners() if over else [],
+                "scores": game.scores(), "winners": decided(self.players, game.winners()) if over else [],
                 "layout": game.layout(), "view": view,
                 "legal_moves": [m.to_json() for m in self.legal_moves()],
                 "chance_moves": [m.to_json() for m in self.chance_moves()[:60]],

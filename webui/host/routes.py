@@ -13,7 +13,7 @@ from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
 from webui.core.common import Caller, error_answer, fail, get_session, lang, require_role, session_module, tables
 from webui.core.guard import csrf_ok, csrf_token, host_allowed, local_request
-from webui.core.i18n import pick
+from webui.core.i18n import both, pick
 from webui.phone.routes import redirect_with_token, view_context
 
 bp = Blueprint("host", __name__, template_folder="templates")
@@ -33,9 +33,8 @@ def create() -> Any:
     """Create a table from the form; the host's cookie holds the host token."""
     form = request.form
     if not csrf_ok(form.get("csrf")):
-        return error_answer(403, "This form is stale or was sent from another page: open /host "
-                                 "again and create the table from there.",
-                            "このフォームは古いか、別のページから送られました。/host を開き直して作成してください。")
+        return error_answer(403, *both("This form is stale or was sent from another page: open /host again "
+                                       "and create the table from there."))
     body: dict[str, Any] = {"game": form.get("game"), "players": form.get("players"),
                             "names": form.get("names", ""), "rounds": form.get("rounds"),
                             "target": form.get("target")}
@@ -79,16 +78,14 @@ def table(table_id: str) -> Any:
     if not host_allowed():
         # a page of another site that made its name point here (DNS rebinding) must not get the
         # host's token, whatever address the request seems to come from
-        return error_answer(421, "This server does not answer to that name: open the host page at "
-                                 "127.0.0.1 or the address it printed.",
-                            "このサーバーはその名前では応答しません。127.0.0.1 か表示されたアドレスで開いてください。")
+        return error_answer(421, *both("This server does not answer to that name: open the host page at "
+                                       "127.0.0.1 or the address it printed."))
     token = request.args.get("token")
     if token and tables().role(table_id, token) == "host":
         return _host_redirect(table_id)
     if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
         if not local_request():
-            return error_answer(403, "This is the host's page: open it on the host's machine.",
-                                "ホスト用のページです。ホストのコンピューターで開いてください。")
+            return error_answer(403, *both("This is the host's page: open it on the host's machine."))
         return _host_redirect(table_id)
     registry = cameras(current_app)
     here = registry.get(table_id)
@@ -100,6 +97,22 @@ def table(table_id: str) -> Any:
                            camera_moved=url_for("host.table", table_id=moved, lang=request.args.get("lang"))
                            if moved else None,
                            **view_context(s, Caller(session_module().view.HOST), lang()))
+
+
+@bp.get("/host/<table_id>/replay")
+def replay(table_id: str) -> Any:
+    """A finished game replayed move by move on the host's screen: the table after move ``step``."""
+    s = get_session(table_id)
+    require_role(table_id, "host", allow_cookie=True)
+    if not s.is_over():
+        return error_answer(409, *both("The game is still on: its replay opens once it is over."))
+    step = request.args.get("step", type=int)
+    with tables().lock(table_id):
+        at = session_module().view.replay_for(s, Caller(session_module().view.HOST).viewer,
+                                                   10 ** 6 if step is None else step)
+    return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=list(s.names),
+                           layout=at["layout"], extra=at["view"], view=at["view"], seat=None, role="host",
+                           st={"current_player": at["current_player"], "events": [], "prompts": []})
 
 
 def qr_svg(data: str) -> str:
@@ -130,13 +143,11 @@ def camera(table_id: str) -> Response:
     registry = cameras(current_app)
     moved = registry.moved_to(table_id) if frame is None and registry.get(table_id) is None else None
     if moved:
-        fail(404, "The camera now watches the rematch: open its host page.",
-             ja="カメラは今、再戦のテーブルを見ています。再戦のホスト画面を開いてください。",
+        fail(404, both("The camera now watches the rematch: open its host page."),
              moved=url_for("host.table", table_id=moved, lang=lang()))
     if frame is None:
-        fail(404, "No camera frame: this table is scored by hand (start the server with --camera, "
-                  "--video or --demo).",
-             ja="カメラの映像はありません。この卓は手入力で記録しています(--camera、--video、--demo で起動するとカメラが使えます)。")
+        fail(404, both("No camera frame: this table is scored by hand (start the server with --camera, "
+                       "--video or --demo)."))
     data, mimetype = frame
     resp = make_response(data)
     resp.mimetype = mimetype

@@ -19,6 +19,7 @@ from flask import Blueprint
 from markdown_it import MarkdownIt
 
 from companion.games import GAME_IDS, game_class
+from webui.core.i18n import t
 
 RULES_HEADING = {"en": "Rules", "ja": "ルール"}
 """The ``##`` heading of the rules section in each language."""
@@ -177,7 +178,7 @@ def rule_link(game: str, citation: str, lang: str, about: str = "") -> RuleLink:
     """A readable link for a rule citation: the game's rules, and the section it points to."""
     cls = game_class(game)
     title = cls.title_ja if lang == "ja" else cls.title
-    label = f"{title}のルール" if lang == "ja" else f"Rules of {title}"
+    label = t("Rules of {title}", lang, title=title)
     anchor = rule_anchor(game, citation, about)
     section = next((s for s in rules_page(game, lang).sections if s.anchor == anchor), None)
     if section is not None:
