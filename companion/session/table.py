@@ -31,6 +31,8 @@ BLOCKING = ("choose", "illegal")
 """Prompt kinds that stop moves until answered: the state or the table is in doubt."""
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
+HELD = 8
+"""Observations of a deal that nothing explains (a card not read yet) kept to complete it later."""
 ENDED = "the host ended this game early (undo reopens it; next game starts another)"
 ENDED_JA = "ホストがこのゲームを途中で終了しました(一手戻すと再開し、次のゲームで新しいゲームを始めます)"
 """Why a write to a game the host ended is refused."""
@@ -63,7 +65,8 @@ class Prompt:
 
 @dataclass
 class Outcome:
-    """What an observation led to: ``nothing`` new, moves ``applied``, or a ``prompt``."""
+    """What an observation led to: ``nothing`` new, moves ``applied``, a ``prompt``, or ``held``: a
+    deal not yet whole (a card not read), kept until a later observation completes it."""
 
     kind: str
     moves: list[Move] = field(default_factory=list)
@@ -337,6 +340,12 @@ class _State:
         self.events.append({"kind": "undo", "text": text, "ja": ja, "data": data, "version": self.version})
 
 
+def _deal_awaited(game: Game) -> bool:
+    """Whether ``game`` waits for a deal that only the table can show (a chance move the engine
+    does not list: Wheel's circle, Chains' terminal rows)."""
+    return game.is_chance_node() and not game.is_over() and not game.legal_moves()
+
+
 def _apply_unchecked(game: Game, move: Move) -> list[Event]:
     """A house ruling: apply a move the rules refuse (tried on a copy first, so a crash changes nothing)."""
     trial = game.clone()
@@ -398,6 +407,7 @@ class TableSession:
         self.target: int | None = settings.get("target")
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
+        self._held: list[dict[str, Any]] = []   # observations of the deal waiting for the rest of it
         self._catch_up()
 
     # ----------------------------------------------------------------- creating and opening
@@ -660,6 +670,7 @@ class TableSession:
 
     def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
         version, game = self.version, self.game
+        obs = adapter(game.id).align(game, obs)
         open_ids = {p.kind: [] for p in self.prompts}
         for p in self.prompts:
             open_ids[p.kind].append(p.id)
@@ -686,7 +697,17 @@ class TableSession:
                 "override": False, "rulings_seen": True, "settled_by": "table", "observation": obs,
                 "close": open_ids.get("ruling", []) + open_ids.get("illegal", [])}, source, version)
             return Outcome("applied", moves, events, version=self.version)
-        found = explain(game, obs)
+        deal = (len(self._st.finished), len(game.log))      # held observations are of this deal
+        held = [h for h in self._held if h["at"] == deal]
+        if held:
+            obs = adapter(game.id).complete(obs, [h["obs"] for h in held])
+        found = explain(game, obs, held=[h["obs"] for h in held])
+        if not found.sequences and _deal_awaited(game):
+            # a deal read off the table that is not whole yet (a card not read, a hand over it):
+            # kept, not refused; a later observation completes it (and may show moves after it)
+            self._held = held[-(HELD - 1):] + [{"obs": obs, "at": deal}]
+            return Outcome("held", version=version)
+        self._held = []
         if len(found.sequences) == 1:
             moves = found.sequences[0]
             close = open_ids.get("illegal", []) + ([] if found.pending else open_ids.get("ruling", []))
