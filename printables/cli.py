@@ -10,7 +10,8 @@ from pathlib import Path
 
 from companion.i18n import tr
 from printables.fonts import FontMissing
-from printables.sheets import (DEFAULT_BLEED_MM, PAPERS, PLAYERS, TARGETS, Printed, PrintError, build,
+from printables.press import CONFORMANCE, OUTPUT_CONDITION
+from printables.sheets import (DEFAULT_BLEED_MM, ORDERS, PAPERS, PLAYERS, TARGETS, Printed, PrintError, build,
                                check, default_path)
 
 ALL_ORDER = TARGETS
@@ -37,6 +38,14 @@ def register(subparsers) -> None:
     p.add_argument("--single", action="store_true",
                    help=tr("one card a page (card + bleed, TrimBox and BleedBox), face then back: for print "
                            "services; out/GAME-single.pdf"))
+    p.add_argument("--order", choices=tuple(ORDERS), default="face-back",
+                   help=tr("with --single: face-back (each card's face page, then its back: the default) or "
+                           "back-face (its back page first, as some print services' uploads ask)"))
+    p.add_argument("--for-service", action="store_true", dest="service",
+                   help=tr("for a print service's press: CMYK only (black text, QR codes and markers 100 %% K, "
+                           "at most 300 %% ink), output intent {condition}, {conformance}; out/GAME-cmyk.pdf "
+                           "(with --single: out/GAME-single-cmyk.pdf)", condition=OUTPUT_CONDITION,
+                           conformance=CONFORMANCE))
     p.add_argument("--out", metavar="FILE",
                    help=tr("the PDF to write (default out/GAME.pdf); for all, a folder (default out)"))
     p.add_argument("--send", action="store_true", help=tr("send the PDF to the printer with lp (CUPS)"))
@@ -50,10 +59,13 @@ def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
         raise PrintError(tr("--printer needs --send (to print now), or leave it out"))
     if args.single and args.send:
         raise PrintError(tr("--single is for print services; to print at home leave it out (with --send)"))
+    if args.service and args.send:
+        raise PrintError(tr("--for-service writes CMYK for a print service's press; to print at home leave it "
+                            "out (with --send)"))
     if args.game != "all":
-        path = Path(args.out) if args.out else default_path(args.game, args.single)
+        path = Path(args.out) if args.out else default_path(args.game, args.single, args.service)
         if args.out and path.is_dir():
-            path = path / default_path(args.game, args.single).name
+            path = path / default_path(args.game, args.single, args.service).name
         return [(args.game, args.players, path)]
     folder = Path(args.out) if args.out else Path("out")
     if folder.suffix.lower() == ".pdf":
@@ -63,8 +75,9 @@ def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
         raise PrintError(tr("print all prints for 1–10 players: --players {n} is out of range", n=n))
     counts = {"spartacus": min(max(n, PLAYERS["spartacus"][0]), PLAYERS["spartacus"][1]),
               "chains": n, "stickers": n}
-    targets = [t for t in ALL_ORDER if not (args.single and t == "stickers")]   # labels are sheets
-    return [(t, counts.get(t), folder / default_path(t, args.single).name) for t in targets]
+    # labels are sheets you print yourself: not one a page, not for a press
+    targets = [t for t in ALL_ORDER if not ((args.single or args.service) and t == "stickers")]
+    return [(t, counts.get(t), folder / default_path(t, args.single, args.service).name) for t in targets]
 
 
 def _send(printed: Printed, paper: str, printer: str | None) -> bool:
@@ -90,13 +103,14 @@ def run(args: argparse.Namespace) -> int:
         jobs = _jobs(args)
         # check every option of every job before writing anything
         for target, players, path in jobs:
-            check(target, players=players, paper=args.paper, bleed=args.bleed, out=path, single=args.single)
+            check(target, players=players, paper=args.paper, bleed=args.bleed, out=path, single=args.single,
+                  order=args.order, service=args.service)
         written: list[Printed] = []
         start = time.perf_counter()
         for i, (target, players, path) in enumerate(jobs, 1):
             t0 = time.perf_counter()
             printed = build(target, players=players, paper=args.paper, bleed=args.bleed, out=path,
-                            single=args.single)
+                            single=args.single, order=args.order, service=args.service)
             written.append(printed)
             took = time.perf_counter() - t0
             prefix = f"[{i}/{len(jobs)}] " if len(jobs) > 1 else ""

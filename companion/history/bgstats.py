@@ -140,8 +140,9 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- reading the app's file
 LEFT_OUT = {"ignored": N_("ignored in BG Stats"), "no_players": N_("no players"), "no_date": N_("no date"),
             "same_person": N_("the same person twice"), "not_a_play": N_("not a play"),
-            "already_here": N_("already in the history from our own table (kept as recorded there)")}
-"""Why a play of our games was left out: (English, Japanese)."""
+            "already_here": N_("already in the history from our own table (kept as recorded there)"),
+            "already_imported": N_("already imported from BG Stats before")}
+"""Why a play of our games was left out (English msgids: the catalogue has the Japanese)."""
 
 
 @dataclass(frozen=True)
@@ -277,11 +278,12 @@ def _when(text: Any) -> str:
 
 
 def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None = None,
-              recorded: Collection[str] = ()) -> Reading:
+              recorded: Collection[str] = (), imported: Collection[str] = ()) -> Reading:
     """What importing a BG Stats export would bring: our five games' plays, players matched to the
     known ones by name (any case) or as ``merge`` says ({file name: known name}), the rest counted.
     A play of ours the file carries back (``recorded``: ids of plays our tables recorded here) is
-    left as recorded: the table knew more (camera or taps, options, the exact duration)."""
+    left as recorded: the table knew more (camera or taps, options, the exact duration). A play
+    imported before (``imported``: ids of plays an earlier import wrote) is counted, not brought again."""
     from companion.session.store import PLACEHOLDER_NAME, clean_text
     if not is_file(data):
         raise HistoryError(*both("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists"))
@@ -361,6 +363,9 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
         else:
             play_id = f"bgstats-{raw.get('uuid') or stable_uuid('import', json.dumps(raw, sort_keys=True))}"
             session, number = None, 1
+        if play_id in imported:
+            left["already_imported"] = left.get("already_imported", 0) + 1
+            continue
         early = raw.get("comments") == ENDED_EARLY
         for what in missing:
             unknown[what] = unknown.get(what, 0) + 1
