@@ -258,7 +258,7 @@ class _State:
         earlier entries of the log stay as they were)."""
         old = [m["move"] for m in self.moves if self.moves and m["version"] == self.moves[-1]["version"]]
         if not old:
-            raise SessionError("there is no move to correct in this game", "このゲームには訂正できる手がありません")
+            raise SessionError(*both("there is no move to correct in this game"))
         self._undo(quiet=True)
         was, now = self._said(old), self._said(moves)   # both from the state the old move was played in
         who = "Host" if by == "host" else by
@@ -494,8 +494,7 @@ class TableSession:
         if wanted == self._st.companions:
             return
         if self._st.moves and not self.is_over():
-            raise SessionError("the companion takes or leaves a seat between games, not during one",
-                               "コンパニオンの席はゲームとゲームの間に変えてください(ゲーム中は変えられません)")
+            raise SessionError(*both("the companion takes or leaves a seat between games, not during one"))
         self._commit("note", {"companions": {str(k): v for k, v in sorted(wanted.items())}}, by, None)
 
     @_locked
