@@ -13,7 +13,7 @@ from webui.api.api import _write, who_says
 from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
 from webui.core.errors import error_answer
 from webui.core.guard import csrf_ok, csrf_token
-from webui.core.i18n import both
+from webui.core.i18n import both, t
 from webui.rules.rules import docs_dir, markdown_renderer, split_sections
 
 bp = Blueprint("companion", __name__, template_folder="templates")
@@ -57,7 +57,7 @@ def companion_names(names: list[str], wanted: Mapping[int, str], lang_: str) -> 
     for seat, level in wanted.items():
         if seat < len(out) and out[seat].strip():
             continue   # the host named the seat
-        word = "コンパニオン" if lang_ == "ja" else "Companion"
+        word = t("Companion", lang_)
         level_words = LEVEL_WORDS[level].ja if lang_ == "ja" else str(LEVEL_WORDS[level])
         name = f"{word}({level_words})" if lang_ == "ja" else f"{word} ({level_words})"
         out += [""] * (seat + 1 - len(out))
