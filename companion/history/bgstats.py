@@ -143,7 +143,8 @@ LEFT_OUT = {"ignored": ("ignored in BG Stats", "BG Statsで集計から除外"),
             "same_person": ("the same person twice", "同じ人が2席"),
             "not_a_play": ("not a play", "プレイではない"),
             "already_here": ("already in the history from our own table (kept as recorded there)",
-                             "すでにこのアプリの卓の記録にあります(そのまま残します)")}
+                             "すでにこのアプリの卓の記録にあります(そのまま残します)"),
+            "already_imported": ("already imported from BG Stats before", "以前にBG Statsから読み込み済み")}
 """Why a play of our games was left out: (English, Japanese)."""
 
 
@@ -280,11 +281,12 @@ def _when(text: Any) -> str:
 
 
 def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None = None,
-              recorded: Collection[str] = ()) -> Reading:
+              recorded: Collection[str] = (), imported: Collection[str] = ()) -> Reading:
     """What importing a BG Stats export would bring: our five games' plays, players matched to the
     known ones by name (any case) or as ``merge`` says ({file name: known name}), the rest counted.
     A play of ours the file carries back (``recorded``: ids of plays our tables recorded here) is
-    left as recorded: the table knew more (camera or taps, options, the exact duration)."""
+    left as recorded: the table knew more (camera or taps, options, the exact duration). A play
+    imported before (``imported``: ids of plays an earlier import wrote) is counted, not brought again."""
     from companion.session.store import PLACEHOLDER_NAME, clean_text
     if not is_file(data):
         raise HistoryError("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists",
@@ -365,6 +367,9 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
         else:
             play_id = f"bgstats-{raw.get('uuid') or stable_uuid('import', json.dumps(raw, sort_keys=True))}"
             session, number = None, 1
+        if play_id in imported:
+            left["already_imported"] = left.get("already_imported", 0) + 1
+            continue
         early = raw.get("comments") == ENDED_EARLY
         for what in missing:
             unknown[what] = unknown.get(what, 0) + 1

@@ -230,9 +230,18 @@ def import_bgstats(store: Any, data: Any, *, merge: dict[str, str] | None = None
                    dry_run: bool = False) -> Imported:
     """Import the plays of our five games from a BG Stats export (see ``bgstats.read_file``)."""
     from companion.history.query import known_players
-    recorded = {r[0] for r in store._db().execute(
+    db = store._db()
+    recorded = {r[0] for r in db.execute(
         "SELECT p.id FROM plays p LEFT JOIN play_sources s ON s.play = p.id WHERE s.play IS NULL")}
-    reading = bgstats.read_file(data, known_players(store), merge, recorded)
+    # a second import of the same export brings nothing twice, and the host's merges stand
+    imported = {r[0] for r in db.execute("SELECT play FROM play_sources WHERE source = 'bgstats'")}
+    imported |= {r[0] for r in db.execute("SELECT play FROM play_edits WHERE play LIKE 'bgstats-%'")}
+    known = known_players(store)
+    folded = {k.casefold() for k in known}
+    merges = {name: player for name, player in db.execute("SELECT name, player FROM play_merges")
+              if player.casefold() in folded}
+    merges.update(merge or {})
+    reading = bgstats.read_file(data, known, merges, recorded, imported)
     if dry_run:
         added = sum(1 for p in reading.people if p.known is None and not p.anonymous)
         return Imported("bgstats", added, len(reading.plays), reading)
@@ -240,5 +249,7 @@ def import_bgstats(store: Any, data: Any, *, merge: dict[str, str] | None = None
         before = db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
         for play in reading.plays:
             _store_play(db, play)
+        for name, player in (merge or {}).items():
+            db.execute("INSERT OR REPLACE INTO play_merges (name, player) VALUES (?, ?)", (name, player))
         added = db.execute("SELECT COUNT(*) FROM players").fetchone()[0] - before
     return Imported("bgstats", added, len(reading.plays), reading)

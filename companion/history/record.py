@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from companion.dates import iso_utc
 from companion.engine import GameError
+from companion.session.table import decided
 
 if TYPE_CHECKING:
     from companion.session.store import Store
@@ -122,7 +123,7 @@ def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
         end = ended["version"] if ended else max(versions)
         start = min(versions) if versions else min(opened[number - 1], end)
         camera = sum(_camera_read(v, kinds, data) for v in versions)
-        scores, winners = game.scores(), set(game.winners())
+        scores, winners = game.scores(), set(decided(len(state.names), game.winners()))   # a draw: nobody won
         first = game.options.get("start_player", 0)
         seats = tuple(Seat(i, name, int(scores[i]), i in winners, i == first)
                       for i, name in enumerate(state.names))

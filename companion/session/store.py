@@ -105,6 +105,10 @@ CREATE TABLE IF NOT EXISTS play_sources (
     source   TEXT NOT NULL,          -- "bgstats"
     unknown  TEXT NOT NULL           -- JSON list of what that app did not say: moves, duration, scores, start
 );
+CREATE TABLE IF NOT EXISTS play_merges (
+    name     TEXT PRIMARY KEY COLLATE NOCASE,   -- a player's name in an imported BG Stats file
+    player   TEXT NOT NULL                      -- the known player the host counted them as
+);
 CREATE TABLE IF NOT EXISTS play_edits (
     play     TEXT PRIMARY KEY,       -- a play the host corrected or deleted (companion/history/edit.py)
     made     TEXT NOT NULL,          -- ISO 8601 UTC
@@ -338,6 +342,15 @@ class Store:
         except sqlite3.IntegrityError:
             raise SessionError(f"seat {seat + 1 if seat is not None else '?'} is taken by another phone",
                                f"席{seat + 1 if seat is not None else '?'}は別の端末が使っています") from None
+
+    def copy_phones(self, source: str, target: str) -> int:
+        """Seat ``source``'s phones at ``target`` as they were (a rematch: same seats, same roles,
+        the same tokens work); how many."""
+        with self._write() as db:
+            cur = db.execute("INSERT OR IGNORE INTO phones (session, phone, secret, label, role, seat, joined) "
+                             "SELECT ?, phone, secret, label, role, seat, joined FROM phones WHERE session = ?",
+                             (target, source))
+            return cur.rowcount
 
     def remove_phone(self, session_id: str, phone: str) -> bool:
         """Forget a phone (its token stops working) and its undo request; True if it was there."""

@@ -11,6 +11,7 @@ import pytest
 
 from companion import catalogue
 from companion.session import Store, TableSession
+from companion.session.view import chance_seat
 from tests.web_helpers import Live, make_app
 from webui.core.server import RunningServer
 
@@ -206,7 +207,7 @@ def test_page_loads_racing_moves_never_fail(live):
     assert moves >= 10 and loads[0] >= 50 and errors == [], errors[:3]
 
 
-def test_a_draw_offered_to_the_host_does_not_tell_the_hands(live):
+def test_a_draw_offered_to_the_host_or_the_drawing_seat_does_not_tell_the_hands(live):
     # two-player Prussia dealt by the app: the pile alone would name the hands by elimination
     table = live.new_table("prussia", 2)
     host = table["host_token"]
@@ -224,8 +225,12 @@ def test_a_draw_offered_to_the_host_does_not_tell_the_hands(live):
     game = TableSession.open(Store(live.server.app.config["DB"]), table["id"]).game
     listed = {m["card"] for m in st["chance_moves"]}
     assert set(game.table.pile) < listed and set(game.hands[0]) | set(game.hands[1]) <= listed
-    # the seats get no draw buttons at all, and a hand's card tapped as the draw is refused
-    assert live.state(table, phones[0])["chance_moves"] == []
+    # only the seat that drew enters the card (its list names the hands alike with the pile, as
+    # the host's does); the other seat gets no draw buttons; a hand's card tapped as the draw is refused
+    drawer = chance_seat(game)
+    assert live.state(table, phones[1 - drawer])["chance_moves"] == []
+    theirs = {m["card"] for m in live.state(table, phones[drawer])["chance_moves"]}
+    assert set(game.table.pile) < theirs and set(game.hands[1 - drawer]) <= theirs
     status, _ = live.json("POST", f"/api/tables/{table['id']}/move",
                           {"version": st["version"], "move": {"player": -1, "kind": "draw",
                                                               "card": sorted(game.hands[0])[0]}}, host)

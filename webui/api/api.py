@@ -190,7 +190,8 @@ def state_for(s: Any, viewer: Any, language: str) -> dict[str, Any]:
     st = session_module().view.view_for(s, viewer)
     moves = st["legal_moves"] + st["chance_moves"]
     if (s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal"
-            and not st["prompts"] and (viewer.moves_for_everyone or s.players == 1)):
+            and not st["prompts"] and (viewer.moves_for_everyone
+                                       or session_module().view.chance_seat(s.game) == viewer.seat)):
         # two players dealt real cards at the table: the app need not know the hands
         moves.append({"player": CHANCE, "kind": "deal"})
     st["groups"] = [{"title": title, "moves": moves}
@@ -285,8 +286,8 @@ def _parse_move(s: Any, data: Any, *, seats_only: bool = False) -> Move:
 
 
 REFUSED_MOVE = {
-    "chance": N_("A card turned over or dealt at the table is entered by the host or the table's "
-                   "scorekeeper, not by a player's phone."),
+    "chance": N_("A card turned over at the table is entered on the phone of the seat that turned it "
+                 "over ({turner}), or by the host or the table's scorekeeper."),
     "other": N_("Your phone holds {mine}: it moves only for {mine}. Ask the host for the table role (one "
                   "shared phone) if one phone should enter everyone's moves."),
     "watch": N_("Claim a seat first: a phone that only watches cannot move."),
@@ -302,10 +303,12 @@ def who_says(s: Any, who: Caller) -> str:
 
 def check_mover(s: Any, who: Caller, move: Move) -> None:
     """Refuse (403) a move this caller may not enter: a seat's phone moves only for its seat."""
-    why = session_module().view.may_move(s.game, who.viewer, move)
+    view = session_module().view
+    why = view.may_move(s.game, who.viewer, move)
     if why:
         mine = s.names[who.viewer.seat] if who.viewer.seat is not None else "?"
-        fail(403, both(REFUSED_MOVE[why], mine=mine))
+        turner = view.chance_seat(s.game)
+        fail(403, both(REFUSED_MOVE[why], mine=mine, turner=s.names[turner] if turner is not None else "—"))
 
 
 @bp.post("/tables/<table_id>/move")

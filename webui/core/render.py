@@ -193,7 +193,10 @@ def _first_step(game: str, move: dict[str, Any], lang: str) -> tuple[str, str, s
     """What a player names first: (key, words, card chip) — the card (a face-down card in Seven
     Hills), or for a drawn playing card its suit."""
     card = move.get("card")
-    if game == "prussia" and move.get("kind") == "draw" and move.get("player", 0) < 0:
+    # a drawn card, or a card played from a hand the app does not know (any of ~50 unseen cards):
+    # its suit first, then the card
+    if game == "prussia" and isinstance(card, str) and (
+            (move.get("kind") == "draw" and move.get("player", 0) < 0) or move.get("kind") == "play"):
         info = card_info(card)
         suit = info.suit if info and info.suit else "JK"
         return suit, catalogue.SUIT_SYMBOLS.get(suit, "JK"), None
@@ -442,3 +445,56 @@ def score_chart(games: list[list[int]], names: list[str], width: int = 340, heig
             points.append((i, total))
         lines.append((names[p] if p < len(names) else f"P{p + 1}", points))
     return line_chart(lines, label="score chart", height=height)
+
+
+@dataclass(frozen=True)
+class EndRow:
+    """One line of the result table at a game's end (Board Game Arena's): rank, parts, total."""
+
+    seat: int
+    name: str
+    rank: int
+    tied: bool
+    winner: bool
+    parts: tuple[Any, ...]
+    total: int
+    note: str = ""
+    """How the total came about, in words (Spartacus: every trick's formula and the hand)."""
+
+
+def score_parts(engine: Game, lang: str) -> tuple[list[str], list[tuple[Any, ...]], list[str]]:
+    """The columns of a game's scoring before its total: their headings, each seat's values and a
+    line of words per seat (empty when the game has none)."""
+    n, game = engine.players, engine.id
+    if game == "spartacus":
+        rows = engine.breakdown()
+        return ([t("Tricks", lang), t("Hand", lang)],
+                [(r["tricks_total"], r["hand"]["points"] if engine.is_over() else "—") for r in rows],
+                [pick(r["text"], r["ja"], lang) for r in rows])
+    if game == "chains":
+        return [t("Sets", lang)], [(len(engine.scored_values(p)),) for p in range(n)], [""] * n
+    if game == "hills" and engine.result is not None:
+        return ([t("Hills", lang)], [(sum(1 for r in engine.result if r["winner"] == p),) for p in range(n)],
+                [""] * n)
+    return [], [() for _ in range(n)], [""] * n
+
+
+def end_rows(engine: Game, names: list[str], winners: list[int], lang: str) -> tuple[list[str], list[EndRow]]:
+    """The result table of a finished game, best first: a winner ranks above everyone else (the
+    game's own tie-breaks decide who wins), then the higher score; equal places are shared, and a
+    draw (nobody won: ``decided``) ranks everyone first together."""
+    scores = engine.scores()
+    from companion.session.table import name_seats
+    heads, parts, notes = score_parts(engine, lang)
+    notes = [name_seats(n, names) for n in notes]
+    won = set(winners)
+
+    def key(p: int) -> tuple[int, int]:
+        return (0 if p in won or not won else 1, -scores[p] if won or len(names) == 1 else 0)
+
+    rows = []
+    for p in sorted(range(len(names)), key=lambda p: (key(p), p)):
+        ahead = sum(1 for q in range(len(names)) if key(q) < key(p))
+        tied = sum(1 for q in range(len(names)) if key(q) == key(p)) > 1
+        rows.append(EndRow(p, names[p], ahead + 1, tied, p in won, parts[p], scores[p], notes[p]))
+    return heads, rows

@@ -188,13 +188,7 @@ def export() -> Response:
 
 def rematch_of(table_id: str) -> dict[str, str] | None:
     """The table a rematch of ``table_id`` was set up at: {"id", "code"}, or None."""
-    row = tables().store._db().execute(
-        "SELECT data FROM entries WHERE session = ? AND kind = 'note' AND data LIKE '%\"rematch\"%' "
-        "ORDER BY version DESC LIMIT 1", (table_id,)).fetchone()
-    if row is None:
-        return None
-    found = json.loads(row[0]).get("rematch")
-    return found if isinstance(found, dict) and isinstance(found.get("id"), str) else None
+    return tables().rematch_of(table_id)
 
 
 def _host_of(table_id: str) -> Response:
@@ -235,6 +229,8 @@ def rematch() -> Any:
     else:
         raise ApiError(400, both("Say which table or play to rematch."))
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
+    if table_id:   # every phone follows in the seat it held, with the token it has (no new code)
+        tables().store.copy_phones(table_id, new.id)
     follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
     if table_id:
         with tables().lock(table_id):
@@ -432,12 +428,22 @@ def _pending() -> dict[str, str]:
     return current_app.extensions.setdefault("history_imports", {})
 
 
+def _keep(text: str) -> str:
+    """Keep an uploaded file until the host confirms it; the token its confirmation sends."""
+    import secrets
+    token = secrets.token_urlsafe(12)
+    pending = _pending()
+    pending[token] = text
+    for old in list(pending)[:-PENDING]:
+        pending.pop(old, None)
+    return token
+
+
 @bp.post("/history/import")
 def import_file() -> Any:
     """Read an uploaded BG Stats export and show what it would import (``file``), or import it as the
     host confirmed, with the players merged as chosen (``token``, ``merge<ref>``)."""
     import json as _json
-    import secrets
     request.max_content_length = IMPORT_LIMIT
     form = _checked_form()
     language = lang()
@@ -458,8 +464,17 @@ def import_file() -> Any:
         raise ApiError(400, both("Choose a BG Stats export file."))
     try:
         data = _json.loads(text)
+        if isinstance(data, dict) and data.get("format") == exchange.FORMAT:   # this app's own backup
+            done = exchange.import_text(store, text, dry_run=not token)
+            if token:
+                _pending().pop(token, None)
+                return _back("restored_backup", n=done.plays)
+            return render_template("history_import.html", lang=language, reading=None, plays=done.plays,
+                                   players=len(data.get("players") or []), token=_keep(text),
+                                   csrf=csrf_token(), title=title, backup=True)
         if not bgstats.is_file(data):
-            raise exchange.HistoryError(*both("not a BG Stats export (\"games\", \"players\", \"plays\")"))
+            raise exchange.HistoryError(*both("not a BG Stats export (\"games\", \"players\", \"plays\") nor "
+                                              "this app's backup"))
         known = query.known_players(store)
         merge = {}
         if token:
@@ -475,11 +490,7 @@ def import_file() -> Any:
     if token:
         _pending().pop(token, None)
         return _back("imported", n=done.plays)
-    token = secrets.token_urlsafe(12)
-    pending = _pending()
-    pending[token] = text
-    for old in list(pending)[:-PENDING]:
-        pending.pop(old, None)
     return render_template("history_import.html", lang=language, reading=done.reading, plays=done.plays,
-                           known=query.known_players(store), token=token, csrf=csrf_token(), title=title,
+                           already=dict(done.reading.left_out).get("already_imported", 0), token=_keep(text),
+                           known=query.known_players(store), csrf=csrf_token(), title=title,
                            unknown_words=UNKNOWN_WORDS, left_out_words=bgstats.LEFT_OUT, counted=counted)

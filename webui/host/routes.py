@@ -11,7 +11,9 @@ from flask import (Blueprint, Response, current_app, make_response, render_templ
 from companion.games import describe_all
 from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
-from webui.core.common import Caller, error_answer, fail, get_session, lang, require_role, session_module, tables
+from webui.companion.routes import companion_names, seats_from_form
+from webui.core.common import (Caller, error_answer, fail, get_session, lang, require_role, session_module, tables,
+                               whole_number)
 from webui.core.guard import csrf_ok, csrf_token, host_allowed, local_request
 from webui.core.i18n import both, pick
 from webui.phone.routes import redirect_with_token, view_context
@@ -44,7 +46,14 @@ def create() -> Any:
             options[key[4:]] = _option_value(value)
     body["options"] = options
     try:
+        # seats given to the companion (webui.companion): checked before the table exists
+        companions = seats_from_form(form, whole_number(body["players"]))
+        if companions:
+            typed = [n.strip() for n in str(body["names"] or "").split(",")] if body["names"] else []
+            body["names"] = companion_names(typed, companions, lang())
         s = create_table(body)
+        if companions:
+            s.set_companions(companions)
     except ApiError as err:
         return render_template("host_new.html", lang=lang(), listed=[],
                                error=pick(err.message, err.extra.get("ja", ""), lang()),
@@ -97,6 +106,22 @@ def table(table_id: str) -> Any:
                            camera_moved=url_for("host.table", table_id=moved, lang=request.args.get("lang"))
                            if moved else None,
                            **view_context(s, Caller(session_module().view.HOST), lang()))
+
+
+@bp.get("/host/<table_id>/replay")
+def replay(table_id: str) -> Any:
+    """A finished game replayed move by move on the host's screen: the table after move ``step``."""
+    s = get_session(table_id)
+    require_role(table_id, "host", allow_cookie=True)
+    if not s.is_over():
+        return error_answer(409, *both("The game is still on: its replay opens once it is over."))
+    step = request.args.get("step", type=int)
+    with tables().lock(table_id):
+        at = session_module().view.replay_for(s, Caller(session_module().view.HOST).viewer,
+                                                   10 ** 6 if step is None else step)
+    return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=list(s.names),
+                           layout=at["layout"], extra=at["view"], view=at["view"], seat=None, role="host",
+                           st={"current_player": at["current_player"], "events": [], "prompts": []})
 
 
 def qr_svg(data: str) -> str:

@@ -94,9 +94,13 @@ def rules_markdown(game: str, lang: str) -> str:
         raise KeyError(f"docs/{game}.md has no '## {RULES_HEADING[lang]}' section") from None
 
 
-def _renderer() -> MarkdownIt:
-    # CommonMark (what GitHub renders) plus tables; raw HTML off: the page shows only what Markdown says
+def markdown_renderer() -> MarkdownIt:
+    """The Markdown renderer of the docs pages the phone shows: CommonMark (what GitHub renders) plus
+    tables; raw HTML off, so a page shows only what its Markdown says."""
     return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+
+
+_renderer = markdown_renderer
 
 
 def _headings(md: MarkdownIt, text: str) -> list[tuple[int, str]]:
