@@ -111,7 +111,8 @@ def test_the_catalogue_fills_in_as_the_code_does():
 def test_no_japanese_in_the_web_and_cli_code_outside_the_catalogue():
     """Japanese words belong in the catalogue, so a translator finds them all (comments and
     docstrings may quote Japanese; the rules page reads the docs' Japanese headings)."""
-    allowed = {"webui/rules/rules.py": {"ルール", "裁定", "オプション"}}
+    allowed = {"webui/rules/rules.py": {"ルール", "裁定", "オプション"},
+               "webui/companion/routes.py": {"テーブルで"}}   # docs/players.md's own heading
     found = []
     cli = [ROOT / name for name in ("companion/cli.py", "companion/session/cli.py", "companion/history/cli.py",
                                     "companion/advise.py", "printables/cli.py", "vision/cli.py")]

@@ -26,7 +26,8 @@ def register(subparsers) -> None:
     p.add_argument("game", metavar="GAME", choices=GAME_IDS, help=", ".join(GAME_IDS))
     p.add_argument("--players", type=int, required=True, metavar="N", help=tr("number of players"))
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--camera", type=int, metavar="N", help=tr("webcam index (0 is the first)"))
+    src.add_argument("--camera", metavar="N|DEVICE|FILE",
+                     help=tr("webcam index (0 is the first), a device (/dev/video2) or a video file"))
     src.add_argument("--video", metavar="FILE", help=tr("a recorded video of the table"))
     src.add_argument("--images", metavar="DIR", help=tr("a folder of frames (read in name order)"))
     p.add_argument("--annotate", metavar="OUT", help=tr("write every frame, with what was recognised drawn "

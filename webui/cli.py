@@ -177,7 +177,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--db", help=tr("SQLite file for the table sessions (default: your user data directory; "
                                    "with --demo a throw-away file)"))
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--camera", type=int, metavar="N", help=tr("watch the table with camera N"))
+    src.add_argument("--camera", metavar="N|DEVICE|FILE",
+                     help=tr("watch the table with camera N (or a device such as /dev/video2, or a video file)"))
     src.add_argument("--video", metavar="FILE", help=tr("watch a recorded video of the table"))
     src.add_argument("--images", metavar="FOLDER", help=tr("watch a folder of table photos, in name order"))
     src.add_argument("--demo", choices=GAME_IDS, metavar="GAME",

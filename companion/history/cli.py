@@ -228,7 +228,6 @@ def describe_reading(reading: Any) -> list[str]:
              for m in reading.games]
     if not reading.games:
         lines.append(tr("none of the file's games is one of ours (matched by English or Japanese title)"))
-    lang = cli_lang()
     for p in reading.people:
         if p.anonymous:
             lines.append(tr("player: {name} ({plays}) is anonymous: a seat, not a person",
@@ -248,11 +247,9 @@ def describe_reading(reading: Any) -> list[str]:
         lines.append(tr("{plays} of other games left out ({names})", plays=plays(reading.other_plays),
                         names=names + more))
     for why, count in reading.left_out:
-        en, ja = bgstats.LEFT_OUT[why][:2]
-        lines.append(tr("{plays} left out: {why}", plays=plays(count), why=pick(en, ja, lang)))
+        lines.append(tr("{plays} left out: {why}", plays=plays(count), why=tr(bgstats.LEFT_OUT[why])))
     for what, count in reading.unknown:
-        en, ja = UNKNOWN_WORDS[what][:2]
-        lines.append(f"{plays(count)}: {pick(en, ja, lang)}")
+        lines.append(f"{plays(count)}: {tr(UNKNOWN_WORDS[what])}")
     return lines
 
 

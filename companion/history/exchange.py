@@ -15,6 +15,7 @@ from companion.dates import iso, iso_utc
 from companion.history import bgstats
 from companion.history.record import UNKNOWN_FIELDS, Edit, HistoryError, Play, Seat, amended, edits_of, keep_edit, \
     play_dict, write_play
+from companion.i18n import both
 
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
@@ -92,7 +93,7 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: 
 def _play_from(data: Any, where: str) -> Play:
     from companion.games import GAME_IDS
     if not isinstance(data, dict):
-        raise HistoryError(f"{where} is not an object")
+        raise HistoryError(*both("{where} is not an object", where=where))
     game = _need(data, "game", str, where)
     if game not in GAME_IDS:
         raise HistoryError(f"{where}: unknown game {game!r} (known: {', '.join(GAME_IDS)})")
@@ -101,24 +102,24 @@ def _play_from(data: Any, where: str) -> Play:
         if iso_utc(started) != started:
             raise ValueError
     except ValueError:
-        raise HistoryError(f"{where}: 'started' must be ISO 8601 UTC like 2026-11-24T19:26:51+00:00, "
-                           f"got {started!r}") from None
+        raise HistoryError(*both("{where}: 'started' must be ISO 8601 UTC like 2026-11-24T19:26:51+00:00, "
+                                 "got {started!r}", where=where, started=started)) from None
     seats = []
     for i, s in enumerate(_need(data, "seats", list, where)):
         at = f"{where} seat {i + 1}"
         if not isinstance(s, dict):
-            raise HistoryError(f"{at} is not an object")
+            raise HistoryError(*both("{at} is not an object", at=at))
         player = s.get("player")
         if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
-            raise HistoryError(f"{at}: 'player' must be a player id or null")
+            raise HistoryError(*both("{at}: 'player' must be a player id or null", at=at))
         seats.append(Seat(_need(s, "seat", int, at), _need(s, "name", str, at), _need(s, "score", int, at),
                           _need(s, "winner", bool, at), _need(s, "start", bool, at), player))
     session = data.get("session")
     if session is not None and not isinstance(session, str):
-        raise HistoryError(f"{where}: 'session' must be text or null")
+        raise HistoryError(*both("{where}: 'session' must be text or null", where=where))
     source, unknown = data.get("source"), data.get("unknown") or []
     if source is not None and not isinstance(source, str):
-        raise HistoryError(f"{where}: 'source' must be text or null")
+        raise HistoryError(*both("{where}: 'source' must be text or null", where=where))
     if not isinstance(unknown, list) or any(u not in UNKNOWN_FIELDS for u in unknown):
         raise HistoryError(f"{where}: 'unknown' lists some of {', '.join(UNKNOWN_FIELDS)}")
     return Play(_need(data, "id", str, where), session, _need(data, "number", int, where), game,
@@ -137,21 +138,23 @@ def _local(play: Play, ids: dict[int, int]) -> Play:
 
 def _edit_from(data: Any, where: str) -> Edit:
     if not isinstance(data, dict):
-        raise HistoryError(f"{where} is not an object")
+        raise HistoryError(*both("{where} is not an object", where=where))
     changes = data.get("changes")
     if changes is not None and not (isinstance(changes, dict) and isinstance(changes.get("seats"), list)):
-        raise HistoryError(f"{where}: 'changes' must hold the corrected 'seats' (or be null for a deletion)")
+        raise HistoryError(*both("{where}: 'changes' must hold the corrected 'seats' (or be null for a "
+                                 "deletion)", where=where))
     for i, seat in enumerate((changes or {}).get("seats", [])):
         if not (isinstance(seat, dict) and isinstance(seat.get("name"), str) and isinstance(seat.get("score"), int)
                 and isinstance(seat.get("winner"), bool)):
             raise HistoryError(f"{where} seat {i + 1}: name, score and winner")
     deleted = _need(data, "deleted", bool, where)
     if deleted == (changes is not None):
-        raise HistoryError(f"{where}: a deletion has no changes, a correction has them")
+        raise HistoryError(*both("{where}: a deletion has no changes, a correction has them", where=where))
     original = _play_from(data.get("original"), f"{where} original")
     play = _need(data, "play", str, where)
     if play != original.id:
-        raise HistoryError(f"{where}: 'play' is {play!r} but its original is play {original.id!r}")
+        raise HistoryError(*both("{where}: 'play' is {play!r} but its original is play {id!r}", where=where, play=play,
+                                 id=original.id))
     return Edit(play, _need(data, "made", str, where), deleted, changes, original)
 
 
@@ -181,15 +184,16 @@ def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, d
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise HistoryError(f"not JSON ({err.msg} at line {err.lineno}); give a file made by "
-                           "`companion history export --format json` or BG Stats' JSON export") from None
+        raise HistoryError(*both("not JSON ({msg} at line {lineno}); give a file made by `companion history "
+                                 "export --format json` or BG Stats' JSON export", msg=err.msg,
+                                 lineno=err.lineno)) from None
     if bgstats.is_file(data):
         return import_bgstats(store, data, merge=merge, dry_run=dry_run)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise HistoryError(f"not a history backup (expected \"format\": \"{FORMAT}\") nor a BG Stats "
-                           "export (\"games\", \"players\", \"plays\")")
+        raise HistoryError(*both("not a history backup (expected \"format\": \"{FORMAT}\") nor a BG Stats export "
+                                 "(\"games\", \"players\", \"plays\")", FORMAT=FORMAT))
     if merge:
-        raise HistoryError("--merge is for BG Stats files: a backup's players are matched by name")
+        raise HistoryError(*both("--merge is for BG Stats files: a backup's players are matched by name"))
     people = _need(data, "players", list, "the file")
     plays = [_play_from(p, f"play {i + 1}") for i, p in enumerate(_need(data, "plays", list, "the file"))]
     edits = [_edit_from(e, f"edit {i + 1}") for i, e in enumerate(data.get("edits") or [])]
@@ -201,7 +205,7 @@ def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, d
         for i, person in enumerate(people):
             at = f"player {i + 1}"
             if not isinstance(person, dict):
-                raise HistoryError(f"{at} is not an object")
+                raise HistoryError(*both("{at} is not an object", at=at))
             pid, name, created = _need(person, "id", int, at), _need(person, "name", str, at), \
                 _need(person, "created", str, at)
             row = db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()

@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from companion.dates import iso_utc
 from companion.engine import GameError
+from companion.i18n import N_
 from companion.session.table import decided
 
 if TYPE_CHECKING:
     from companion.session.store import Store
 
 TAPPED, CAMERA, BOTH, UNKNOWN = "taps", "camera", "camera+taps", "unknown"
-UNKNOWN_WORDS = {"moves": ("camera or taps unknown", "カメラ/タップ不明"),
-                 "duration": ("no duration", "所要時間なし"),
-                 "scores": ("no scores", "得点なし"),
-                 "start": ("no start player", "スタートプレイヤー不明")}
-"""What a play from another app may not say (camera or taps, how long, the scores, who started), in words."""
+UNKNOWN_WORDS = {"moves": N_("camera or taps unknown"), "duration": N_("no duration"), "scores": N_("no scores"),
+                 "start": N_("no start player")}
+"""What a play from another app may not say (camera or taps, how long, the scores, who started), in words
+(English msgids: the catalogue has the Japanese)."""
 UNKNOWN_FIELDS = tuple(UNKNOWN_WORDS)
 log = logging.getLogger(__name__)
 

@@ -19,6 +19,7 @@ import threading
 from typing import Any
 
 from companion.engine import Event, Move
+from companion.i18n import both
 from companion.players import LEVEL_WORDS, player, seat_view
 from companion.session.store import SessionError
 
@@ -61,5 +62,5 @@ def confirm(session: Any, *, by: str, expected_version: int) -> list[Event]:
     with session.lock:
         said = proposal(session)
         if said is None:
-            raise SessionError("It is not the companion's turn.", "コンパニオンの手番ではありません。")
+            raise SessionError(*both("It is not the companion's turn."))
         return session.play(Move.from_json(said["move"]), by=by, expected_version=expected_version)

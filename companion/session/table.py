@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
+from companion.i18n import N_, Text, both
 from companion.players import LEVELS
 from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_text
@@ -31,8 +32,9 @@ BLOCKING = ("choose", "illegal")
 """Prompt kinds that stop moves until answered: the state or the table is in doubt."""
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
-ENDED = "the host ended this game early (undo reopens it; next game starts another)"
-ENDED_JA = "ホストがこのゲームを途中で終了しました(一手戻すと再開し、次のゲームで新しいゲームを始めます)"
+HELD = 8
+"""Observations of a deal that nothing explains (a card not read yet) kept to complete it later."""
+ENDED = N_("the host ended this game early (undo reopens it; next game starts another)")
 """Why a write to a game the host ended is refused."""
 
 
@@ -63,7 +65,8 @@ class Prompt:
 
 @dataclass
 class Outcome:
-    """What an observation led to: ``nothing`` new, moves ``applied``, or a ``prompt``."""
+    """What an observation led to: ``nothing`` new, moves ``applied``, a ``prompt``, or ``held``: a
+    deal not yet whole (a card not read), kept until a later observation completes it."""
 
     kind: str
     moves: list[Move] = field(default_factory=list)
@@ -206,8 +209,8 @@ class _State:
             raise SessionError(f"log entry {version} follows {self.version}: the log is damaged")
         self.version = version
         if self.ended is not None and kind not in ("undo", "next_game", "note"):
-            raise (SessionError(f"the game is already over: {ENDED}", f"ゲームはもう終わっています: {ENDED_JA}")
-                   if kind == "end_game" else SessionError(ENDED, ENDED_JA))
+            raise (SessionError(*both("the game is already over: {why}", why=both(ENDED)))
+                   if kind == "end_game" else SessionError(*both(ENDED)))
         self.close(data.get("close", []))
         events: list[Event] = []
         if kind in ("moves", "answer", "override", "correct"):
@@ -229,8 +232,7 @@ class _State:
         elif kind == "undo":
             if "to" in data:   # a player's request the host accepted: back to and including its move
                 if self.ended is not None:
-                    raise SessionError("the host ended this game: take back the end first",
-                                       "ホストがこのゲームを終了しています。先に終了を取り消してください")
+                    raise SessionError(*both("the host ended this game: take back the end first"))
                 self._undo(back_to=data["to"], asked_by=str(data.get("asked_by") or ""))
             elif self.ended is not None:
                 self._reopen()
@@ -248,7 +250,7 @@ class _State:
             if isinstance(data.get("companions"), dict):   # the host gave seats to the companion
                 self.companions = {int(k): str(v) for k, v in data["companions"].items()}
         else:
-            raise SessionError(f"unknown log entry kind {kind!r}")
+            raise SessionError(*both("unknown log entry kind {kind!r}", kind=kind))
         return events
 
     def _corrected(self, moves: list[Move], by: str) -> None:
@@ -256,7 +258,7 @@ class _State:
         earlier entries of the log stay as they were)."""
         old = [m["move"] for m in self.moves if self.moves and m["version"] == self.moves[-1]["version"]]
         if not old:
-            raise SessionError("there is no move to correct in this game", "このゲームには訂正できる手がありません")
+            raise SessionError(*both("there is no move to correct in this game"))
         self._undo(quiet=True)
         was, now = self._said(old), self._said(moves)   # both from the state the old move was played in
         who = "Host" if by == "host" else by
@@ -282,8 +284,7 @@ class _State:
     def _end(self, version: int, by: str) -> Event:
         """The host ends the current game early: scores as they stand, open prompts closed."""
         if self.game.is_over():
-            raise SessionError("the game is already over: there is nothing to end",
-                               "ゲームはもう終わっています。終了するものはありません")
+            raise SessionError(*both("the game is already over: there is nothing to end"))
         self.ended = {"version": version, "by": by, "prompts": self.prompts}
         self.prompts = {}
         scores, winners = self.game.scores(), decided(self.players, self.game.winners())
@@ -309,11 +310,10 @@ class _State:
         ``back_to`` every move entry from that log version on, as one undo with one event
         (``quiet``: none, a correction says it in its own words)."""
         if not self.moves:
-            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
+            raise SessionError(*both("there is no move to undo in this game"))
         last = self.moves[-1]["version"] if back_to is None else back_to
         if not any(m["version"] == last for m in self.moves):
-            raise SessionError(f"no move of this game was entered at version {last}",
-                               f"このゲームに版{last}の手はありません")
+            raise SessionError(*both("no move of this game was entered at version {last}", last=last))
         undone: list[Move] = []
         entries = set()
         while self.moves and self.moves[-1]["version"] >= last:
@@ -335,6 +335,12 @@ class _State:
         if asked_by:
             data["asked_by"] = asked_by
         self.events.append({"kind": "undo", "text": text, "ja": ja, "data": data, "version": self.version})
+
+
+def _deal_awaited(game: Game) -> bool:
+    """Whether ``game`` waits for a deal that only the table can show (a chance move the engine
+    does not list: Wheel's circle, Chains' terminal rows)."""
+    return game.is_chance_node() and not game.is_over() and not game.legal_moves()
 
 
 def _apply_unchecked(game: Game, move: Move) -> list[Event]:
@@ -398,6 +404,7 @@ class TableSession:
         self.target: int | None = settings.get("target")
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
+        self._held: list[dict[str, Any]] = []   # observations of the deal waiting for the rest of it
         self._catch_up()
 
     # ----------------------------------------------------------------- creating and opening
@@ -414,12 +421,14 @@ class TableSession:
         # a name is printed by `companion session list/show` and shown on every phone: no ESC or BEL
         names = [clean_text(n) if isinstance(n, str) else n for n in names]
         if len(names) != players or not all(isinstance(n, str) and n.strip() for n in names):
-            raise SessionError(f"give {players} non-empty names, one per seat (got {names})")
+            raise SessionError(*both("give {players} non-empty names, one per seat (got {names})", players=players,
+                                     names=names))
         if seats is not None and len(seats) != players:
             raise SessionError(f"give {players} seats, one per player (got {len(seats)})")
         for label, value in (("rounds", rounds), ("target", target)):
             if value is not None and (not isinstance(value, int) or value < 1):
-                raise SessionError(f"{label} must be a whole number of at least 1, got {value!r}")
+                raise SessionError(*both("{label} must be a whole number of at least 1, got {value!r}", label=label,
+                                         value=value))
         settings = {"players": players, "options": options, "names": [n.strip() for n in names],
                     "seats": list(seats) if seats is not None else None, "rounds": rounds, "target": target}
         session_id, _ = store.create_session(game_id, settings)
@@ -485,8 +494,7 @@ class TableSession:
         if wanted == self._st.companions:
             return
         if self._st.moves and not self.is_over():
-            raise SessionError("the companion takes or leaves a seat between games, not during one",
-                               "コンパニオンの席はゲームとゲームの間に変えてください(ゲーム中は変えられません)")
+            raise SessionError(*both("the companion takes or leaves a seat between games, not during one"))
         self._commit("note", {"companions": {str(k): v for k, v in sorted(wanted.items())}}, by, None)
 
     @_locked
@@ -625,8 +633,8 @@ class TableSession:
     def _require_unblocked(self) -> None:
         prompt = self.blocked()
         if prompt:
-            raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})",
-                               f"先に未回答の確認に答えてください({prompt.id}: {prompt.ja or prompt.text})")
+            raise SessionError(*both("answer the open prompt first ({id}: {text})", id=prompt.id,
+                                     text=Text(prompt.text, prompt.ja or prompt.text)))
 
     @_locked
     def play(self, move: Move, *, by: str = "manual", expected_version: int) -> list[Event]:
@@ -635,7 +643,8 @@ class TableSession:
         if expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
         if self.ended_by_host:
-            raise IllegalMove(f"The game is over: {ENDED}.", "game over", f"ゲームは終了しています: {ENDED_JA}。")
+            said = both("The game is over: {why}.", why=both(ENDED))
+            raise IllegalMove(said.en, "game over", said.ja)
         self._require_unblocked()
         self.game.check(move)
         rulings = [p.id for p in self.prompts if p.kind == "ruling"]   # the table has moved on
@@ -646,8 +655,7 @@ class TableSession:
     def observe(self, observation: Mapping[str, Any], *, source: str = "camera") -> Outcome:
         """Reconcile a stable observation of the table: apply, ask to choose, or say what is wrong."""
         if not isinstance(observation, Mapping):
-            raise SessionError("an observation must be a JSON object shaped like the game's layout",
-                               "観察はゲームの配置と同じ形のJSONオブジェクトにしてください")
+            raise SessionError(*both("an observation must be a JSON object shaped like the game's layout"))
         obs = dict(observation)
         for _ in range(OBSERVE_RETRIES):
             self._catch_up()
@@ -655,11 +663,11 @@ class TableSession:
                 return self._observe_once(obs, source)
             except StaleVersion:
                 continue   # someone wrote first: reconcile again against the new state
-        raise SessionError("the session keeps changing under this observation; try again",
-                           "この観察の間に卓が変わり続けています。もう一度試してください")
+        raise SessionError(*both("the session keeps changing under this observation; try again"))
 
     def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
         version, game = self.version, self.game
+        obs = adapter(game.id).align(game, obs)
         open_ids = {p.kind: [] for p in self.prompts}
         for p in self.prompts:
             open_ids[p.kind].append(p.id)
@@ -686,7 +694,17 @@ class TableSession:
                 "override": False, "rulings_seen": True, "settled_by": "table", "observation": obs,
                 "close": open_ids.get("ruling", []) + open_ids.get("illegal", [])}, source, version)
             return Outcome("applied", moves, events, version=self.version)
-        found = explain(game, obs)
+        deal = (len(self._st.finished), len(game.log))      # held observations are of this deal
+        held = [h for h in self._held if h["at"] == deal]
+        if held:
+            obs = adapter(game.id).complete(obs, [h["obs"] for h in held])
+        found = explain(game, obs, held=[h["obs"] for h in held])
+        if not found.sequences and _deal_awaited(game):
+            # a deal read off the table that is not whole yet (a card not read, a hand over it):
+            # kept, not refused; a later observation completes it (and may show moves after it)
+            self._held = held[-(HELD - 1):] + [{"obs": obs, "at": deal}]
+            return Outcome("held", version=version)
+        self._held = []
         if len(found.sequences) == 1:
             moves = found.sequences[0]
             close = open_ids.get("illegal", []) + ([] if found.pending else open_ids.get("ruling", []))
@@ -770,18 +788,17 @@ class TableSession:
         if expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
         if self.ended_by_host:
-            raise SessionError(f"there is nothing left to answer: {ENDED}", f"答える確認はもうありません: {ENDED_JA}")
+            raise SessionError(*both("there is nothing left to answer: {why}", why=both(ENDED)))
         prompt = self._st.prompts.get(prompt_id)
         if prompt is None:
             open_ids = ', '.join(self._st.prompts)
-            raise SessionError(f"no open prompt {prompt_id!r} (open: {open_ids or 'none'})",
-                               f"確認{prompt_id!r}はもう開いていません(開いている確認: {open_ids or 'なし'})")
+            raise SessionError(*both("no open prompt {prompt_id!r} (open: {open})", prompt_id=prompt_id,
+                                     open=open_ids or both("none")))
         choice = next((c for c in prompt.choices if c["id"] == choice_id), None)
         if choice is None:
-            raise SessionError(f"prompt {prompt_id} has no choice {choice_id!r} "
-                               f"(choices: {', '.join(c['id'] for c in prompt.choices)})",
-                               f"確認{prompt_id}に選択肢{choice_id!r}はありません"
-                               f"(選択肢: {', '.join(c['id'] for c in prompt.choices)})")
+            raise SessionError(*both("prompt {prompt_id} has no choice {choice_id!r} (choices: {choices})",
+                                     prompt_id=prompt_id, choice_id=choice_id,
+                                     choices=", ".join(c["id"] for c in prompt.choices)))
         data = {"prompt": prompt_id, "choice": choice_id, "moves": choice["moves"],
                 "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
         return self._commit("answer", data, by, expected_version)
@@ -796,7 +813,7 @@ class TableSession:
             self._commit("undo", {}, by, expected_version)
             return None
         if not self._st.moves:
-            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
+            raise SessionError(*both("there is no move to undo in this game"))
         last = self._st.moves[-1]["move"]
         self._commit("undo", {}, by, expected_version)
         return last
@@ -811,8 +828,7 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if self.ended_by_host:
-            raise SessionError("the host ended this game: take back the end first",
-                               "ホストがこのゲームを終了しています。先に終了を取り消してください")
+            raise SessionError(*both("the host ended this game: take back the end first"))
         undone = [m["move"] for m in self._st.moves if m["version"] >= version]
         self._commit("undo", {"to": version, "asked_by": clean_text(asked_by)}, by, expected_version, after=after)
         return undone
@@ -833,8 +849,7 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if not reason or not reason.strip():
-            raise SessionError("an override needs a reason (it is kept in the log)",
-                               "上書きには理由が必要です(記録に残ります)")
+            raise SessionError(*both("an override needs a reason (it is kept in the log)"))
         blocking = [p.id for p in self.prompts if p.kind in BLOCKING]
         return self._commit("override", {"moves": [move.to_json()], "override": True, "reason": reason,
                                          "close": blocking}, by, expected_version)
@@ -866,9 +881,9 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if not self.is_over():
-            raise SessionError("the current game is not over yet", "今のゲームはまだ終わっていません")
+            raise SessionError(*both("the current game is not over yet"))
         if (self.rounds is not None or self.target is not None) and self.series()["is_over"]:
-            raise SessionError("the series is over", "シリーズは終了しています")
+            raise SessionError(*both("the series is over"))
         self._commit("next_game", {}, by, expected_version)
 
     def wait_for_change(self, version: int, timeout: float) -> int:

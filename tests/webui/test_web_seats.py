@@ -235,3 +235,13 @@ def test_a_draw_offered_to_the_host_or_the_drawing_seat_does_not_tell_the_hands(
                           {"version": st["version"], "move": {"player": -1, "kind": "draw",
                                                               "card": sorted(game.hands[0])[0]}}, host)
     assert status == 422
+
+
+def test_the_host_page_names_an_unnamed_phone_in_its_language(tmp_path):
+    client = make_app(tmp_path).test_client()
+    table = client.post("/api/tables", json={"game": "hills", "players": 2}).get_json()
+    token = client.post("/api/join", json={"code": table["code"]}).get_json()["token"]
+    client.post(f"/api/tables/{table['id']}/seat", json={"seat": 0}, headers={"X-Table-Token": token})
+    ja = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang=ja").get_data(as_text=True)
+    en = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang=en").get_data(as_text=True)
+    assert "端末1" in ja and "phone 1" not in ja and "phone 1" in en

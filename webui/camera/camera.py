@@ -64,7 +64,7 @@ class FrameWorker:
 class CameraFeed(FrameWorker):
     """Reads frames in a background thread and feeds each stable observation change to a table."""
 
-    def __init__(self, tables: Any, table_id: str, *, camera: int | None = None,
+    def __init__(self, tables: Any, table_id: str, *, camera: int | str | None = None,
                  video: str | None = None, images: str | None = None,
                  source: Iterator[Any] | None = None) -> None:
         """Watch a webcam, a video, an image folder, or any iterator of BGR frames (``source``:

@@ -171,4 +171,5 @@ def install_helpers(app: Flask) -> None:
                                  shows_total=render.shows_total, option_words=option_words,
                                  choice_words=choice_words, player_count=player_count,
                                  move_picker=render.move_picker, override_picker=render.override_picker,
-                                 deal_words=render.deal_words, end_rows=render.end_rows)
+                                 deal_words=render.deal_words, end_rows=render.end_rows,
+                                 phone_words=render.phone_words)

@@ -413,6 +413,14 @@ def circle_xy(index: int, count: int, radius: float = 42.0) -> tuple[float, floa
     return 50 + radius * math.sin(angle), 50 - radius * math.cos(angle)
 
 
+def phone_words(label: str, lang: str) -> str:
+    """A phone as the host's page names it: its own name, or "phone 3" in the page's language (the
+    server names a phone that gave no name "phone N")."""
+    import re
+    found = re.fullmatch(r"phone (\d+)", label or "")
+    return t("phone {n}", lang, n=int(found.group(1))) if found else label
+
+
 def result_words(names: list[str], winners: list[int], lang: str) -> str:
     """A finished game's result for the status line: "Ann wins.", "Shared win: …", or a draw."""
     from companion.session.table import verdict
