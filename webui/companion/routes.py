@@ -13,7 +13,7 @@ from webui.api.api import _write, who_says
 from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
 from webui.core.errors import error_answer
 from webui.core.guard import csrf_ok, csrf_token
-from webui.core.i18n import both, t
+from webui.core.i18n import N_, both, pick, t
 from webui.rules.rules import docs_dir, markdown_renderer, split_sections
 
 bp = Blueprint("companion", __name__, template_folder="templates")
@@ -23,7 +23,7 @@ MOST_SEATS = 5
 
 def level_choices(lang_: str) -> list[tuple[str, str]]:
     """The levels as (value, words) for a select, after "a person"."""
-    return [(level, LEVEL_WORDS[level].ja if lang_ == "ja" else str(LEVEL_WORDS[level])) for level in LEVELS]
+    return [(level, pick(str(LEVEL_WORDS[level]), LEVEL_WORDS[level].ja, lang_)) for level in LEVELS]
 
 
 @bp.app_context_processor
@@ -57,9 +57,7 @@ def companion_names(names: list[str], wanted: Mapping[int, str], lang_: str) -> 
     for seat, level in wanted.items():
         if seat < len(out) and out[seat].strip():
             continue   # the host named the seat
-        word = t("Companion", lang_)
-        level_words = LEVEL_WORDS[level].ja if lang_ == "ja" else str(LEVEL_WORDS[level])
-        name = f"{word}({level_words})" if lang_ == "ja" else f"{word} ({level_words})"
+        name = t("Companion ({level})", lang_, level=pick(str(LEVEL_WORDS[level]), LEVEL_WORDS[level].ja, lang_))
         out += [""] * (seat + 1 - len(out))
         out[seat] = name
     return out
@@ -95,13 +93,14 @@ def confirm(table_id: str) -> tuple[Response, int]:
     return _write(table_id, "player", act)
 
 
-HELP_SECTIONS = {"en": "At the table", "ja": "テーブルで"}
-"""The ``##`` section of docs/players.md the phone's help page shows, per language."""
+HELP_SECTION = N_("At the table")
+"""The ``##`` section of docs/players.md the phone's help page shows (its Japanese twin is headed by
+this msgid's translation)."""
 
 
 @bp.get("/help/companion")
 def help_page() -> str:
     """The phone's help on playing against the companion (docs/players.md, in the page language)."""
     language = lang()
-    text = split_sections((docs_dir() / "players.md").read_text(encoding="utf-8"))[HELP_SECTIONS[language]]
+    text = split_sections((docs_dir() / "players.md").read_text(encoding="utf-8"))[t(HELP_SECTION, language)]
     return render_template("companion_help.html", lang=language, html=markdown_renderer().render(text))
