@@ -66,7 +66,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         server = RunningServer(app, host, args.port, tls=tls)
     except OSError as err:
-        print(f"companion serve: cannot listen on port {args.port} ({err.strerror}); choose another "
+        print(f"companion serve: cannot listen on port {args.port} ({err.strerror or err}); choose another "
               f"with --port.", file=sys.stderr)
         return 2
     base = app.config["PUBLIC_URL"] = f"{scheme}://{public_host}:{server.port}"
