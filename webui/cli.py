@@ -115,6 +115,11 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"Host page (create a table, then show its join code): {base}/host")
     print(f"Phones join at: {url}")
     print_qr(url)
+    if args.lan:   # the play history is the owner's: this computer, or the one browser it pairs
+        from webui.core.owner import pairing
+        print(f"The play history is yours: this computer opens {base}/history; to open it on your "
+              f"own phone too, open this link there once (it then stops working): "
+              f"{base}/owner?code={pairing(app).new()}")
     if not args.lan:
         print("Only this computer can connect; start with --lan to let phones on your network join.")
     if tls:

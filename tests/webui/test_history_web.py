@@ -192,8 +192,11 @@ def test_only_the_host_may_rematch_and_only_a_finished_game(tmp_path):
 
 
 # ------------------------------------------------------------------------ the History page
-def test_history_is_the_hosts_page(tmp_path):
-    client = make_app(tmp_path).test_client()
+def test_history_is_the_owners_page(tmp_path):
+    # issue 20: a table's host cookie opens that table, not the history (anyone on the LAN may
+    # create a table and host it); the owner is this computer or the browser it paired once
+    app = make_app(tmp_path)
+    client = app.test_client()
     table = new_table(client, "spartacus")
     finish(client, table)
     assert client.get("/history", environ_base=REMOTE).status_code == 403
@@ -202,8 +205,18 @@ def test_history_is_the_hosts_page(tmp_path):
     assert client.get("/history", environ_base=REMOTE).status_code == 403
     assert client.post("/history/rematch", data={"play": f"{table['id']}-1"}, environ_base=REMOTE).status_code == 403
     client.set_cookie(f"tch_{table['id']}", table["host_token"])         # the host's phone
-    assert client.get("/history", environ_base=REMOTE).status_code == 200
-    assert client.get("/history").status_code == 200                     # the host's machine
+    assert client.get("/history", environ_base=REMOTE).status_code == 403
+    assert client.get("/history").status_code == 200                     # the owner's machine
+    from webui.core.owner import pairing
+    code = pairing(app).new()                                            # printed once by serve --lan
+    assert client.get("/owner?code=WRONGCODE", environ_base=REMOTE).status_code == 403
+    assert client.get("/history", environ_base=REMOTE).status_code == 403
+    assert client.get(f"/owner?code={code}", environ_base=REMOTE).status_code == 303
+    assert client.get("/history", environ_base=REMOTE).status_code == 200    # the paired phone
+    assert client.get("/history/export?format=json", environ_base=REMOTE).status_code == 200
+    other = app.test_client()                                            # the link works once
+    assert other.get(f"/owner?code={code}", environ_base=REMOTE).status_code == 403
+    assert other.get("/history", environ_base=REMOTE).status_code == 403
 
 
 def test_history_lists_plays_with_names_stats_and_filters(tmp_path):

@@ -7,6 +7,7 @@ The numbers are in docs/webui.md ("Limits"); tests may change them through the a
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import io
@@ -162,20 +163,40 @@ def local_request() -> bool:
     return request.remote_addr in ("127.0.0.1", "::1", None) and host_allowed()
 
 
+def same_secret(given: object, expected: str) -> bool:
+    """True if ``given`` is the string ``expected`` (constant time; a non-ASCII or non-string value
+    is simply wrong, where ``hmac.compare_digest`` would raise a TypeError: a 500)."""
+    return (isinstance(given, str) and given.isascii() and len(given) < 256
+            and hmac.compare_digest(given, expected))
+
+
+def _csrf_signed(nonce: str) -> str:
+    secret = current_app.extensions["tables"].secret
+    return nonce + "." + hmac.new(secret, b"csrf:" + nonce.encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def _csrf_valid(token: object) -> bool:
+    """True for a token this server made (a nonce and its signature): a cookie someone else set,
+    with a field to match, is refused."""
+    if not isinstance(token, str) or "." not in token:
+        return False
+    return same_secret(token, _csrf_signed(token.split(".", 1)[0]))
+
+
 def csrf_token() -> str:
-    """The token the host form carries (the same as its cookie: a page of another site cannot
-    read the cookie, so it cannot fill in the field)."""
+    """The token the host's forms carry (the same as its cookie, signed by this server: a page of
+    another site can neither read the cookie nor make a token of its own)."""
     token = request.cookies.get(CSRF_COOKIE)
-    if not token or len(token) < 16:
-        token = getattr(request, "_csrf_new", None) or secrets.token_urlsafe(24)
+    if not _csrf_valid(token):
+        token = getattr(request, "_csrf_new", None) or _csrf_signed(secrets.token_urlsafe(18))
         request._csrf_new = token   # type: ignore[attr-defined]
-    return token
+    return str(token)
 
 
 def csrf_ok(form_value: str | None) -> bool:
-    """True if a form's CSRF field matches the cookie."""
+    """True if a form's CSRF field matches the cookie and this server made it."""
     cookie = request.cookies.get(CSRF_COOKIE)
-    return bool(cookie and form_value and hmac.compare_digest(cookie, form_value))
+    return _csrf_valid(cookie) and same_secret(form_value, str(cookie))
 
 
 def install(app: Flask) -> None:
@@ -239,4 +260,16 @@ def install(app: Flask) -> None:
         token = getattr(request, "_csrf_new", None)
         if token:
             resp.set_cookie(CSRF_COOKIE, token, samesite="Strict", httponly=True)
+        return resp
+
+    @app.after_request
+    def _hardened(resp: Any) -> Any:
+        # no page of ours may be framed by another site's (a hidden host page under a decoy
+        # button); over HTTPS no cookie of ours travels over plain HTTP
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if request.is_secure:
+            resp.headers.setlist("Set-Cookie", [c if "; secure" in c.lower() else c + "; Secure"
+                                                for c in resp.headers.getlist("Set-Cookie")])
         return resp

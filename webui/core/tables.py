@@ -253,8 +253,8 @@ class Tables:
     def caller(self, table_id: str, token: str | None) -> Caller | None:
         """Who presents ``token`` at ``table_id``: the host, a joined phone (by its role), or None."""
         view = _session_module().view
-        if not token or not isinstance(token, str) or len(token) > 200:
-            return None
+        if not token or not isinstance(token, str) or len(token) > 200 or not token.isascii():
+            return None   # compare_digest raises on non-ASCII text: such a token is simply wrong
         if hmac.compare_digest(token, self.host_token(table_id)):
             return Caller(view.HOST)
         phone = self.store.phone_for(table_id, token)

@@ -23,6 +23,7 @@ from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart
 from webui.core.common import ApiError, get_session, lang, require_role, tables
 from webui.core.guard import csrf_ok, csrf_token
+from webui.core.owner import is_owner
 from webui.core.i18n import add_strings, choice_words, option_words, t
 from webui.phone.routes import redirect_with_token
 
@@ -171,13 +172,9 @@ def _install(state: Any) -> None:
 
 
 def allowed() -> bool:
-    """True for the host: this machine, or a browser holding a valid host cookie of some table."""
-    if request.remote_addr in ("127.0.0.1", "::1", None):
-        return True
-    for key, token in request.cookies.items():
-        if key.startswith("tch_") and tables().role(key[4:], token) == "host":
-            return True
-    return False
+    """True for the owner (this computer, or the browser it paired: ``webui.core.owner``); a
+    table's host cookie opens that table, not the history."""
+    return is_owner()
 
 
 def known_players() -> list[str]:
