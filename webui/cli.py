@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from companion.games import GAME_IDS, game_class
@@ -59,8 +62,13 @@ def _serve(args: argparse.Namespace) -> int:
                   f"'cryptography' package, or serve without --https.", file=sys.stderr)
             return 2
     config: dict[str, Any] = {"PUBLIC_URL": f"{scheme}://{public_host}:{args.port}"}
+    demo_dir = None
     if args.db:
         config["DB"] = args.db
+    elif args.demo:   # a demo's games are nobody's: they never enter the user's own history
+        demo_dir = tempfile.TemporaryDirectory(prefix="companion-demo-")
+        config["DB"] = str(Path(demo_dir.name) / "demo.db")
+        print(f"Demo database (deleted when the demo stops): {config['DB']}")
     app = create_app(config)
     tables = app.extensions["tables"]
     try:
@@ -127,9 +135,10 @@ def _serve(args: argparse.Namespace) -> int:
     elif args.lan:
         print("A phone can be the table's camera (the host page's \"Use a phone as the camera\") "
               "only over HTTPS: start with --lan --https.")
+    signal.signal(signal.SIGTERM, _stop_on_term)   # a service manager's stop ends it as Ctrl+C does
     print("Press Ctrl+C to stop.")
-    server.start()
     try:
+        server.start()
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
@@ -138,7 +147,13 @@ def _serve(args: argparse.Namespace) -> int:
         if driver:
             driver.stop()
         server.stop()
+        if demo_dir:
+            demo_dir.cleanup()
     return 0
+
+
+def _stop_on_term(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def print_https_note(cert_path: Any) -> None:
@@ -164,7 +179,7 @@ def register(subparsers: Any) -> None:
                    "certificate kept in your data directory (a phone's camera page needs it off "
                    "this computer; each browser warns once)")
     p.add_argument("--db", help="SQLite file for the table sessions (default: your user data "
-                   "directory)")
+                   "directory; with --demo a throw-away file)")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--camera", type=int, metavar="N", help="watch the table with camera N")
     src.add_argument("--video", metavar="FILE", help="watch a recorded video of the table")

@@ -135,3 +135,27 @@ def test_demo_shows_the_synthetic_camera_frame(tmp_path):
     r = app.test_client().get(f"/api/tables/{s.id}/camera",
                               headers={"X-Table-Token": tables.join(s.id, "phone")})
     assert r.status_code == 200 and r.data[:2] == b"\xff\xd8" and 10_000 < len(r.data) < 400_000
+
+
+def test_the_demo_never_touches_the_users_own_history(tmp_path):
+    import os
+    import re
+    import subprocess
+    import sys
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--demo", "wheel", "--port", "0",
+                             "--interval", "60"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=env)
+    out = ""
+    try:
+        for line in proc.stdout:
+            out += line
+            if "Press Ctrl+C" in line:
+                break
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    demo_db = re.search(r"Demo database \(deleted when the demo stops\): (\S+)", out)
+    assert demo_db, out
+    assert not (tmp_path / "data" / "table-companion" / "companion.db").exists()
+    assert not os.path.exists(demo_db.group(1))   # gone with the demo
