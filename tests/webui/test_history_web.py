@@ -242,13 +242,16 @@ def test_rematch_from_a_play_of_the_history(tmp_path):
     client = make_app(tmp_path).test_client()
     table = new_table(client, "hills")
     finish(client, table)
-    r = client.post("/history/rematch", data={"play": f"{table['id']}-1"})
+    assert client.post("/history/rematch", data={"play": f"{table['id']}-1"}).status_code == 403  # no CSRF token
+    client.get("/history")                                   # the page's forms carry the server's token
+    csrf = client.get_cookie("csrf").value
+    r = client.post("/history/rematch", data={"play": f"{table['id']}-1", "csrf": csrf})
     assert r.status_code == 302
     new_id = r.headers["Location"].rsplit("/", 1)[-1]
     with sqlite3.connect(tmp_path / "web.db") as db:
         game, settings_ = db.execute("SELECT game, settings FROM sessions WHERE id = ?", (new_id,)).fetchone()
     assert game == "hills" and json.loads(settings_)["names"] == ["Ann", "Ben"]
-    assert client.post("/history/rematch", data={"play": "nope-1"}).status_code == 404
+    assert client.post("/history/rematch", data={"play": "nope-1", "csrf": csrf}).status_code == 404
 
 
 def test_export_downloads_and_a_backup_restores(tmp_path):
@@ -326,7 +329,9 @@ def test_another_site_cannot_start_a_rematch_from_the_hosts_browser(tmp_path):
     finish(client, table)
     r = client.post("/history/rematch", data={"play": f"{table['id']}-1"}, headers={"Origin": "http://evil.example"})
     assert r.status_code == 403
-    r = client.post("/history/rematch", data={"play": f"{table['id']}-1"}, headers={"Origin": "http://localhost"})
+    client.get("/history")
+    r = client.post("/history/rematch", data={"play": f"{table['id']}-1", "csrf": client.get_cookie("csrf").value},
+                    headers={"Origin": "http://localhost"})
     assert r.status_code == 302                       # the page's own origin
     with sqlite3.connect(tmp_path / "web.db") as db:
         assert db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 2

@@ -137,6 +137,14 @@ def fail(status: int, message: str, **extra: Any) -> NoReturn:
     raise ApiError(status, message, **extra)
 
 
+def too_many(wait: float, en: str, ja: str) -> NoReturn:
+    """Refuse with 429: what was too many, and how long to wait in words (``Retry-After`` in seconds)."""
+    seconds = guard.retry_after(wait)
+    en_wait, ja_wait = guard.wait_words(seconds)
+    fail(429, f"{en}: wait {en_wait}, then try again.", ja=f"{ja}。{ja_wait}待ってからもう一度どうぞ。",
+         retry_after=seconds)
+
+
 def install_helpers(app: Flask) -> None:
     """Error handlers (JSON for machines, short pages in the page's language for browsers),
     request checks and template globals."""
@@ -171,7 +179,7 @@ def install_helpers(app: Flask) -> None:
                             "サーバーで問題が起きました。何も変更されていません。もう一度試してください。")
 
     guard.install(app)
-    app.jinja_env.globals.update(t=t, pick=pick, chip=render.chip, card_name=render.card_name,
+    app.jinja_env.globals.update(t=t, pick=pick, csrf_token=guard.csrf_token, chip=render.chip, card_name=render.card_name,
                                  short=render.short, seat_name=render.seat_name,
                                  event_text=render.event_text, slot_label=render.slot_label,
                                  circle_xy=render.circle_xy, result_words=render.result_words,

@@ -35,6 +35,9 @@ PHONE_LIMIT = (24, 10.0)
 10 and its watchers join at once; one client cannot fill a table's phone list)."""
 CREATE_LIMIT = (20, 30.0)
 """New tables: 20 at once, then one more every 30 s (120 an hour) per client address."""
+UNDO_ASK_LIMIT = (3, 20.0)
+"""Undo requests of one phone at one table: 3 at once, then one every 20 s (each wakes every page
+of the table: 300 in 3.4 s refreshed every phone 300 times)."""
 CSRF_COOKIE = "csrf"
 
 
@@ -124,10 +127,20 @@ def joined_before(table_id: str) -> bool:
 
 def phone_joined(table_id: str) -> None:
     """Count a phone of this address joining ``table_id``; the address's first phone at the table
-    gives it back its wrong-code allowance (its typos before were a family's, not a guesser's)."""
+    gives it back its wrong-code allowance (its typos before were a family's, not a guesser's),
+    unless another device made that table from this address (a guesser joining its own new tables
+    refilled its allowance: 214 codes in 150 s instead of 34); this computer is the owner's."""
     limit("phones").spend(f"{table_id} {client()}")
-    if current_app.extensions["joined"].add((table_id, client())):
+    first = current_app.extensions["joined"].add((table_id, client()))
+    if first and (local_request() or (table_id, client()) not in current_app.extensions["created"]):
         limit("join").refill(client())
+
+
+def table_created(table_id: str) -> None:
+    """Count a new table against this address's creation limit (the API, the host form and a
+    rematch alike) and remember who made it."""
+    limit("create").spend(client())
+    current_app.extensions["created"].add((table_id, client()))
 
 
 def client() -> str:
@@ -205,8 +218,10 @@ def install(app: Flask) -> None:
     create = app.config.get("CREATE_LIMIT") or CREATE_LIMIT
     phones = app.config.get("PHONE_LIMIT") or PHONE_LIMIT
     app.extensions["limits"] = {"join": RateLimit(*join), "create": RateLimit(*create),
-                                "phones": RateLimit(*phones)}
+                                "phones": RateLimit(*phones),
+                                "undo": RateLimit(*(app.config.get("UNDO_ASK_LIMIT") or UNDO_ASK_LIMIT))}
     app.extensions["joined"] = Joined()
+    app.extensions["created"] = Joined()   # (table, address) of each table made here
 
     @app.before_request
     def _known_host() -> Any:
@@ -256,14 +271,8 @@ def install(app: Flask) -> None:
         request.environ.pop("HTTP_TRANSFER_ENCODING", None)
 
     @app.after_request
-    def _csrf_cookie(resp: Any) -> Any:
-        token = getattr(request, "_csrf_new", None)
-        if token:
-            resp.set_cookie(CSRF_COOKIE, token, samesite="Strict", httponly=True)
-        return resp
-
-    @app.after_request
     def _hardened(resp: Any) -> Any:
+        # (registered first, so Flask runs it last: it sees every cookie the others set)
         # no page of ours may be framed by another site's (a hidden host page under a decoy
         # button); over HTTPS no cookie of ours travels over plain HTTP
         resp.headers.setdefault("X-Frame-Options", "DENY")
@@ -272,4 +281,11 @@ def install(app: Flask) -> None:
         if request.is_secure:
             resp.headers.setlist("Set-Cookie", [c if "; secure" in c.lower() else c + "; Secure"
                                                 for c in resp.headers.getlist("Set-Cookie")])
+        return resp
+
+    @app.after_request
+    def _csrf_cookie(resp: Any) -> Any:
+        token = getattr(request, "_csrf_new", None)
+        if token:
+            resp.set_cookie(CSRF_COOKIE, token, samesite="Strict", httponly=True)
         return resp

@@ -21,8 +21,8 @@ from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
 from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart
-from webui.core.common import ApiError, get_session, lang, require_role, tables
-from webui.core.guard import csrf_ok, csrf_token
+from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
+from webui.core.guard import client, csrf_ok, csrf_token, limit, table_created
 from webui.core.owner import is_owner
 from webui.core.i18n import add_strings, choice_words, option_words, t
 from webui.phone.routes import redirect_with_token
@@ -333,6 +333,10 @@ def rematch() -> Any:
     if origin and urlsplit(origin).netloc != request.host:
         # a page of another site posting to this server (the host's machine is trusted as such)
         raise ApiError(403, "Refused: a request from another site.", ja="拒否しました: 別のサイトからのリクエストです。")
+    if TOKEN_HEADER not in request.headers and not csrf_ok(request.form.get("csrf")):
+        # a form (cookie-borne rights) carries the server's token; an API call its header
+        en, ja = HISTORY_STRINGS["h_stale_form"]
+        raise ApiError(403, en, ja=ja)
     table_id, play_id = request.form.get("table"), request.form.get("play")
     if table_id:
         require_role(table_id, "host", allow_cookie=True)
@@ -357,7 +361,11 @@ def rematch() -> Any:
         rounds = target = None
     else:
         raise ApiError(400, "Say which table or play to rematch.", ja="再戦するテーブルかプレイを指定してください。")
+    wait = limit("create").wait(client())   # a rematch is a new table like any other
+    if wait:
+        too_many(wait, "Too many new tables from this address", "このアドレスからの新しいテーブルが多すぎます")
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
+    table_created(new.id)
     follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
     if table_id:
         with tables().lock(table_id):
@@ -559,7 +567,6 @@ def _pending() -> dict[str, str]:
 def import_file() -> Any:
     """Read an uploaded BG Stats export and show what it would import (``file``), or import it as the
     host confirmed, with the players merged as chosen (``token``, ``merge<ref>``)."""
-    import json as _json
     import secrets
     request.max_content_length = IMPORT_LIMIT
     form = _checked_form()
@@ -581,7 +588,7 @@ def import_file() -> Any:
     else:
         raise ApiError(400, "Choose a BG Stats export file.", ja="BG Statsの書き出しファイルを選んでください。")
     try:
-        data = _json.loads(text)
+        data = exchange.load_json(text)
         if not bgstats.is_file(data):
             raise exchange.HistoryError("not a BG Stats export (\"games\", \"players\", \"plays\")",
                                         "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\")")

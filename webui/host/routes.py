@@ -11,7 +11,7 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from companion.games import describe_all
 from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
-from webui.core.common import Caller, error_answer, fail, get_session, lang, require_role, session_module, tables
+from webui.core.common import Caller, error_answer, fail, get_session, lang, require_role, session_module, tables, too_many
 from webui.core.guard import csrf_ok, csrf_token, host_allowed, local_request
 from webui.core.i18n import pick
 from webui.phone.routes import redirect_with_token, view_context
@@ -148,7 +148,6 @@ def camera(table_id: str) -> Response:
 def pair_owner() -> Any:
     """Open the one-time pairing link ``companion serve --lan`` printed: this browser becomes the
     owner's (the play history, its exports and /print), and the link is spent."""
-    from webui.api.api import too_many
     from webui.core.guard import client, limit
     from webui.core.owner import OWNER_COOKIE, owner_token, pairing
     wait = limit("join").wait(client())
