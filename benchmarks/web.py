@@ -27,7 +27,11 @@ from webui.core.server import free_port
 GAME = "wheel"
 PLAYERS = 4
 SERVERS = ("companion", "werkzeug", "cheroot-builtin", "waitress", "gunicorn")
-"""``--server``: ``companion serve`` itself, or the app on another server (benchmarks/web_servers.py)."""
+"""``--server``: ``companion serve`` itself, or the app on another WSGI server to compare
+(``serve_with``): werkzeug, the development server ``companion serve`` used before (threaded, TLS
+in the accept loop); cheroot-builtin, cheroot with its own TLS adapter (handshake in the accept
+loop); waitress, an asyncore loop and a fixed pool of worker threads, no TLS; gunicorn, one process
+of ``gthread`` workers (Unix only). waitress and gunicorn are not dependencies: install them."""
 _TLS: list[Any] = []   # the client's TLS context when the bench runs over --https
 
 
@@ -199,7 +203,8 @@ def start_server(kind: str = "companion", https: bool = False) -> tuple[subproce
         # the certificate in the bench's own folder, not the user's data directory
         env["XDG_DATA_HOME"] = workdir
     else:
-        command = ["-m", "benchmarks.web_servers", kind, str(port), db] + (["--https"] if https else [])
+        command = ["-m", "benchmarks.web", "--serve-with", kind, "--port", str(port), "--db", db] + \
+            (["--https"] if https else [])
     if https and not _TLS:
         import ssl
         _TLS.append(ssl._create_unverified_context())   # the server's own self-signed certificate
@@ -412,6 +417,66 @@ def views(steps: int = 20, seed: int = 1) -> list[dict[str, Any]]:
     return rows
 
 
+THREADS = 256
+"""Worker threads of the fixed-pool servers: each open event stream holds one."""
+
+
+def _app(db: str) -> Any:
+    from webui import create_app
+    return create_app({"DB": db})
+
+
+def _tls(https: bool) -> tuple[str, str] | None:
+    if not https:
+        return None
+    from webui.core.tls import certificate
+    return tuple(map(str, certificate(["127.0.0.1"], os.path.join(os.getcwd(), "tls"))))  # type: ignore[return-value]
+
+
+def serve_with(kind: str, port: int, db: str, https: bool) -> None:
+    """Serve the app on ``kind`` until killed."""
+    tls = _tls(https)
+    app = _app(db) if kind != "gunicorn" else None   # gunicorn: made in its worker process
+    if kind == "werkzeug":
+        from werkzeug.serving import make_server
+        srv = make_server("127.0.0.1", port, app, threaded=True, ssl_context=tls)
+        srv.daemon_threads = True
+        srv.serve_forever()
+    elif kind == "cheroot-builtin":
+        from cheroot import wsgi
+        from cheroot.ssl.builtin import BuiltinSSLAdapter
+        server = wsgi.Server(("127.0.0.1", port), app, numthreads=THREADS, timeout=10,
+                             request_queue_size=128)
+        if tls:
+            server.ssl_adapter = BuiltinSSLAdapter(*tls)
+        server.safe_start()
+    elif kind == "waitress":
+        if tls:
+            sys.exit("waitress has no TLS")
+        import waitress
+        waitress.serve(app, host="127.0.0.1", port=port, threads=THREADS, channel_timeout=10,
+                       connection_limit=2000, _quiet=True)
+    elif kind == "gunicorn":
+        from gunicorn.app.base import BaseApplication
+
+        class One(BaseApplication):
+            def load_config(self) -> None:
+                options = {"bind": f"127.0.0.1:{port}", "workers": 1, "worker_class": "gthread",
+                           "threads": THREADS, "timeout": 30, "keepalive": 10, "loglevel": "warning",
+                           "worker_connections": 2000}
+                if tls:
+                    options.update(certfile=tls[0], keyfile=tls[1])
+                for key, value in options.items():
+                    self.cfg.set(key, value)
+
+            def load(self) -> Any:
+                return _app(db)
+
+        One().run()
+    else:
+        sys.exit(f"unknown server {kind}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """``companion bench web [--tables 20 --phones 6 --seconds S --rate R --json]``."""
     p = argparse.ArgumentParser(prog="companion bench web", description=__doc__.split("\n\n")[0])
@@ -430,7 +495,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--https", action="store_true", help="over HTTPS (the server's own certificate)")
     p.add_argument("--idle-tls", type=int, metavar="N",
                    help="instead: hold N silent connections to the HTTPS port and time /health")
+    p.add_argument("--serve-with", choices=SERVERS[1:], help=argparse.SUPPRESS)   # the server process
+    p.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--db", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.serve_with:
+        serve_with(args.serve_with, args.port, args.db, args.https)
+        return 0
     if args.idle_tls is not None:
         row = idle_tls(args.server, args.idle_tls)
         print(json.dumps(row) if args.json else
@@ -473,3 +544,7 @@ def main(argv: list[str] | None = None) -> int:
             print("  ", f)
     ok = report["failed_requests"] == 0 and report["missed_updates"] == 0
     return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
