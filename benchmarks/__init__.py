@@ -14,5 +14,6 @@ BENCHES = {
     "session": "benchmarks.session",      # the table session against a partial camera
     "history": "benchmarks.history",      # History pages and BG Stats import on a large history
     "prussia": "benchmarks.prussia",      # the Prussia solo odds (advise)
+    "players": "benchmarks.players",      # the companion's players: win rates and decision times
 }
 """``companion bench NAME`` runs ``main(argv)`` of the module named here."""

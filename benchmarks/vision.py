@@ -17,7 +17,11 @@ Three parts:
   a camera at 45–90° at several yaws, a barrel lens, motion blur of 3–9 px, glare, a phone screen
   held over the table, a lighting gradient) per scale; identified / visible (a marker seen at
   ≥ 1.35 px/mm along the card's worse axis and not hidden), duplicates and misidentified cards
-  (counted over every card, however coarse), against pyzbar on the full frame.
+  (counted over every card, however coarse), against pyzbar on the full frame;
+* surfaces (``--part surfaces``, only when asked): the table's surface (``tablesim.synthetic.SURFACES``:
+  calm wood, busy wood grain, cloth, a patterned tablecloth, glass with reflections) at 1.0, 1.2,
+  1.4, 1.7 and 2.0 px/mm: identified / visible, wrong reads, and the time of the pipeline's full
+  look (wall and CPU) beside pyzbar's on the same full frame, with their ratio.
 """
 from __future__ import annotations
 
@@ -563,6 +567,75 @@ def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None
     return out
 
 
+SURFACE_SCALES = (1.0, 1.2, 1.4, 1.7, 2.0)
+"""px/mm of ``--part surfaces``: down to 1.0, what a 1080p camera gives Wheel's circle at 45–70°."""
+
+
+def surface_bins(quick: bool, decoder: str, surfaces: Sequence[str] | None = None,
+                 scales: Sequence[float] = SURFACE_SCALES) -> dict[str, Any]:
+    """Per table surface (``tablesim.synthetic.SURFACES``) and scale: mid-game tables of the five
+    games under a near-overhead camera, each seen by a fresh pipeline in a few still frames;
+    identified / visible (a marker in view and not covered: at these scales every card is seen at
+    about the scale), wrong (misidentified or duplicated), the time of the pipeline's *full look*
+    (the frame it searched whole: wall and CPU of all threads) and pyzbar's time on the same full
+    frame, with their ratio."""
+    from tablesim import synthetic
+    from vision.pipeline import Pipeline
+    surfaces = list(synthetic.SURFACE_NAMES if surfaces is None else surfaces)
+    games = ("wheel",) if quick else tuple(GAME_PLAYERS)
+    states = {g: game_states(g, seed=1, limit=None) for g in games}
+    out: dict[str, Any] = {}
+    for surface in surfaces:
+        cond = synthetic.Conditions(surface=surface)
+        for scale in scales:
+            load = [round(os.getloadavg()[0], 2)]
+            r = {"visible": 0, "identified": 0, "wrong": 0, "tables": 0}
+            wall: list[float] = []
+            cpu: list[float] = []
+            zbar: list[float] = []
+            for g, game_id in enumerate(games):
+                view = View(game_id, scale, seed=g + 1, conditions=cond)
+                placed_cards = placements(game_id, states[game_id][len(states[game_id]) // 2], seed=g)
+                frames = [view.frame(placed_cards, seed=10 * g + i) for i in range(3)]
+                truth, lying = view.truth(placed_cards), [(p.shown_id, p.centre) for p in placed_cards]
+                pipeline = Pipeline(game_id, GAME_PLAYERS[game_id], layout=view.layout, decoder=decoder)
+                if not view.whole_table:
+                    pipeline.calibration = view.true_calibration    # the corners are out of view
+                scene = None
+                for frame in frames:
+                    scene, ms, cpu_ms = _timed(pipeline, frame)
+                    if pipeline.last_look == "full":
+                        wall.append(ms)
+                        cpu.append(cpu_ms)
+                counts = score_reports(truth, reported_cards(scene) if scene else [], lying)
+                r["identified"] += counts["identified"]
+                r["wrong"] += counts["misidentified"] + counts["duplicates"]
+                r["visible"] += len(truth)
+                r["tables"] += 1
+                zbar.append(baseline(frames[-1], view.true_calibration)[1])
+            load.append(round(os.getloadavg()[0], 2))
+            full, full_cpu, base = _stats(wall), _stats(cpu), _stats(zbar)
+            out.setdefault(surface, {})[f"{scale}"] = {
+                **r, "identified_share": round(r["identified"] / max(1, r["visible"]), 4),
+                "full_look_ms": full, "full_look_cpu_ms": full_cpu, "full_looks": len(wall),
+                "pyzbar_ms": base, "ratio_to_pyzbar": round(full["median"] / max(base["median"], 1e-6), 2),
+                "load_average": load}
+    return out
+
+
+def _print_surfaces(result: dict[str, Any]) -> None:
+    print("surface      px/mm  visible  identified  wrong | full look ms wall (CPU), median/p95 | "
+          "pyzbar full frame ms | ratio | load")
+    for surface, per in result.items():
+        for scale, r in per.items():
+            full, cpu = r["full_look_ms"], r["full_look_cpu_ms"]
+            print(f"{surface:<12} {scale:>5}  {r['visible']:>7}  {100 * r['identified_share']:>9.2f}%  "
+                  f"{r['wrong']:>5} | {full['median']:>6}/{full['p95']:<6} ({cpu['median']}/{cpu['p95']}) "
+                  f"| {r['pyzbar_ms']['median']:>6}/{r['pyzbar_ms']['p95']:<6} | {r['ratio_to_pyzbar']:>5} "
+                  f"| {r['load_average'][0]}/{r['load_average'][1]}")
+    sys.stdout.flush()
+
+
 def _print_conditions(result: dict[str, Any]) -> None:
     print("condition            px/mm  visible  identified  dupl.  misid. (screen) | pyzbar  misid. | "
           "cards <1.35  self-cal.  full look ms  load")
@@ -840,10 +913,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--quick", action="store_true", help="fewer tables and moves (a few minutes)")
     parser.add_argument("--decoder", choices=("zxing", "pyzbar"), default="zxing", help="QR decoder")
-    parser.add_argument("--part", choices=("all", "scales", "games", "conditions", "4k"), default="all",
+    parser.add_argument("--part", choices=("all", "scales", "games", "conditions", "surfaces", "4k"),
+                        default="all",
                         help="all = scales and games; conditions (a real table: tilt, lens, blur, glare, "
-                             "a phone screen, light) and 4k (the same tables at 1080p and 4K, "
+                             "a phone screen, light), surfaces (busy wood, cloth, a tablecloth, glass at "
+                             "1.0–2.0 px/mm, against pyzbar) and 4k (the same tables at 1080p and 4K, "
                              "vision.frame.pyramid) run only when asked")
+    parser.add_argument("--surfaces", help="surfaces: comma-separated names (default all: wood, busy wood, "
+                        "cloth, tablecloth, glass)")
     parser.add_argument("--conditions", help="conditions: comma-separated names (default all: "
                         + ", ".join(conditions()) + ")")
     parser.add_argument("--scales", help="conditions: comma-separated px/mm (default 1.2,1.7 with "
@@ -876,6 +953,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["conditions"] = condition_bins(args.quick, args.decoder, names, scales)
         if not args.json:
             _print_conditions(result["conditions"])
+    if args.part == "surfaces":
+        from tablesim.synthetic import SURFACE_NAMES
+        names = None if not args.surfaces else [n.strip() for n in args.surfaces.split(",")]
+        unknown = [n for n in names or () if n not in SURFACE_NAMES]
+        if unknown:
+            parser.error(f"unknown surface {unknown[0]!r}: choose from {', '.join(SURFACE_NAMES)}")
+        try:
+            scales = SURFACE_SCALES if not args.scales else tuple(float(x) for x in args.scales.split(","))
+        except ValueError:
+            parser.error(f"--scales {args.scales!r}: give px/mm numbers, e.g. 1.0,1.4")
+        result["surfaces"] = surface_bins(args.quick, args.decoder, names, scales)
+        if not args.json:
+            _print_surfaces(result["surfaces"])
     if args.part == "4k":       # vision.frame.pyramid's part: 4K frames against 1080p
         result["4k"] = bench_4k(args.quick, args.decoder)
         if not args.json:

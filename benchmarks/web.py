@@ -477,6 +477,76 @@ def serve_with(kind: str, port: int, db: str, https: bool) -> None:
         sys.exit(f"unknown server {kind}")
 
 
+SEEN_JS = """() => { window.__seen = {}; document.body.addEventListener('tc:updated',
+    e => { window.__seen[e.detail] = Date.now(); }); }"""
+TAP_JS = """([index]) => { const b = document.querySelectorAll('#moves button.mv')[index];
+    const t = Date.now(); b.click(); return t; }"""
+
+
+def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1) -> dict[str, Any]:
+    """Tap → every other phone updated, in real headless Chromium: one browser context per player
+    (390×844, as the phones at a table), each holding its own seat; the seat to move taps a move
+    button on its own page and the time runs until each other page has drawn the new version
+    (the page's ``tc:updated``, clocked in the pages themselves). The server runs in this process."""
+    import playwright.sync_api as playwright
+    from webui import create_app
+    from webui.core.server import RunningServer
+    rng = random.Random(seed)
+    latencies: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, \
+            RunningServer(create_app({"DB": str(Path(tmp) / "browser.db")})) as srv, \
+            playwright.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path="/usr/bin/chromium",
+                                      args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        status, table = _request(srv.port, "POST", "/api/tables", {"game": game, "players": players,
+                                                                   "rounds": 1000})
+        if status != 201:
+            raise RuntimeError(f"cannot create a table: {table}")
+        pages = []
+        for seat in range(players):
+            token = _join(srv.port, table)
+            _request(srv.port, "POST", f"/api/tables/{table['id']}/seat", {"seat": seat}, token=token)
+            ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            # the phone's cookie, as joining by the code leaves it (the page's event stream sends it)
+            ctx.add_cookies([{"name": f"tc_{table['id']}", "value": token, "url": srv.url}])
+            page = ctx.new_page()
+            page.goto(f"{srv.url}/t/{table['id']}")
+            page.wait_for_selector(".gameview")
+            page.evaluate(SEEN_JS)
+            pages.append(page)
+        host = table["host_token"]
+        done = 0
+        while done < taps:
+            _, st = _request(srv.port, "GET", f"/api/tables/{table['id']}/state", token=host)
+            if st["is_over"]:
+                _request(srv.port, "POST", f"/api/tables/{table['id']}/next", {"version": st["version"]}, host)
+                continue
+            if st["current_player"] < 0 or st["prompts"]:   # the table's own steps: not measured
+                if st["prompts"]:
+                    p = st["prompts"][0]
+                    _request(srv.port, "POST", f"/api/tables/{table['id']}/answer",
+                             {"prompt": p["id"], "choice": p["choices"][0]["id"], "version": st["version"]}, host)
+                else:
+                    _request(srv.port, "POST", f"/api/tables/{table['id']}/deal", {"version": st["version"]}, host)
+                continue
+            mover = pages[st["current_player"]]
+            mover.wait_for_function("v => +document.body.dataset.version >= v", arg=st["version"])
+            count = mover.locator("#moves button.mv").count()
+            if not count:
+                raise RuntimeError(f"no move button on seat {st['current_player']}'s page")
+            sent = mover.evaluate(TAP_JS, [rng.randrange(count)])
+            version = st["version"] + 1
+            for page in pages:
+                if page is not mover:
+                    page.wait_for_function("v => window.__seen[v] !== undefined", arg=version, timeout=10000)
+                    latencies.append(page.evaluate("v => window.__seen[v]", version) - sent)
+            done += 1
+        chromium.close()
+    return {"game": game, "players": players, "taps": done, "updates": len(latencies),
+            "p50_ms": round(statistics.median(latencies), 1), "p95_ms": round(_percentile(latencies, 0.95), 1),
+            "max_ms": round(max(latencies), 1), "loadavg": os.getloadavg()[0]}
+
+
 def main(argv: list[str] | None = None) -> int:
     """``companion bench web [--tables 20 --phones 6 --seconds S --rate R --json]``."""
     p = argparse.ArgumentParser(prog="companion bench web", description=__doc__.split("\n\n")[0])
@@ -498,6 +568,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--serve-with", choices=SERVERS[1:], help=argparse.SUPPRESS)   # the server process
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--db", help=argparse.SUPPRESS)
+    p.add_argument("--browser", action="store_true",
+                   help="instead: tap → every other phone updated in headless Chromium, a context per player")
+    p.add_argument("--players", type=int, default=4, help="--browser: players (a phone each)")
+    p.add_argument("--taps", type=int, default=60, help="--browser: taps measured")
     args = p.parse_args(argv)
     if args.serve_with:
         serve_with(args.serve_with, args.port, args.db, args.https)
@@ -508,6 +582,15 @@ def main(argv: list[str] | None = None) -> int:
               f"{row['server']}: {row['silent_sockets']} silent TLS sockets, /health {row['health']} "
               f"in {row['health_ms']} ms")
         return 0 if row["health"] == [200, 200, 200] else 1
+    if args.browser:
+        report = browser(args.players, args.taps)
+        if args.json:
+            print(json.dumps(report, indent=2))
+        else:
+            print(f"{report['game']} {report['players']} phones, {report['taps']} taps: tap → every other phone "
+                  f"updated p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, max {report['max_ms']} ms "
+                  f"({report['updates']} updates; load average {report['loadavg']:.1f})")
+        return 0
     if args.views:
         rows = views()
         if args.json:

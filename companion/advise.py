@@ -16,26 +16,27 @@ from typing import Any
 
 from companion.engine import GameError
 from companion.games.prussia_core import POLICIES, RESULTS, label
+from companion.i18n import N_, both, tr
 
 DEFAULT_SAMPLES = 500
 
 
-STATE_HELP = ("the game to advise on: the output of `companion session export ID` or "
-              "`companion session show ID --json` saved to a file (the table's current game), or a "
-              "saved game (Game.to_json())")
+STATE_HELP = N_("the game to advise on: the output of `companion session export ID` or `companion session show "
+                "ID --json` saved to a file (the table's current game), or a saved game (Game.to_json())")
 
 
 def saved_game(data: Any, path: str) -> dict[str, Any]:
     """The one game in a file the product writes, in ``Game.to_json()``'s shape: a session export
     (its last game), a session state (``session show --json``) or a saved game as it is."""
     if not isinstance(data, dict):
-        raise GameError(f"{path} holds no saved game: expected a JSON object, {STATE_HELP}")
+        raise GameError(*both("{path} holds no saved game: expected a JSON object, {help}", path=path,
+                              help=both(STATE_HELP)))
     if data.get("game") not in (None, "prussia"):
-        raise GameError(f"{path} is a saved {data.get('game')!r} game, not 'prussia': `companion "
-                        f"advise prussia` needs a Prussia game")
+        raise GameError(*both("{path} is a saved {game!r} game, not 'prussia': `companion advise prussia` needs "
+                              "a Prussia game", path=path, game=data.get("game")))
     if isinstance(data.get("games"), list):   # companion session export: the last game played
         if not data["games"]:
-            raise GameError(f"{path}: the exported session has no game yet")
+            raise GameError(*both("{path}: the exported session has no game yet", path=path))
         game = data["games"][-1]
         options, state = game.get("options", data.get("options")), game.get("state")
         moves = game.get("moves")
@@ -47,7 +48,7 @@ def saved_game(data: Any, path: str) -> dict[str, Any]:
             first = (options.get("start_player", 0) + number - 1) % data["players"]
             options = dict(options, start_player=first)
     if not isinstance(moves, list):
-        raise GameError(f"{path} has no list of moves: {STATE_HELP}")
+        raise GameError(*both("{path} has no list of moves: {help}", path=path, help=both(STATE_HELP)))
     log_keys = ("version", "override")   # the session's notes on a move, not part of the move
     moves = [{k: v for k, v in m.items() if k not in log_keys} if isinstance(m, dict) else m
              for m in moves]
@@ -66,10 +67,10 @@ def load_state(path: str, nations: str | None = None) -> Any:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except OSError as err:
-        raise GameError(f"cannot read the state file {path}: {err.strerror or err}") from None
+        raise GameError(*both("cannot read the state file {path}: {err}", path=path, err=err.strerror or err)) from None
     except json.JSONDecodeError as err:
-        raise GameError(f"the state file {path} is not valid JSON (line {err.lineno}: {err.msg}); "
-                        f"give {STATE_HELP}") from None
+        raise GameError(*both("the state file {path} is not valid JSON (line {lineno}: {msg}); give "
+                             "{help}", path=path, lineno=err.lineno, msg=err.msg, help=both(STATE_HELP))) from None
     data = saved_game(data, path)
     if nations is not None:
         data = dict(data, options=dict(data.get("options") or {}, nations=nations))
@@ -78,7 +79,7 @@ def load_state(path: str, nations: str | None = None) -> Any:
         return Game.from_json(data)
     except GameError as err:
         hint = " (was it played with another nations table?)" if nations is not None else ""
-        raise GameError(f"{path}: {err}{hint}") from None
+        raise GameError(*both("{path}: {err}{hint}", path=path, err=err, hint=hint)) from None
 
 
 def advice(game: Any, samples: int = DEFAULT_SAMPLES, seed: int = 0, policy: str = "greedy") -> dict[str, Any]:
@@ -107,18 +108,19 @@ def _print(report: dict[str, Any]) -> None:
     what = {"place": f"where to place {label(drawn) if drawn else ''}",
             "joker": "which relation card to discard for the joker",
             "none": "no decision now (a draw is next): odds from here"}[report["decision"]]
-    print(f"Decision: {what}")
-    how = {"greedy": "later decisions greedy: best strength margin right away",
-           "random": "later decisions at random"}[report["policy"]]
-    print(f"{report['samples']} playouts per choice, {report['seconds']:.2f} s ({how})")
-    names = ["defeat", "draw", "victory", "great v."]
+    print(tr("Decision: {what}", what=what))
+    how = {"greedy": N_("later decisions greedy: best strength margin right away"),
+           "random": N_("later decisions at random")}[report["policy"]]
+    print(tr("{samples} playouts per choice, {seconds:.2f} s ({how})", samples=report["samples"],
+             seconds=report["seconds"], how=tr(how)))
+    names = [tr("defeat"), tr("draw"), tr("victory"), tr("great v.")]
     shown = report["choices"] or {c: c for c in report["odds"]}
     width = max(len(n) for n in shown.values()) + 2
-    print(f"  {'choice':<{width}}" + "".join(f"{n:>10}" for n in names) + f"{'win':>10}")
+    print(f"  {tr('choice'):<{width}}" + "".join(f"{n:>10}" for n in names) + f"{tr('win'):>10}")
     for choice, probs in report["odds"].items():
         print(f"  {shown[choice]:<{width}}" + "".join(f"{probs[r]:>10.1%}" for r in RESULTS)
               + f"{report['win'][choice]:>10.1%}")
-    print(f"Best chance to win: {shown[report['best']]}")
+    print(tr("Best chance to win: {choice}", choice=shown[report["best"]]))
 
 
 def _advise(args: argparse.Namespace) -> int:
@@ -134,17 +136,17 @@ def _advise(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     """Add ``companion advise`` to the command line."""
     p = subparsers.add_parser(
-        "advise", help="odds of each choice at a decision (solo Prussia game)",
-        description="Odds of each choice at the decision now of a solo Prussia game: where to place "
-                    "the drawn card, or which relation card a joker removes.",
-        epilog="Example: companion session export ID > game.json; "
-               "companion advise prussia --state game.json")
+        "advise", help=tr("odds of each choice at a decision (solo Prussia game)"),
+        description=tr("Odds of each choice at the decision now of a solo Prussia game: where to place the "
+                       "drawn card, or which relation card a joker removes."),
+        epilog=tr("Example: companion session export ID > game.json; companion advise prussia --state "
+                  "game.json"))
     p.add_argument("game", choices=["prussia"])
-    p.add_argument("--state", required=True, metavar="FILE", help=STATE_HELP)
-    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="random playouts per choice")
-    p.add_argument("--seed", type=int, default=0, help="random seed of the playouts")
-    p.add_argument("--nations", metavar="FILE", help="replay with this nations file")
+    p.add_argument("--state", required=True, metavar="FILE", help=tr(STATE_HELP))
+    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help=tr("random playouts per choice"))
+    p.add_argument("--seed", type=int, default=0, help=tr("random seed of the playouts"))
+    p.add_argument("--nations", metavar="FILE", help=tr("replay with this nations file"))
     p.add_argument("--policy", choices=POLICIES, default="greedy",
-                   help="how later decisions are played in the playouts (default: greedy)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+                   help=tr("how later decisions are played in the playouts (default: greedy)"))
+    p.add_argument("--json", action="store_true", help=tr("machine-readable output"))
     p.set_defaults(func=_advise)

@@ -16,6 +16,7 @@ from typing import Sequence
 import companion.history  # noqa: F401  (every session a command opens keeps the play history)
 from companion.engine import GameError, IllegalMove, Simulation, simulate
 from companion.games import GAME_IDS, describe_all, game_class
+from companion.i18n import LANGS, cli_lang, pick, set_cli_lang, take_lang, tr
 from companion.series import Series
 
 COMMAND_MODULES = (
@@ -40,13 +41,13 @@ def _games(args: argparse.Namespace) -> int:
         return 0
     for g in games:
         if not g.get("implemented"):
-            print(f"{g['id']:<10} (not implemented yet)")
+            print(f"{g['id']:<10} {tr('(not implemented yet)')}")
             continue
         count = g["min_players"] if g["min_players"] == g["max_players"] else f"{g['min_players']}–{g['max_players']}"
-        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {count} players")
+        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {tr('{count} players', count=count)}")
         for opt in g["options"]:
             choices = f" [{'|'.join(map(str, opt['choices']))}]" if "choices" in opt else ""
-            default = "(none)" if opt["default"] is None else json.dumps(opt["default"])
+            default = tr("(none)") if opt["default"] is None else json.dumps(opt["default"])
             print(f"    --option {opt['name']}={default}{choices}  {opt['help']}")
     return 0
 
@@ -76,26 +77,29 @@ def _simulate(args: argparse.Namespace) -> int:
                          ensure_ascii=False, indent=2))
         return 0
     for i, record in enumerate(records, 1):
-        print(f"=== Game {i} of the series")
+        print(tr("=== Game {i} of the series", i=i))
         _print_record(record)
-    print("Series totals: " + ", ".join(f"P{p + 1} {t}" for p, t in enumerate(series.totals())))
+    print(tr("Series totals: ") + ", ".join(f"P{p + 1} {t}" for p, t in enumerate(series.totals())))
     if args.target is not None and max(series.totals()) < args.target:
-        print(f"No player reached {args.target} within {SIMULATED_SERIES_LIMIT} games.")
-    print("Series winner: " + ", ".join(f"P{p + 1}" for p in series.winners()))
+        print(tr("No player reached {target} within {most} games.", target=args.target, most=SIMULATED_SERIES_LIMIT))
+    print(tr("Series winner: ") + ", ".join(f"P{p + 1}" for p in series.winners()))
     return 0
 
 
 def _print_record(record: Simulation) -> None:
     game = record.game
-    print(f"{game.title} — {game.players} players, seed {record.seed}, options {game.options}")
+    print(tr("{title} — {players} players, seed {seed}, options {options}",
+             title=pick(game.title, game.title_ja, cli_lang()), players=game.players, seed=record.seed,
+             options=game.options))
     before = type(game)(game.players, game.options)   # each move is worded in the state it was played from
     for i, (move, events) in enumerate(record.turns, 1):
-        print(f"{i:4d}. {before.describe_move(move)}")
+        words = before.describe_move(move)
+        print(f"{i:4d}. {pick(words, words.ja, cli_lang())}")
         before.apply(move)
         for event in events:
-            print(f"        → {event.text}")
-    print("Final scores: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(game.scores())))
-    print("Winner: " + ", ".join(f"P{p + 1}" for p in game.winners()))
+            print(f"        → {pick(event.text, event.ja, cli_lang())}")
+    print(tr("Final scores: ") + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(game.scores())))
+    print(tr("Winner: ") + ", ".join(f"P{p + 1}" for p in game.winners()))
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -106,30 +110,32 @@ def _bench(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every command of every area that is installed."""
-    parser = argparse.ArgumentParser(prog="companion", description="Table Companion: print the "
-                                     "cards, watch the table, keep the score.")
+    parser = argparse.ArgumentParser(prog="companion", description=tr("Table Companion: print the cards, watch the "
+                                                                      "table, keep the score."))
+    # read before the parser is built (its help is in that language) and taken off the line
+    parser.add_argument("--lang", choices=LANGS, help=tr("the language of the output (default: the locale, LANG)"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("games", help="list the games, their player counts and options")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub.add_parser("games", help=tr("list the games, their player counts and options"))
+    p.add_argument("--json", action="store_true", help=tr("machine-readable output"))
     p.set_defaults(func=_games)
 
-    p = sub.add_parser("simulate", help="play one whole game with random legal moves")
+    p = sub.add_parser("simulate", help=tr("play one whole game with random legal moves"))
     p.add_argument("game", choices=GAME_IDS)
-    p.add_argument("--players", type=int, help="number of players (default: the minimum)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same game)")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
-    p.add_argument("--nations", metavar="FILE", help="prussia: your own nation table (JSON, same shape "
-                   "as companion/data/nations.json)")
-    p.add_argument("--rounds", type=int, help="play a series of this many games")
-    p.add_argument("--target", type=int, help="play a series until someone reaches this total")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--players", type=int, help=tr("number of players (default: the minimum)"))
+    p.add_argument("--seed", type=int, default=0, help=tr("random seed (same seed, same game)"))
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help=tr("a game option (repeatable)"))
+    p.add_argument("--nations", metavar="FILE", help=tr("prussia: your own nation table (JSON, same shape as "
+                                                        "companion/data/nations.json)"))
+    p.add_argument("--rounds", type=int, help=tr("play a series of this many games"))
+    p.add_argument("--target", type=int, help=tr("play a series until someone reaches this total"))
+    p.add_argument("--json", action="store_true", help=tr("machine-readable output"))
     p.set_defaults(func=_simulate)
 
     from benchmarks import BENCHES
-    p = sub.add_parser("bench", help="measure speed and accuracy (" + ", ".join(BENCHES) + ")")
+    p = sub.add_parser("bench", help=tr("measure speed and accuracy ({benches})", benches=", ".join(BENCHES)))
     p.add_argument("target", choices=sorted(BENCHES))
-    p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the benchmark")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help=tr("arguments for the benchmark"))
     p.set_defaults(func=_bench)
 
     for name in COMMAND_MODULES:
@@ -144,12 +150,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; errors print a clear message and exit with status 2."""
+    """Run the command line; errors print a clear message and exit with status 2. It speaks
+    Japanese when the locale does (LANG=ja_JP.UTF-8) or ``--lang ja`` says so."""
+    lang, argv = take_lang(sys.argv[1:] if argv is None else argv)
+    set_cli_lang(lang)
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except (GameError, IllegalMove) as err:
-        print(f"companion: {err}", file=sys.stderr)
+        print(f"companion: {pick(str(err), getattr(err, 'ja', '') or '', lang)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (``companion simulate … | head``): stop quietly, as Unix tools do;

@@ -8,8 +8,10 @@ import sys
 import time
 from pathlib import Path
 
+from companion.i18n import tr
 from printables.fonts import FontMissing
-from printables.sheets import (DEFAULT_BLEED_MM, PAPERS, PLAYERS, TARGETS, Printed, PrintError, build,
+from printables.press import CONFORMANCE, OUTPUT_CONDITION
+from printables.sheets import (DEFAULT_BLEED_MM, ORDERS, PAPERS, PLAYERS, TARGETS, Printed, PrintError, build,
                                check, default_path)
 
 ALL_ORDER = TARGETS
@@ -18,52 +20,64 @@ ALL_ORDER = TARGETS
 def register(subparsers) -> None:
     """Add the ``print`` command to the ``companion`` command line."""
     p = subparsers.add_parser(
-        "print", help="write print-ready PDFs of the decks, tokens, stickers and calibration sheet",
-        description="Write print-ready PDFs: as many poker-size cards a page as fit with their bleed "
-                    "(A4: 8, Letter: 6 at the default 3 mm; 9 with no bleed), cut marks, backs for "
-                    "long-edge duplex; or with --single one card a page for print services. Print at "
-                    "100 % (actual size).")
+        "print", help=tr("write print-ready PDFs of the decks, tokens, stickers and calibration sheet"),
+        description=tr("Write print-ready PDFs: as many poker-size cards a page as fit with their bleed (A4: "
+                       "8, Letter: 6 at the default 3 mm; 9 with no bleed), cut marks, backs for long-edge "
+                       "duplex; or with --single one card a page for print services. Print at 100 % (actual "
+                       "size)."))
     p.add_argument("game", metavar="GAME", choices=(*TARGETS, "all"),
-                   help=f"{', '.join(TARGETS)}, or all")
+                   help=tr("{targets}, or all", targets=", ".join(TARGETS)))
     p.add_argument("--players", type=int, metavar="N",
-                   help="spartacus: colour sets 3–5 (default 5); chains: Pairs decks 1–10 (default 5); "
-                        "tokens: seat tokens 1–10 (default 10); stickers: Pairs decks to label 0–10 "
-                        "(default 1); all: spartacus, chains and stickers (default 5)")
-    p.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
+                   help=tr("spartacus: colour sets 3–5 (default 5); chains: Pairs decks 1–10 (default 5); "
+                           "tokens: seat tokens 1–10 (default 10); stickers: Pairs decks to label 0–10 "
+                           "(default 1); all: spartacus, chains and stickers (default 5)"))
+    p.add_argument("--paper", choices=sorted(PAPERS), default="a4", help=tr("paper size (default a4)"))
     p.add_argument("--bleed", type=float, default=DEFAULT_BLEED_MM, metavar="MM",
-                   help=f"run each card's art MM beyond its cut line, on faces and backs "
-                        f"(0–6, default {DEFAULT_BLEED_MM:g}, what print shops ask for)")
+                   help=tr("run each card's art MM beyond its cut line, on faces and backs (0–6, default "
+                           "{DEFAULT_BLEED_MM:g}, what print shops ask for)", DEFAULT_BLEED_MM=DEFAULT_BLEED_MM))
     p.add_argument("--single", action="store_true",
-                   help="one card a page (card + bleed, TrimBox and BleedBox), face then back: for "
-                        "print services; out/GAME-single.pdf")
+                   help=tr("one card a page (card + bleed, TrimBox and BleedBox), face then back: for print "
+                           "services; out/GAME-single.pdf"))
+    p.add_argument("--order", choices=tuple(ORDERS), default="face-back",
+                   help=tr("with --single: face-back (each card's face page, then its back: the default) or "
+                           "back-face (its back page first, as some print services' uploads ask)"))
+    p.add_argument("--for-service", action="store_true", dest="service",
+                   help=tr("for a print service's press: CMYK only (black text, QR codes and markers 100 %% K, "
+                           "at most 300 %% ink), output intent {condition}, {conformance}; out/GAME-cmyk.pdf "
+                           "(with --single: out/GAME-single-cmyk.pdf)", condition=OUTPUT_CONDITION,
+                           conformance=CONFORMANCE))
     p.add_argument("--out", metavar="FILE",
-                   help="the PDF to write (default out/GAME.pdf); for all, a folder (default out)")
-    p.add_argument("--send", action="store_true", help="send the PDF to the printer with lp (CUPS)")
-    p.add_argument("--printer", metavar="NAME", help="with --send: the CUPS printer (default: lp's)")
+                   help=tr("the PDF to write (default out/GAME.pdf); for all, a folder (default out)"))
+    p.add_argument("--send", action="store_true", help=tr("send the PDF to the printer with lp (CUPS)"))
+    p.add_argument("--printer", metavar="NAME", help=tr("with --send: the CUPS printer (default: lp's)"))
     p.set_defaults(func=run)
 
 
 def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
     """(target, players, path) of every PDF to write; raises PrintError on bad options."""
     if args.printer and not args.send:
-        raise PrintError("--printer needs --send (to print now), or leave it out")
+        raise PrintError(tr("--printer needs --send (to print now), or leave it out"))
     if args.single and args.send:
-        raise PrintError("--single is for print services; to print at home leave it out (with --send)")
+        raise PrintError(tr("--single is for print services; to print at home leave it out (with --send)"))
+    if args.service and args.send:
+        raise PrintError(tr("--for-service writes CMYK for a print service's press; to print at home leave it "
+                            "out (with --send)"))
     if args.game != "all":
-        path = Path(args.out) if args.out else default_path(args.game, args.single)
+        path = Path(args.out) if args.out else default_path(args.game, args.single, args.service)
         if args.out and path.is_dir():
-            path = path / default_path(args.game, args.single).name
+            path = path / default_path(args.game, args.single, args.service).name
         return [(args.game, args.players, path)]
     folder = Path(args.out) if args.out else Path("out")
     if folder.suffix.lower() == ".pdf":
-        raise PrintError(f"--out {folder}: `print all` writes several PDFs, give a folder")
+        raise PrintError(tr("--out {folder}: `print all` writes several PDFs, give a folder", folder=folder))
     n = 5 if args.players is None else args.players
     if not 1 <= n <= 10:
-        raise PrintError(f"print all prints for 1–10 players: --players {n} is out of range")
+        raise PrintError(tr("print all prints for 1–10 players: --players {n} is out of range", n=n))
     counts = {"spartacus": min(max(n, PLAYERS["spartacus"][0]), PLAYERS["spartacus"][1]),
               "chains": n, "stickers": n}
-    targets = [t for t in ALL_ORDER if not (args.single and t == "stickers")]   # labels are sheets
-    return [(t, counts.get(t), folder / default_path(t, args.single).name) for t in targets]
+    # labels are sheets you print yourself: not one a page, not for a press
+    targets = [t for t in ALL_ORDER if not ((args.single or args.service) and t == "stickers")]
+    return [(t, counts.get(t), folder / default_path(t, args.single, args.service).name) for t in targets]
 
 
 def _send(printed: Printed, paper: str, printer: str | None) -> bool:
@@ -77,8 +91,9 @@ def _send(printed: Printed, paper: str, printer: str | None) -> bool:
         cmd += ["-d", printer]
     done = subprocess.run(cmd + [str(printed.path)], capture_output=True, text=True)
     if done.returncode != 0:
-        raise PrintError(f"lp could not print {printed.path}: {done.stderr.strip() or done.stdout.strip()}")
-    print(f"sent to the printer: {done.stdout.strip()}")
+        raise PrintError(tr("lp could not print {path}: {why}", path=printed.path,
+                            why=done.stderr.strip() or done.stdout.strip()))
+    print(tr("sent to the printer: {job}", job=done.stdout.strip()))
     return True
 
 
@@ -88,30 +103,32 @@ def run(args: argparse.Namespace) -> int:
         jobs = _jobs(args)
         # check every option of every job before writing anything
         for target, players, path in jobs:
-            check(target, players=players, paper=args.paper, bleed=args.bleed, out=path, single=args.single)
+            check(target, players=players, paper=args.paper, bleed=args.bleed, out=path, single=args.single,
+                  order=args.order, service=args.service)
         written: list[Printed] = []
         start = time.perf_counter()
         for i, (target, players, path) in enumerate(jobs, 1):
             t0 = time.perf_counter()
             printed = build(target, players=players, paper=args.paper, bleed=args.bleed, out=path,
-                            single=args.single)
+                            single=args.single, order=args.order, service=args.service)
             written.append(printed)
             took = time.perf_counter() - t0
             prefix = f"[{i}/{len(jobs)}] " if len(jobs) > 1 else ""
             print(f"{prefix}{printed.summary()} ({took:.1f} s)", flush=True)
         if len(written) > 1:
             size = sum(p.path.stat().st_size for p in written)
-            print(f"all: {sum(p.cards for p in written)} cards and labels, {sum(p.pages for p in written)} "
-                  f"pages, {size / 1e6:.1f} MB in {time.perf_counter() - start:.1f} s")
+            print(tr("all: {cards} cards and labels, {pages} pages, {mb:.1f} MB in {seconds:.1f} s",
+                     cards=sum(p.cards for p in written), pages=sum(p.pages for p in written), mb=size / 1e6,
+                     seconds=time.perf_counter() - start))
         if args.send:
             for printed in written:
                 if not _send(printed, args.paper, args.printer):
-                    print("companion print: cannot send: the CUPS command `lp` is missing. Install it "
-                          "with `sudo apt-get install cups-client` (and set up a printer), or print the "
-                          "PDF yourself at 100 % (actual size), double-sided, flip on long edge.",
+                    print(tr("companion print: cannot send: the CUPS command `lp` is missing. Install it "
+                             "with `sudo apt-get install cups-client` (and set up a printer), or print the "
+                             "PDF yourself at 100 % (actual size), double-sided, flip on long edge."),
                           file=sys.stderr)
                     return 1
     except (PrintError, FontMissing) as err:
-        print(f"companion print: {err}", file=sys.stderr)
+        print(tr("companion print: {err}", err=err), file=sys.stderr)
         return 2
     return 0

@@ -13,19 +13,25 @@ from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
 from printables.fonts import register_font, text_width
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
-from printables.style import STYLES, DeckStyle, draw_emblem, pattern_form, style_of
+from printables.style import STYLES, DeckStyle, draw_emblem, legible, on_colour, pattern_form, style_of
 
 INK = HexColor("#212121")
 GREY = HexColor("#8a8a8a")
 SUIT_RED = HexColor(cat.COLOURS["R"].hex)
 HILL_TEXT = HexColor("#b26a00")   # the hills' yellow is too pale for text; a darker amber reads
+SAFE_MM = 3.0         # the safe zone: no text or marker closer than this to the cut (print services'
+                      # 1/8 in; a cut may wander ~1 mm), on faces and backs alike
+PLAYER_TEXT_MM = 2.5  # the least type size (em) of anything a player reads at arm's length
 INDEX_X = cat.MARKER_INSET_MM + cat.MARKER_MM + 2.5   # the index text starts right of the marker
 FRAME_MM = 2.4        # the deck's frame around the white panel
 PAD_MM = cat.MARKER_INSET_MM - 2.2   # white index corners: 2.2 mm of quiet zone around a marker
 CORNER_MM = cat.MARKER_MM + 2 * 2.2
 CASCADE = cat.CASCADE_GUIDE_MM       # the side bars start here: overlap the next card up to here
-BAR_MM = (CW - cat.QR_MM) / 2 - cat.QR_QUIET_MM - 0.9   # the frame's bars beside the QR's quiet zone
-SIDE_MID_Y, SIDE_LEN = CH / 2, CH - 2 * CASCADE - 3
+BAR_MM = (CW - cat.QR_MM) / 2 - cat.QR_QUIET_MM - 0.5   # the frame's bars beside the QR's quiet zone
+BAR_TEXT_X = (SAFE_MM + BAR_MM) / 2    # the bars' titles sit between the safe line and the white panel
+SIDE_MID_Y = CH / 2
+SIDE_LEN = CH - 2 * (CASCADE + 2.2) - 2 * 1.0   # the bar shows between the panel's corners, less 1 mm each end
+TITLE_MM = 2.4        # the bars' titles: they only repeat what the index and the back say
 EMBLEM_X, EMBLEM_MM = CW - cat.MARKER_INSET_MM - 4.6, 8.6   # the game's emblem, right of the index
 ERAS = {
     1: ("c. 1700: Great Northern War", "1700年頃 大北方戦争・スペイン継承戦争"),
@@ -158,7 +164,8 @@ def colour_of(card: cat.Card) -> Color:
         return SUIT_RED if card.suit in ("H", "D") else INK
     if card.kind == "hill":
         return HILL_TEXT
-    return HexColor(cat.COLOURS[card.colour].hex) if card.colour else INK
+    # the colour itself where it stands 3:1 on white; yellow (1.97:1) prints as a deep gold
+    return legible(cat.COLOURS[card.colour].hex) if card.colour else INK
 
 
 def _underline_6_9(c: Canvas, value: str, x: float, size: float, ink: Color) -> None:
@@ -186,7 +193,10 @@ def _index(c: Canvas, card: cat.Card) -> None:
         if label is None:
             col = cat.COLOURS[card.colour]
             label = f"{col.name} {col.ja}"
-        text(c, label, sym_x, 17.2, 2.6, anchor="centre", max_width=10.5, colour=ink)
+        # under the symbol, pushed left of the safe line if long; never smaller than a player reads
+        size = 2.8
+        half = text_width(label, size) / 2
+        text(c, label, min(sym_x, CW - SAFE_MM - 0.3 - half), 17.6, size, anchor="centre", colour=ink)
     elif card.kind == "banner":
         _fill(c, ink)
         draw_symbol(c, "flag", x + 5, 10.5, 12)
@@ -259,13 +269,23 @@ def _card_frame(c: Canvas, card: cat.Card, bleed: float) -> DeckStyle:
     return style
 
 
+def bar_text(c: Canvas, s: str, left: bool, size: float, colour: Color) -> None:
+    """Latin text along a side bar, centred between the safe line and the white panel: reading up the
+    left bar or down the right one (its glyphs reach 0.8 em above the baseline, 0.17 below)."""
+    width = text_width(s, size)
+    if width > SIDE_LEN:
+        size = size * SIDE_LEN / width
+    offset = 0.315 * size          # from the middle of the glyphs to their baseline
+    x = BAR_TEXT_X + offset if left else CW - BAR_TEXT_X - offset
+    text(c, s, x, SIDE_MID_Y, size, anchor="centre", colour=colour, rotate=-90 if left else 90)
+
+
 def _bars(c: Canvas, style: DeckStyle, english: str, japanese: str) -> None:
     """The bars beside the QR code: English reads up the left bar, Japanese runs upright down the
-    right bar (縦書き)."""
+    right bar (縦書き); both stay inside the safe zone and within the bar's length."""
     ink = HexColor(style.on_frame)
-    text(c, english, BAR_MM / 2 + 1.0, SIDE_MID_Y, 2.9, anchor="centre", colour=ink, rotate=-90,
-         max_width=SIDE_LEN)
-    vertical_text(c, japanese, CW - BAR_MM / 2, SIDE_MID_Y, 3.2, colour=ink, max_len=SIDE_LEN)
+    bar_text(c, english, True, TITLE_MM, ink)
+    vertical_text(c, japanese, CW - BAR_TEXT_X, SIDE_MID_Y, TITLE_MM, colour=ink, max_len=SIDE_LEN)
 
 
 def _qr(c: Canvas, card: cat.Card) -> None:
@@ -302,9 +322,8 @@ def _nation(c: Canvas, card: cat.Card) -> None:
     text(c, where[0], low_mid, 78.5, 4.2, anchor="centre")
     text(c, where[1], low_mid, 83.5, 2.6, anchor="centre", colour=GREY, max_width=16)
     ink = HexColor(STYLES["prussia"].on_frame)
-    vertical_text(c, nation["ja"], BAR_MM / 2, SIDE_MID_Y, 4.0, colour=ink, max_len=SIDE_LEN)
-    text(c, f"{nation['name']} · {nation['de']}", CW - BAR_MM / 2 - 1.0, SIDE_MID_Y, 2.9, anchor="centre",
-         rotate=90, colour=ink, max_width=SIDE_LEN)
+    vertical_text(c, nation["ja"], BAR_TEXT_X, SIDE_MID_Y, PLAYER_TEXT_MM, colour=ink, max_len=SIDE_LEN)
+    bar_text(c, f"{nation['name']} · {nation['de']}", False, PLAYER_TEXT_MM, ink)
 
 
 def _names(card: cat.Card, style: DeckStyle) -> tuple[str, str]:
@@ -334,41 +353,73 @@ def draw_face(c: Canvas, card_id: str, bleed: float = 0.0) -> None:
 
 
 def draw_pawn(c: Canvas) -> None:
-    """The Wheel of History pawn: a square token with one centred marker and a thin cut line."""
+    """The Wheel of History pawn: a square token with one centred marker and a thin cut line; its
+    lettering keeps the safe zone from that line."""
     size = cat.PAWN_TOKEN_MM
     c.setStrokeColor(HexColor(STYLES["wheel"].frame))
     c.setLineWidth(0.5)
     c.rect(0.25, 0.25, size - 0.5, size - 0.5, stroke=1, fill=0)
     _markers(c, "W-PAWN", cat.card("W-PAWN").marker)
-    text(c, "pawn · ポーン", size / 2, 5.4, 2.8, anchor="centre")
-    text(c, "Wheel of History · 歴史の車輪", size / 2, size - 2.6, 2.2, anchor="centre", colour=GREY,
-         max_width=size - 3)
+    text(c, "pawn · ポーン", size / 2, 6.3, 2.8, anchor="centre", max_width=size - 2 * SAFE_MM)
+    text(c, "歴史の車輪 · Wheel", size / 2, size - 4.3, PLAYER_TEXT_MM, anchor="centre", colour=GREY,
+         max_width=size - 2 * SAFE_MM)
+
+
+SEAL_X = (SAFE_MM + CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 2.2) / 2   # a player's deck's seal on
+SEAL_Y, SEAL_R = 75.5, 8.8                     # its back: left of the bottom marker's white box
+def draw_pawn_back(c: Canvas) -> None:
+    """The pawn token's back: the Wheel's frame colour and pattern, 1.5 mm beyond its cut line (a
+    cut a little off shows no white), and the laurel in white; no marker, so it never reads."""
+    style, size = STYLES["wheel"], cat.PAWN_TOKEN_MM
+    _frame(c, style.frame, style.pattern, 0.0, -1.5, -1.5, size + 1.5, size + 1.5)
+    draw_emblem(c, style.emblem, size / 2, size / 2, 14, white, paper=HexColor(style.frame))
+
+
+BACK_EMBLEM = {"B-PLAY": "suits"}
+"""Backs whose emblem is not their game's: Prussia's playing cards show the four suits, so a nation
+card's back (the crown) and a playing card's are sorted apart at a glance."""
 
 
 def draw_back(c: Canvas, back_id: str, bleed: float = 0.0) -> None:
-    """Draw a deck's back: the deck's colour and pattern, its emblem, title and (for a player's deck)
-    colour symbol, and the deck marker in both corners."""
+    """Draw a deck's back: the game's frame colour and pattern (so backs of different games differ in
+    colour, greyscale and emblem), its emblem, title and which deck, a player's deck's colour and
+    symbol in a seal, and the deck marker in both corners."""
     back = cat.card(back_id)
     if back.kind != "back":
         draw_face(c, back_id, bleed)   # era cards are double-sided: the back is the other era's face
         return
     style = style_of(back_id)
-    colour = cat.COLOURS[back.colour].hex if back.colour else style.frame
-    _frame(c, colour, style.pattern, bleed)
+    field = HexColor(style.frame)
+    _frame(c, style.frame, style.pattern, bleed)
+    if back_id == "B-PLAY":    # a playing-card back's classic white rule, inside the safe zone
+        c.setStrokeColor(white)
+        c.setLineWidth(0.6)
+        c.roundRect(SAFE_MM + 1.2, SAFE_MM + 1.2, CW - 2 * SAFE_MM - 2.4, CH - 2 * SAFE_MM - 2.4, 2.5,
+                    stroke=1, fill=0)
     c.setFillColor(white)
     for rect in cat.marker_rects(back_id):
         c.roundRect(rect.x - 2.2, rect.y - 2.2, rect.w + 4.4, rect.h + 4.4, 1.2, stroke=0, fill=1)
-    draw_emblem(c, style.emblem, CW / 2, 29, 19, white, paper=HexColor(colour))
-    c.setFillColor(white)
-    c.roundRect(6, 41, CW - 12, 22, 2.5, stroke=0, fill=1)
-    ink = HexColor(style.ink)
-    text(c, style.title_ja, CW / 2, 48.6, 5.2, anchor="centre", colour=ink, max_width=CW - 16)
-    text(c, style.title, CW / 2, 54.2, 3.4, anchor="centre", colour=ink, max_width=CW - 16)
+    draw_emblem(c, BACK_EMBLEM.get(back_id, style.emblem), CW / 2, 29, 19, HexColor(style.on_frame),
+                paper=field)
+    # the titles on a plain cartouche of the field's own colour (not white: white common to every
+    # deck's back would pull their greyscale apart less), framed by a rule in the lettering's colour
+    on = HexColor(style.on_frame)
+    c.setFillColor(field)
+    c.setStrokeColor(on)
+    c.setLineWidth(0.4)
+    c.roundRect(6, 41, CW - 12, 22, 2.5, stroke=1, fill=1)
+    text(c, style.title_ja, CW / 2, 48.6, 5.2, anchor="centre", colour=on, max_width=CW - 16)
+    text(c, style.title, CW / 2, 54.2, 3.4, anchor="centre", colour=on, max_width=CW - 16)
     name, ja = cat.BACKS[back_id][1], cat.BACKS[back_id][2]
     if ": " in name:     # which deck of the game: a colour, nations, playing cards, a player's deck
         text(c, f"{ja.split(': ', 1)[1]} · {name.split(': ', 1)[1]}", CW / 2, 60, 3.0, anchor="centre",
-             colour=INK, max_width=CW - 16)
-    if back.colour:   # the deck's symbol, so decks are sorted without colour vision
-        _fill(c, white)
-        draw_symbol(c, cat.COLOURS[back.colour].symbol, CW / 2 - 8, 75, 8)
+             colour=on, max_width=CW - 16)
+    if back.colour:   # the owner's seal: their colour and symbol, so decks sort without colour vision
+        owner = HexColor(cat.COLOURS[back.colour].hex)
+        c.setFillColor(white)
+        c.circle(SEAL_X, SEAL_Y, SEAL_R + 1.2, stroke=0, fill=1)
+        c.setFillColor(owner)
+        c.circle(SEAL_X, SEAL_Y, SEAL_R, stroke=0, fill=1)
+        _fill(c, on_colour(owner))
+        draw_symbol(c, cat.COLOURS[back.colour].symbol, SEAL_X, SEAL_Y, 10)
     _markers(c, back_id, back.marker)

@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from companion.catalogue import MARKER_BITS, QR_MODULES, Rect
 
 SYMBOL_SHAPES = ("circle", "square", "triangle", "diamond", "star", "hexagon", "cross", "heart",
-                 "bar", "ring", "flag", "hill", "pawn")
+                 "bar", "ring", "flag", "hill", "pawn", "spade", "club")
 
 
 @cache
@@ -94,6 +94,20 @@ def draw_symbol(c: Canvas, shape: str, cx: float, cy: float, size: float) -> Non
         p.curveTo(cx + r * 0.1, cy - r * 1.0, cx + r * 0.85, cy - r * 1.0, cx + r * 0.95, cy - r * 0.35)
         p.curveTo(cx + r * 1.05, cy + r * 0.1, cx + r * 0.3, cy + r * 0.6, cx, cy + r)
         p.close()
+    elif shape == "spade":               # a heart upside down, on a flared stem
+        p.moveTo(cx, cy - r)
+        p.curveTo(cx - r * 0.3, cy - r * 0.6, cx - r * 1.0, cy - r * 0.2, cx - r * 0.9, cy + r * 0.25)
+        p.curveTo(cx - r * 0.8, cy + r * 0.75, cx - r * 0.15, cy + r * 0.7, cx - r * 0.05, cy + r * 0.35)
+        p.lineTo(cx - r * 0.3, cy + r)
+        p.lineTo(cx + r * 0.3, cy + r)
+        p.lineTo(cx + r * 0.05, cy + r * 0.35)
+        p.curveTo(cx + r * 0.15, cy + r * 0.7, cx + r * 0.8, cy + r * 0.75, cx + r * 0.9, cy + r * 0.25)
+        p.curveTo(cx + r * 1.0, cy - r * 0.2, cx + r * 0.3, cy - r * 0.6, cx, cy - r)
+        p.close()
+    elif shape == "club":                # three leaves on a flared stem
+        for dx, dy in ((0.0, -0.5), (-0.5, 0.15), (0.5, 0.15)):
+            p.circle(cx + dx * r, cy + dy * r, r * 0.42)
+        _polygon(p, [(cx - r * 0.1, cy), (cx + r * 0.1, cy), (cx + r * 0.3, cy + r), (cx - r * 0.3, cy + r)])
     elif shape == "bar":
         p.rect(cx - r, cy - r * 0.3, 2 * r, r * 0.6)
     elif shape == "ring":

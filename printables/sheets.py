@@ -14,9 +14,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
-from printables.faces import GREY, INK, colour_of, draw_back, draw_face, draw_pawn, text
+from printables.faces import GREY, INK, colour_of, draw_back, draw_face, draw_pawn, draw_pawn_back, text
 from printables.fonts import register_font
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
+from printables.press import CONFORMANCE, press_canvas
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Paper sizes in millimetres (portrait)."""
@@ -83,7 +84,7 @@ def slots(target: str, players: int | None = None) -> list[Slot]:
     """The cards a target prints, in sheet order, each with the back behind it."""
     n = players_for(target, players)
     if target == "wheel":
-        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("wheel", "number")] + [Slot("W-PAWN", None)]
+        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("wheel", "number")] + [Slot("W-PAWN", "W-PAWN")]
     if target == "hills":
         return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("hills")]
     if target == "spartacus":
@@ -97,8 +98,8 @@ def slots(target: str, players: int | None = None) -> list[Slot]:
         return nations + eras + deck
     if target == "chains":
         return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("chains") if c.deck <= n]
-    if target == "tokens":
-        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("table", "seat")[:n]] + [Slot("W-PAWN", None)]
+    if target == "tokens":   # the Wheel pawn is printed with its game only: one marker id, one token
+        return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("table", "seat")[:n]]
     raise PrintError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)} or all")
 
 
@@ -242,10 +243,14 @@ def _margin_note(c: Canvas, layout: SheetLayout, note: str) -> None:
     c.restoreState()
 
 
-def _canvas(path: Path, page: tuple[float, float], title: str, duplex: bool) -> Canvas:
+def _canvas(path: Path, page: tuple[float, float], title: str, duplex: bool, service: bool = False) -> Canvas:
+    """A document with our font; ``service``: CMYK, an output intent and PDF/X-1a (``press``)."""
     register_font()
-    c = Canvas(str(path), pagesize=(page[0] * mm, page[1] * mm), pageCompression=1,
-               initialFontName=register_font(), initialFontSize=10)
+    make = press_canvas if service else Canvas
+    c = make(str(path), pagesize=(page[0] * mm, page[1] * mm), pageCompression=1,
+             initialFontName=register_font(), initialFontSize=10)
+    if service:     # PDF/X asks every page for a TrimBox: a sheet is cut to cards from the page itself
+        c.setTrimBox((0, 0, page[0] * mm, page[1] * mm))
     c.setTitle(f"Table Companion: {title}")
     c.setAuthor("Table Companion")
     c.setCreator("companion print")
@@ -258,7 +263,7 @@ def _draw_card(c: Canvas, card_id: str, side: str, bleed: float) -> None:
     """One card in its own millimetres: the pawn token centred, a face, or a back."""
     if card_id == "W-PAWN":
         c.translate((CW - cat.PAWN_TOKEN_MM) / 2, (CH - cat.PAWN_TOKEN_MM) / 2)
-        draw_pawn(c)
+        draw_pawn(c) if side == "front" else draw_pawn_back(c)
     elif side == "front":
         draw_face(c, card_id, bleed)
     else:
@@ -293,16 +298,24 @@ def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: s
     return 2 * len(sheets)
 
 
-def draw_single_cards(c: Canvas, cards: list[Slot], bleed: float) -> int:
-    """One card a page, face then back, each page the card plus its bleed with the TrimBox on the
-    cut line and the BleedBox on the page's edge (what print services ask for); pages drawn. A
-    card with no back (the pawn token) is followed by a blank page, so faces stay on odd pages."""
+ORDERS = {"face-back": "face then back", "back-face": "back then face"}
+"""--single's page order: each card's face page then its back page (the default), or its back first,
+as some print services' single-file uploads ask."""
+
+
+def draw_single_cards(c: Canvas, cards: list[Slot], bleed: float, order: str = "face-back") -> int:
+    """One card a page, each page the card plus its bleed with the TrimBox on the cut line and the
+    BleedBox on the page's edge (what print services ask for), face then back (or back then face,
+    ``order``); pages drawn."""
+    if order not in ORDERS:
+        raise PrintError(f"unknown page order {order!r}: choose {' or '.join(ORDERS)}")
     w, h = CW + 2 * bleed, CH + 2 * bleed
     c.setPageSize((w * mm, h * mm))
     c.setTrimBox((bleed * mm, bleed * mm, (bleed + CW) * mm, (bleed + CH) * mm))
     c.setBleedBox((0, 0, w * mm, h * mm))
     for slot in cards:
-        for side, card_id in (("front", slot.front), ("back", slot.back)):
+        sides = (("front", slot.front), ("back", slot.back))
+        for side, card_id in (sides if order == "face-back" else sides[::-1]):
             if card_id is not None:
                 c.saveState()
                 _at(c, h, bleed, bleed)
@@ -478,16 +491,25 @@ def draw_sticker_sheets(c: Canvas, paper: str, cards: list[str]) -> int:
     return pages
 
 
-def default_path(target: str, single: bool = False) -> Path:
+def default_path(target: str, single: bool = False, service: bool = False) -> Path:
     """Where a target's PDF goes when no --out is given."""
-    return Path("out") / (f"{target}-single.pdf" if single else f"{target}.pdf")
+    return Path("out") / f"{target}{'-single' if single else ''}{'-cmyk' if service else ''}.pdf"
 
 
 def check(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
-          out: str | os.PathLike | None = None, single: bool = False) -> tuple[int | None, Path]:
+          out: str | os.PathLike | None = None, single: bool = False, order: str = "face-back",
+          service: bool = False) -> tuple[int | None, Path]:
     """Check a target's options before anything is written: (player count, path) or PrintError."""
     if target not in TARGETS:
         raise PrintError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)} or all")
+    if order not in ORDERS:
+        raise PrintError(f"unknown page order {order!r}: choose {' or '.join(ORDERS)}")
+    if order != "face-back" and not single:
+        raise PrintError("--order is for --single (one card a page); sheets print each front page "
+                         "before its back page for duplex")
+    if service and target == "stickers":
+        raise PrintError("--for-service writes cards for a print service; stickers are label sheets "
+                         "you print yourself: print them without --for-service")
     if paper not in PAPERS:
         raise PrintError(f"unknown paper {paper!r}: choose a4 or letter")
     if single and target == "stickers":
@@ -503,10 +525,13 @@ def check(target: str, *, players: int | None = None, paper: str = "a4", bleed: 
 
 
 def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
-          out: str | os.PathLike | None = None, single: bool = False) -> Printed:
+          out: str | os.PathLike | None = None, single: bool = False, order: str = "face-back",
+          service: bool = False) -> Printed:
     """Write one target's PDF and say what is in it; options are checked before anything is written.
-    ``single``: one card a page with TrimBox and BleedBox, for print services (no paper size)."""
-    n, path = check(target, players=players, paper=paper, bleed=bleed, out=out, single=single)
+    ``single``: one card a page with TrimBox and BleedBox, for print services (no paper size), its
+    pages in ``order``; ``service``: CMYK with an output intent, PDF/X-1a:2003 (``press``)."""
+    n, path = check(target, players=players, paper=paper, bleed=bleed, out=out, single=single, order=order,
+                    service=service)
     if target == "stickers":
         cards = sticker_cards(n)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -517,18 +542,20 @@ def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: 
     layout = SheetLayout(paper, float(bleed))
     cards = slots(target, n)
     path.parent.mkdir(parents=True, exist_ok=True)
+    press = f", CMYK, {CONFORMANCE}" if service else ""
     if single:
-        c = _canvas(path, (CW + 2 * layout.bleed, CH + 2 * layout.bleed), TITLES[target], duplex=True)
-        pages = draw_single_cards(c, cards, layout.bleed)
+        c = _canvas(path, (CW + 2 * layout.bleed, CH + 2 * layout.bleed), TITLES[target], duplex=True,
+                    service=service)
+        pages = draw_single_cards(c, cards, layout.bleed, order)
         c.save()
         return Printed(path, target, len(cards), pages,
-                       f"cards one a page, face then back, {layout.bleed:g} mm bleed, TrimBox and BleedBox")
-    c = _canvas(path, layout.page, TITLES[target], duplex=True)
+                       f"cards one a page, {ORDERS[order]}, {layout.bleed:g} mm bleed, TrimBox and BleedBox{press}")
+    c = _canvas(path, layout.page, TITLES[target], duplex=True, service=service)
     pages = draw_card_sheets(c, layout, cards, TITLES[target])
-    extra = f"cards ({layout.describe()})"
+    extra = f"cards ({layout.describe()}{press})"
     if target == "tokens":
         draw_calibration(c, paper)
         pages += 1
-        extra = f"seat and pawn tokens ({layout.describe()}) + the calibration sheet"
+        extra = f"seat tokens ({layout.describe()}{press}) + the calibration sheet"
     c.save()
     return Printed(path, target, len(cards), pages, extra)

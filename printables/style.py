@@ -35,13 +35,15 @@ STYLES: dict[str, DeckStyle] = {s.game: s for s in (
     # (tests/printables/test_printables.py); tokens 104 are not a deck and never mixed with one
     DeckStyle("wheel", "Wheel of History", "歴史の車輪", "#a2632a", "#7a4a1a", "#ffffff", "stripes", "laurel"),
     DeckStyle("hills", "Seven Hills of Rome", "ローマ七丘", "#a6ca6e", "#4d7a1f", "#22330d", "waves", "hills"),
-    DeckStyle("spartacus", "Spartacus", "スパルタクス", "#8b2c24", "#8b2c24", "#ffffff", "hatch", "broken chain"),
+    DeckStyle("spartacus", "Spartacus", "スパルタクス", "#8b2c24", "#8b2c24", "#ffffff", "hatch", "gladius"),
     DeckStyle("prussia", "Prussia", "輪る七年戦争", "#112240", "#15294d", "#ffffff", "checks", "crown"),
     DeckStyle("chains", "Chains", "チェーンズ", "#d6e1e6", "#37505c", "#1c2b33", "links", "links"),
     DeckStyle("table", "Table Companion", "テーブル・コンパニオン", "#5f6b73", "#3d474e", "#ffffff", "dots", "pawn"),
 )}
 PATTERNS = ("stripes", "waves", "hatch", "checks", "links", "dots")
-EMBLEMS = ("laurel", "hills", "broken chain", "crown", "links", "pawn")
+EMBLEMS = ("laurel", "hills", "gladius", "crown", "links", "pawn", "suits")
+"""Spartacus has the gladiator's short sword (not a broken chain: Chains' emblem is chain links, and a
+mixed pile of backs must be sorted by emblem too); ``suits`` is Prussia's playing-card back."""
 
 
 def style_of(card_id: str) -> DeckStyle:
@@ -59,6 +61,43 @@ def mix(colour: str | Color, other: str | Color, amount: float) -> Color:
     a = HexColor(colour) if isinstance(colour, str) else colour
     b = HexColor(other) if isinstance(other, str) else other
     return Color(*(x + (y - x) * amount for x, y in ((a.red, b.red), (a.green, b.green), (a.blue, b.blue))))
+
+
+def luminance(colour: str | Color) -> float:
+    """Relative luminance (WCAG 2, 0 black … 1 white) of an sRGB colour."""
+    c = HexColor(colour) if isinstance(colour, str) else colour
+
+    def linear(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    return 0.2126 * linear(c.red) + 0.7152 * linear(c.green) + 0.0722 * linear(c.blue)
+
+
+def contrast(a: str | Color, b: str | Color) -> float:
+    """WCAG contrast ratio of two colours (1 … 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+MARK_CONTRAST = 3.0
+"""WCAG's ratio for large text and for graphics a person needs (values, symbols, labels on white)."""
+
+
+def legible(colour: str | Color, on: str | Color = "#ffffff", ratio: float = MARK_CONTRAST) -> Color:
+    """``colour`` darkened just enough (towards black, keeping its hue) to stand ``ratio``:1 on ``on``;
+    yellow #f9a825 (1.97:1 on white) becomes a deep gold."""
+    base = HexColor(colour) if isinstance(colour, str) else colour
+    for step in range(101):
+        tone = mix(base, "#000000", step / 100)
+        if contrast(tone, on) >= ratio:
+            return tone
+    return mix(base, "#000000", 1.0)
+
+
+def on_colour(colour: str | Color) -> Color:
+    """White or near-black, whichever stands out more on ``colour`` (a symbol on an owner's colour)."""
+    from reportlab.lib.colors import white
+    ink = HexColor("#212121")
+    return white if contrast(white, colour) >= contrast(ink, colour) else ink
 
 
 def pattern_ink(frame: str) -> Color:
@@ -186,20 +225,22 @@ def draw_emblem(c: Canvas, emblem: str, cx: float, cy: float, size: float, ink: 
             c.setLineWidth(size * 0.06)
             c.drawPath(p, stroke=1, fill=1)
         c.rect(cx - r, cy + r * 0.6, 2 * r, r * 0.2, stroke=0, fill=1)
-    elif emblem == "broken chain":       # two links, the chain between them snapped
-        c.setLineWidth(size * 0.1)
-        c.roundRect(cx - r * 0.98, cy - r * 0.55, r * 0.85, r * 0.62, r * 0.3, stroke=1, fill=0)
-        c.roundRect(cx + r * 0.13, cy - r * 0.07, r * 0.85, r * 0.62, r * 0.3, stroke=1, fill=0)
-        c.setLineWidth(size * 0.05)
-        for dx, dy in ((-0.12, 0.32), (0.02, 0.42), (0.14, 0.5)):
-            c.line(cx + dx * r, cy + dy * r, cx + (dx + 0.1) * r * 0.5, cy + (dy + 0.18) * r)
-        p = c.beginPath()     # the break: a small jagged gap
-        p.moveTo(cx - r * 0.1, cy - r * 0.2)
-        p.lineTo(cx + r * 0.02, cy - r * 0.02)
-        p.lineTo(cx - r * 0.04, cy + r * 0.02)
-        p.lineTo(cx + r * 0.1, cy + r * 0.2)
-        c.setLineWidth(size * 0.04)
-        c.drawPath(p, stroke=1, fill=0)
+    elif emblem == "gladius":            # two crossed short swords: the gladiators' own weapon
+        for turn in (-38, 38):
+            c.saveState()
+            c.translate(cx, cy)
+            c.rotate(turn)
+            blade = c.beginPath()        # a leaf-shaped blade, point up (y down)
+            blade.moveTo(0, -r)
+            blade.curveTo(r * 0.2, -r * 0.7, r * 0.13, -r * 0.1, r * 0.12, r * 0.3)
+            blade.lineTo(-r * 0.12, r * 0.3)
+            blade.curveTo(-r * 0.13, -r * 0.1, -r * 0.2, -r * 0.7, 0, -r)
+            blade.close()
+            c.drawPath(blade, stroke=0, fill=1)
+            c.roundRect(-r * 0.36, r * 0.3, r * 0.72, r * 0.14, r * 0.05, stroke=0, fill=1)   # guard
+            c.rect(-r * 0.07, r * 0.44, r * 0.14, r * 0.36, stroke=0, fill=1)                  # grip
+            c.circle(0, r * 0.86, r * 0.12, stroke=0, fill=1)                                   # pommel
+            c.restoreState()
     elif emblem == "crown":              # a royal crown: a band, five points, pearls on top
         p = c.beginPath()
         base, top = cy + r * 0.55, cy - r * 0.45
@@ -225,6 +266,12 @@ def draw_emblem(c: Canvas, emblem: str, cx: float, cy: float, size: float, ink: 
             c.rotate(-26)
             c.roundRect(-w / 2, -h / 2, w, h, h / 2, stroke=1, fill=0)
             c.restoreState()
+    elif emblem == "suits":              # the four suits of a playing-card deck, two by two
+        from printables.marks import draw_symbol
+        draw_symbol(c, "spade", cx - r * 0.48, cy - r * 0.48, r * 0.88)
+        draw_symbol(c, "heart", cx + r * 0.48, cy - r * 0.48, r * 0.88)
+        draw_symbol(c, "diamond", cx - r * 0.48, cy + r * 0.48, r * 0.88)
+        draw_symbol(c, "club", cx + r * 0.48, cy + r * 0.48, r * 0.88)
     elif emblem == "pawn":
         from printables.marks import draw_symbol
         draw_symbol(c, "pawn", cx, cy, size)

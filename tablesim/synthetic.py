@@ -9,12 +9,16 @@ takes the table image to the 1920 × 1080 camera frame (perspective and lens tog
 
 ``Conditions`` says what kind of table the camera sees (the defaults are the near-overhead camera
 above): a real pinhole camera at any elevation (45°–90°) and yaw, barrel distortion, motion blur,
-glare spots, a phone screen held over the table showing a card, a lighting gradient. Ground truth
-per frame (``visible_truth``) can also require the resolution a marker needs
-(``card_resolution``: px/mm along the card's worse axis, from the projection's local Jacobian).
+glare spots, a phone screen held over the table showing a card, a lighting gradient. The table itself
+may be a calm wood (the default), a busy wood grain, a cloth, a patterned tablecloth or a glass
+table with reflections (``Conditions.surface``). Ground truth per frame (``visible_truth``) can
+also require the resolution a marker needs (``card_resolution``: px/mm along the card's worse axis,
+from the projection's local Jacobian).
 
 ``frames_for_game`` plays an engine game (``companion.engine.simulate``) and yields still frames of
-every state and hand frames between moves, each with its ground truth.
+every state and hand frames between moves, each with its ground truth; ``game_video`` is the cheap
+whole-game stream of the end-to-end tests (each table state rendered once, a hand lying over a card
+of the deal if asked).
 """
 from __future__ import annotations
 
@@ -47,6 +51,8 @@ MAX_WORLD_SCALE = 4.0    # table-image px/mm at most (a steep camera sees its ne
 WORLD_MARGIN_MM = 250.0  # how much of the room around the table a posed camera's table image holds
 FLOOR = (52, 58, 66)     # the floor beyond that (BGR)
 VISIBLE_PX_PER_MM = 1.35
+SURFACE_NAMES = ("wood", "busy wood", "cloth", "tablecloth", "glass")
+"""The table surfaces (``Conditions.surface``, drawn by ``SURFACES``)."""
 """A card counts as visible (in ``conditions`` ground truth) when one of its unobscured markers is
 seen at least this fine along the card's worse axis: below it a 15 mm marker is under 20 px."""
 
@@ -109,7 +115,11 @@ class Conditions:
     coarser; ``shadows`` the number of people leaning over the table, each casting a soft-edged
     shadow across the cards that stays put; ``defocus`` the blur circle (px across) where the
     table is farthest from the distance the lens is focused at (the table's centre), as a
-    phone's wide aperture shows a 45° table (a pinhole camera only)."""
+    phone's wide aperture shows a 45° table (a pinhole camera only).
+
+    ``surface``: what the table is (``SURFACES``): the calm "wood" every earlier frame shows, or
+    "busy wood" (a busy grain with knots and seams), "cloth", "tablecloth" (gingham with printed
+    flowers) or "glass" (dark, with reflections)."""
 
     elevation: float | None = None
     yaw: float = 0.0
@@ -121,6 +131,7 @@ class Conditions:
     dim: float = 0.0
     shadows: int = 0
     defocus: float = 0.0
+    surface: str = "wood"
 
     def __post_init__(self) -> None:
         if self.elevation is not None and not 30.0 <= self.elevation <= 90.0:
@@ -139,6 +150,8 @@ class Conditions:
             raise ValueError("dim 0–0.8, shadows ≥ 0 and defocus 0–12 px")
         if self.defocus and self.elevation is None:
             raise ValueError("defocus needs a pinhole camera (its depth): give an elevation")
+        if self.surface not in SURFACE_NAMES:
+            raise ValueError(f"surface must be one of {', '.join(SURFACE_NAMES)}, not {self.surface!r}")
 
     @property
     def device(self) -> "Device | None":
@@ -519,17 +532,134 @@ def straight_down(table: tuple[float, float], seed: int = 0, finest: float = 1.7
 def _table_image(cam: Camera, clutter: bool) -> np.ndarray:
     rng = np.random.default_rng(cam.seed + 5)
     w, h = cam.world_size
-    s = cam.world_scale
+    img = surface_image(cam.conditions.surface, w, h, cam.world_scale, rng)
+    if clutter:
+        _clutter(img, cam, rng)
+    return img
+
+
+# --- table surfaces ------------------------------------------------------------------------------
+# Each draws the empty table at ``s`` px/mm (w × h px) from ``rng``: the pipeline was tried on them
+# before anything was tuned for them. Drawn at most ``SURFACE_PX_PER_MM`` fine and enlarged (a
+# grain 1.5 mm apart is still 3 px there), so a posed camera's large table image stays cheap.
+SURFACE_PX_PER_MM = 2.0
+
+
+def _noise_field(rng: np.random.Generator, cells: tuple[int, int], w: int, h: int) -> np.ndarray:
+    """Smooth noise (σ ≈ 1): ``cells`` random values enlarged to w × h with a cubic filter."""
+    return cv2.resize(rng.normal(0, 1, cells).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _plain_wood(w: int, h: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    """The first renderer's table: a calm wood, soft grain and blotches."""
     ys = np.arange(h, dtype=np.float32)[:, None]
     warp = cv2.resize(rng.normal(0, 1, (8, 12)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     grain = np.sin((ys / s + 25 * warp) * 0.45) + 0.4 * np.sin((ys / s + 9 * warp) * 1.1)
     blotch = cv2.resize(rng.normal(0, 1, (20, 34)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     base = np.array(rng.choice([(62, 102, 146), (48, 78, 120), (90, 130, 168)]), np.float32)
     img = base + (9 * grain + 7 * blotch)[..., None] * np.array([0.7, 0.9, 1.0], np.float32)
-    img = np.clip(img + rng.normal(0, 3, (h, w, 1)), 0, 255).astype(np.uint8)
-    if clutter:
-        _clutter(img, cam, rng)
-    return img
+    return np.clip(img + rng.normal(0, 3, (h, w, 1)), 0, 255).astype(np.uint8)
+
+
+def _busy_wood(w: int, h: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    """Planks 90–150 mm wide with dark seams; growth rings 1.5–6 mm apart as narrow dark bands,
+    bent round knots; fine streaks along the grain: the footage's busy table."""
+    xs = np.arange(w, dtype=np.float32)[None, :] / s
+    ys = np.arange(h, dtype=np.float32)[:, None] / s
+    width = float(rng.uniform(90, 150))
+    shift = float(rng.uniform(0, width))
+    plank = np.floor((xs + shift) / width)
+    img = np.zeros((h, w), np.float32)
+    u = xs + 18 * _noise_field(rng, (5, 9), w, h) + 3 * _noise_field(rng, (24, 40), w, h) + 53.0 * plank
+    for _ in range(max(3, int(w * h / (s * s) / 90000))):
+        kx, ky, kr = rng.uniform(0, w / s), rng.uniform(0, h / s), rng.uniform(5, 14)
+        d2 = ((xs - kx) ** 2 + ((ys - ky) / 2.5) ** 2) / kr ** 2
+        u = u + 3.6 * kr * np.exp(-d2) * np.sign(xs - kx + 1e-3)
+        img -= 70 * np.exp(-d2 * 6)
+    period = np.clip(3.5 + 2.0 * _noise_field(rng, (6, 10), w, h), 1.5, 6.0)
+    img -= 60 * (0.5 + 0.5 * np.cos(2 * math.pi * u / period)) ** 6
+    streaks = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), sigmaX=0.25 * s, sigmaY=12 * s)
+    img += -9 * streaks / (float(streaks.std()) + 1e-6) + 8 * _noise_field(rng, (10, 4), w, h)
+    img += 6 * ((plank * 7.3) % 5 - 2.5)
+    base = np.array(rng.choice([(70, 112, 165), (45, 78, 122), (100, 145, 190)]), np.float32)
+    out = base + img[..., None] * np.array([0.6, 0.85, 1.0], np.float32)
+    out *= np.where(np.abs((xs + shift) % width) < 0.6, 0.4, 1.0)[..., None]
+    return np.clip(out + rng.normal(0, 3, (h, w, 1)), 0, 255).astype(np.uint8)
+
+
+def _cloth(w: int, h: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    """A cloth: a weave 0.6 mm apart (finer than the camera sees: moiré), lint, soft folds."""
+    xs = np.arange(w, dtype=np.float32)[None, :] / s
+    ys = np.arange(h, dtype=np.float32)[:, None] / s
+    base = np.array(rng.choice([(60, 110, 40), (50, 50, 130), (120, 90, 60), (150, 150, 150)]), np.float32)
+    weave = np.sin(xs * 2 * math.pi / 0.6) * np.sin(ys * 2 * math.pi / 0.6)
+    folds = _noise_field(rng, (5, 8), w, h) + 0.4 * np.sin(xs / 35 + 2 * _noise_field(rng, (4, 4), w, h))
+    lint = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.7 * s)
+    img = base * (1 + 0.10 * folds)[..., None] + (10 * weave + 20 * lint / (float(lint.std()) + 1e-6) * 0.5)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _tablecloth(w: int, h: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    """A patterned tablecloth: gingham checks 12–22 mm (white, half and full colour) printed with
+    small dark five-petal flowers: high contrast everywhere, squares the size of a marker."""
+    xs = np.arange(w, dtype=np.float32)[None, :] / s
+    ys = np.arange(h, dtype=np.float32)[:, None] / s
+    check = float(rng.uniform(12, 22))
+    share = ((np.floor(xs / check) % 2) + (np.floor(ys / check) % 2)) / 2
+    colour = np.array(rng.choice([(40, 40, 200), (160, 60, 30), (40, 130, 40), (40, 40, 40)]), np.float32)
+    white = np.array((235, 238, 240), np.float32)
+    img = np.ascontiguousarray(white * (1 - share[..., None]) + colour * share[..., None], dtype=np.float32)
+    for _ in range(int(w * h / (s * s) / 4000)):
+        x, y, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(3, 7) * s
+        ink = tuple(float(v) for v in rng.integers(10, 90, 3))
+        turn = rng.uniform(0, 1)
+        for k in range(5):
+            t = k * 2 * math.pi / 5 + turn
+            cv2.ellipse(img, (int(x + r * math.cos(t)), int(y + r * math.sin(t))),
+                        (max(1, int(r * 0.7)), max(1, int(r * 0.4))), math.degrees(t), 0, 360, ink, -1, cv2.LINE_AA)
+        cv2.circle(img, (int(x), int(y)), max(1, int(r * 0.4)), (40, 200, 230), -1, cv2.LINE_AA)
+    img += (6 * np.sin(xs * 2 * math.pi / 0.7) * np.sin(ys * 2 * math.pi / 0.7))[..., None]
+    return np.clip(img + rng.normal(0, 3, (h, w, 1)), 0, 255).astype(np.uint8)
+
+
+def _glass(w: int, h: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    """A glass table: the dark floor and a rug seen through it, windows and a lamp reflected in
+    it (bright soft panes with their bars, a streak), dust."""
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    img = np.zeros((h, w, 3), np.float32) + np.array((38, 40, 44), np.float32)
+    img += (8 * _noise_field(rng, (6, 9), w, h))[..., None]
+    rug = (np.sin(xs / s / 9) * np.sin(ys / s / 9) > 0.3).astype(np.float32)
+    img += (14 * rug)[..., None] * np.array([0.6, 0.8, 1.0], np.float32)
+    reflected = np.zeros((h, w), np.float32)
+    for _ in range(int(rng.integers(2, 4))):
+        x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
+        pw, ph = rng.uniform(150, 400) * s, rng.uniform(120, 300) * s
+        pane = (xs > x0) & (xs < x0 + pw) & (ys > y0) & (ys < y0 + ph)
+        bars = (np.abs(xs - (x0 + pw / 2)) < 6 * s) | (np.abs(ys - (y0 + ph / 2)) < 6 * s)
+        reflected += (pane & ~bars).astype(np.float32) * rng.uniform(60, 140)
+    reflected = cv2.GaussianBlur(reflected, (0, 0), 10 * s)
+    t = rng.uniform(0, math.pi)
+    reflected += 70 * np.exp(-((xs * math.cos(t) + ys * math.sin(t) - rng.uniform(0.3, 0.7) * (w + h) / 2) / (40 * s)) ** 2)
+    img += reflected[..., None]
+    dust = (rng.random((h, w)) > 0.9996).astype(np.float32)
+    img += 120 * cv2.GaussianBlur(dust, (0, 0), 0.6 * s)[..., None]
+    return np.clip(img + rng.normal(0, 2, (h, w, 1)), 0, 255).astype(np.uint8)
+
+
+SURFACES = dict(zip(SURFACE_NAMES, (_plain_wood, _busy_wood, _cloth, _tablecloth, _glass)))
+"""The table surfaces ``Conditions(surface=...)`` draws: the first renderer's calm wood (the default)
+and four added for issue 24 (a busy wood grain, a cloth, a patterned tablecloth, a glass table)."""
+
+
+def surface_image(name: str, w: int, h: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    """The empty table ``name`` (``SURFACES``), w × h px at ``s`` px/mm (BGR)."""
+    if name == "wood":
+        return _plain_wood(w, h, s, rng)      # bit for bit as before: every earlier frame is unchanged
+    fine = min(s, SURFACE_PX_PER_MM)
+    sw, sh = max(1, round(w * fine / s)), max(1, round(h * fine / s))
+    img = SURFACES[name](sw, sh, fine, rng)
+    return img if (sw, sh) == (w, h) else cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _clutter(img: np.ndarray, cam: Camera, rng: np.random.Generator) -> None:
@@ -1190,3 +1320,92 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# --- a whole game seen by the camera, for end-to-end tests ---------------------------------------
+@dataclass
+class GameVideo:
+    """A camera's frames of a whole simulated game (``game_video``) and its truth."""
+
+    frames: list[np.ndarray]
+    moves: list[Any]                 # the game's true moves (``companion.engine.Move``), chance included
+    hidden: str | None = None        # the card of the deal a hand lay over, if any
+    states: int = 0                  # table states shown
+
+
+def _edge_px(cam: Camera, centre: tuple[float, float]) -> float:
+    """How far ``centre`` (mm) is seen from the nearest edge of the frame (px)."""
+    x, y = cam.project(np.array([centre]))[0]
+    return float(min(x, y, FRAME_SIZE[0] - x, FRAME_SIZE[1] - y))
+
+
+def _hand_over_one(cam: Camera, placed: Sequence[Placement], changing: set[str]) -> tuple[str, np.ndarray] | None:
+    """A frame of ``placed`` with a hand lying still over one card of it (not one of
+    ``changing``) so that no marker of that card shows, and that card: the cards nearest an edge of
+    the frame are tried first (the arm reaching in from there hides little else)."""
+    ids = [p.shown_id for p in placed]
+    cards = sorted((p for p in placed if p.face_up and p.shown_id not in changing
+                    and not p.card_id.startswith(("K-", "T-"))), key=lambda p: _edge_px(cam, p.centre))
+    centre = np.array(FRAME_SIZE, np.float64) / 2
+    for p in cards[:8]:
+        at = cam.project(np.array([p.centre]))[0]
+        inwards = (centre - at) / max(float(np.linalg.norm(centre - at)), 1e-6)
+        for reach_px in (0.0, 40.0, 80.0):
+            # the palm lies ~45 mm short of the point reached for: reach a little past the card
+            # (the lens left aside: a few px do not matter to a hand)
+            q = np.linalg.inv(cam.homography) @ np.array([*(at + inwards * reach_px), 1.0])
+            shot = render_frame(cam, placed, 0, hand_at=(float(q[0] / q[2]), float(q[1] / q[2])))
+            if p.shown_id not in {ids[i] for i in visible_truth(cam, placed, shot.hidden)}:
+                return p.shown_id, shot.image
+    return None
+
+
+def game_video(game_id: str, players: int, seed: int = 0, px_per_mm: float | None = None, *, stills: int = 4,
+               hide_deal: bool = False, hidden_frames: int = 4, deal_by_hand: bool = False,
+               max_states: int | None = None, options: dict | None = None,
+               effects: Effects = Effects()) -> GameVideo:
+    """Frames of a whole simulated game (``companion.engine.simulate(seed)``) seen by a camera at
+    ``px_per_mm`` (None: as close as shows the whole table; inside ``frame_size`` for a smaller
+    frame): each state whose table looks
+    different to a camera (``layouts.knowable``) as ``stills`` equal frames (the first after a
+    change reads as motion, the others as a still table). ``hide_deal``: the deal is shown for
+    ``hidden_frames`` frames with a hand lying still over one card of it, and the hand leaves only
+    once the first move is made: that card is first seen with the move. ``deal_by_hand``: the deal
+    is not shown (the host enters it); the frames start with the first move. ``max_states``: only
+    the first so many table states (the deal counted), ``moves`` up to the move that made the last
+    of them."""
+    table = layouts.table_size(game_id, players)
+    cam = Camera.looking_at(table, max_px_per_mm(table) if px_per_mm is None else px_per_mm, seed)
+    moves = [m for m, _ in simulate(new_game(game_id, players, options), seed).turns]
+    replay = new_game(game_id, players, options)
+    shown: list[list[Placement]] = []
+    last = None
+    upto = len(moves)
+    for n, move in enumerate(moves):
+        replay.apply(move)
+        layout = replay.layout()
+        now = layouts.knowable(game_id, layout, players)
+        if now != last:                 # a draw from a face-down pile: the table looks the same
+            last = now
+            shown.append(layouts.place(game_id, layout, players, random.Random(seed)))
+            upto = n + 1
+            if len(shown) == max_states:
+                break
+    # moves after the last change shown (a card drawn and thrown away at once) no camera sees
+    moves = moves[:upto] if max_states is not None else moves
+    if deal_by_hand:
+        shown = shown[1:]
+    frames: list[np.ndarray] = []
+    hidden = None
+    for i, placed in enumerate(shown):
+        if i == 0 and hide_deal and len(shown) > 1:
+            before = {(p.shown_id, p.centre) for p in placed}
+            after = {(p.shown_id, p.centre) for p in shown[1]}
+            found = _hand_over_one(cam, placed, {card for card, _ in before ^ after})
+            if found is None:
+                raise ValueError(f"no card of the {game_id} deal can be hidden by a hand")
+            hidden, image = found
+            frames += [image] * hidden_frames
+            continue
+        frames += [render_frame(cam, placed, len(frames), effects=effects).image] * stills
+    return GameVideo(frames, moves, hidden, len(shown))

@@ -141,11 +141,15 @@ class Pipeline:
         self._last_marks: dict[int, tuple[str, Any, np.ndarray]] = {}   # track -> the same, last read
         self._arrived: dict[int, tuple[tuple[float, float], int]] = {}   # -> (place, since frame)
         self._tentative: list[SeenCard] = []    # read once by one marker: held back (``_confirmed``)
+        self.last_look: str = "none"
+        """How the last frame was searched for markers: "full" (the whole frame), "changed" (only
+        where it changed since the scene settled) or "none" (moving, or nothing changed)."""
 
     # --- one frame -------------------------------------------------------------------------------
     def process(self, frame: np.ndarray) -> TableScene | None:
         """Read one BGR frame: the scene of tracked cards in table mm, None until calibrated."""
         self.frame_index += 1
+        self.last_look = "none"
         # (a copy of a grey frame: tracks keep it to cut out how cards looked, see _Look)
         grey = frame.copy() if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         still = self.motion.still(grey)
@@ -172,6 +176,7 @@ class Pipeline:
         # a frame smeared by shake or out of focus is not read: markers would be missed (and cards
         # taken for gone) or, worse, misread; the tracks stand as on a moving frame. It is judged
         # on another core while this one looks for markers (what was found is dropped if refused)
+        self.last_look = "full" if boxes is None else "changed"
         judged = pool().submit(self._assess, grey)
         # once per settled scene, the frame is scanned for QR codes no marker points at (a card
         # whose both markers are covered, or a foreign code: logged and ignored), on another core
@@ -187,6 +192,10 @@ class Pipeline:
             # the cards are grouped on the table through the calibration, which a refused
             # (smeared) frame does not update, nor corners read before its smear is undone
             q = judged.result()
+            if boxes is not None:
+                # only the changed regions were searched: the corners read before lie where they
+                # were (two corners laid in a region must not replace the four the scene showed)
+                markers = {**self._cal_seen, **markers}
             return self.calibration if q.refused or (sharp is grey and deblur.wanted(q)) \
                 else self._calibrate(markers, still, size)
         self.detector.small_markers = self._small_markers(grey.shape)
@@ -261,7 +270,7 @@ class Pipeline:
             self._arrived = {n: v for n, v in self._arrived.items() if n in live}
             self._patched = {n: v for n, v in self._patched.items() if n in live}
             self._last_marks = {n: v for n, v in self._last_marks.items() if n in live}
-        self._settle(boxes)
+        self._settle(boxes, still)
         return self._scene(frame, still)
 
     def _on_table(self, frame: np.ndarray, grey: np.ndarray, sightings: list[Sighting],
@@ -405,16 +414,21 @@ class Pipeline:
         x0, y0, x1, y1 = self.layout.bounds()
         return ((x0 + x1) / 2, (y0 + y1) / 2)
 
-    def _settle(self, boxes: list[Box] | None) -> None:
-        """Remember the frame as the settled scene once the cards on it stayed the same for
-        ``persist`` still frames: later still frames look only where the image changed since."""
+    def _settle(self, boxes: list[Box] | None, still: bool) -> None:
+        """Remember the frame as the settled scene once a full look at a still frame left nothing
+        in doubt, or the cards on it stayed the same for ``persist`` still frames: later still
+        frames look only where the image changed since."""
         self._since_full = 0 if boxes is None else self._since_full + 1
         signature = tuple(sorted(t.card.card_id for t in self.tracker.tracks))
         # a card about to be taken off, or one read once waiting for a second read
         pending = any(t.missing for t in self.tracker.tracks) or bool(self._tentative)
         self._settled = 0 if pending else self._settled + 1 if signature == self._signature else 1
         self._signature = signature
-        if self._settled >= self.persist:
+        # a full look at a still frame that left nothing in doubt settles the scene at once (later
+        # still frames look only where they change; every ``FULL_EVERY``-th looks whole again). Not
+        # a stream's first frame: it is never still (nothing before it), and the scene's QR scan
+        # (codes no marker points at) runs on its first still frame
+        if self._settled >= (1 if boxes is None and still else self.persist):
             self._reference = self.motion.previous
 
     def _scene(self, frame: np.ndarray, still: bool) -> TableScene:

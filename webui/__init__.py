@@ -30,6 +30,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``TESTING``, ``SSE_KEEPALIVE`` (seconds)."""
     from webui.api import api, events
     from webui.camera import camera_page
+    from webui.companion import routes as companion
     from webui.core.common import install_helpers
     from webui.core.tables import Tables
     from webui.history import routes as history
@@ -47,6 +48,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tables"] = Tables(db)
     app.json.ensure_ascii = False
     install_helpers(app)
-    for bp in (phone.bp, host.bp, api.bp, events.bp, camera_page.bp, history.bp, printing.bp, rules.bp):
+    for bp in (phone.bp, host.bp, api.bp, events.bp, camera_page.bp, history.bp, printing.bp, rules.bp,
+               companion.bp):
         app.register_blueprint(bp)
     return app

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games import GAME_IDS, game_class
+from companion.i18n import tr
 
 DEFAULT_PORT = 8000
 
@@ -41,13 +42,12 @@ def _serve(args: argparse.Namespace) -> int:
 
     watching = args.camera is not None or bool(args.video) or bool(args.images)
     if watching and not vision_available():
-        print("companion serve: the camera pipeline (vision/) is not available in this build; "
-              "use --demo GAME to see the companion working, or serve without a camera and tap "
-              "moves in.", file=sys.stderr)
+        print(tr("companion serve: the camera pipeline (vision/) is not available in this build; use --demo "
+                 "GAME to see the companion working, or serve without a camera and tap moves in."), file=sys.stderr)
         return 2
     if watching and not args.game:
-        print("companion serve: with --camera, --video or --images, say which game is on the table: "
-              "--game GAME --players N.", file=sys.stderr)
+        print(tr("companion serve: with --camera, --video or --images, say which game is on the table: "
+                 "--game GAME --players N."), file=sys.stderr)
         return 2
     host = "0.0.0.0" if args.lan else "127.0.0.1"
     public_host = lan_address() if args.lan else "127.0.0.1"
@@ -58,8 +58,8 @@ def _serve(args: argparse.Namespace) -> int:
             from webui.core.tls import certificate
             tls = certificate([public_host])
         except (ImportError, OSError) as err:
-            print(f"companion serve: cannot make the HTTPS certificate ({err}); install the "
-                  f"'cryptography' package, or serve without --https.", file=sys.stderr)
+            print(tr("companion serve: cannot make the HTTPS certificate ({err}); install the 'cryptography' "
+                     "package, or serve without --https.", err=err), file=sys.stderr)
             return 2
     config: dict[str, Any] = {"PUBLIC_URL": f"{scheme}://{public_host}:{args.port}"}
     demo_dir = None
@@ -68,14 +68,13 @@ def _serve(args: argparse.Namespace) -> int:
     elif args.demo:   # a demo's games are nobody's: they never enter the user's own history
         demo_dir = tempfile.TemporaryDirectory(prefix="companion-demo-")
         config["DB"] = str(Path(demo_dir.name) / "demo.db")
-        print(f"Demo database (deleted when the demo stops): {config['DB']}")
+        print(tr("Demo database (deleted when the demo stops): {db}", db=config["DB"]))
     app = create_app(config)
     tables = app.extensions["tables"]
     try:
         server = RunningServer(app, host, args.port, tls=tls)
     except OSError as err:
-        print(f"companion serve: cannot listen on port {args.port} ({err.strerror or err}); choose another "
-              f"with --port.", file=sys.stderr)
+        print(tr("companion serve: cannot listen on port {port} ({strerror}); choose another with --port.", port=args.port, strerror=err.strerror or err), file=sys.stderr)
         return 2
     base = app.config["PUBLIC_URL"] = f"{scheme}://{public_host}:{server.port}"
     driver: Any = None
@@ -89,17 +88,17 @@ def _serve(args: argparse.Namespace) -> int:
             driver = CameraFeed(tables, s.id, camera=args.camera, video=args.video,
                                 images=args.images)
         except ValueError as err:   # vision.frame.sources.SourceError: no such camera or file
-            print(f"companion serve: {err}", file=sys.stderr)
+            print(tr("companion serve: {err}", err=err), file=sys.stderr)
             return 2
         app.config["FRAME_SOURCE"] = driver.frame
         cameras(app).attach(s.id, driver)
         driver.start()
         url = f"{base}/join?code={s.code}"
         what = f"camera {args.camera}" if args.camera is not None else (args.video or args.images)
-        print(f"Watching {what} for a {s.game.title} game at table {s.code}.")
+        print(tr("Watching {what} for a {title} game at table {code}.", what=what, title=s.game.title, code=s.code))
         # no token on the terminal (scrollback, screen sharing): this computer opens the host page
         # without one and gets the host's cookie
-        print(f"Host screen (open it on this computer): http://127.0.0.1:{server.port}/host/{s.id}")
+        print(tr("Host screen (open it on this computer): http://127.0.0.1:{port}/host/{id}", port=server.port, id=s.id))
     if args.demo:
         s = demo_table(tables, args.demo)
         url = f"{base}/join?code={s.code}"
@@ -109,19 +108,19 @@ def _serve(args: argparse.Namespace) -> int:
             try:
                 camera = DemoCamera(tables, s.id)
             except Exception as err:   # no renderer for this game yet: the demo runs without
-                print(f"(no synthetic camera view: {err})")
+                print(tr("(no synthetic camera view: {err})", err=err))
             else:
                 app.config["FRAME_SOURCE"] = camera.frame
                 cameras(app).attach(s.id, camera)
                 camera.start()
-        print(f"Demo: a simulated {s.game.title} game is being played at table {s.code}.")
+        print(tr("Demo: a simulated {title} game is being played at table {code}.", title=s.game.title, code=s.code))
         # no token on the terminal (scrollback, screen sharing): this computer opens the host page
         # without one and gets the host's cookie
-        print(f"Host screen (open it on this computer): http://127.0.0.1:{server.port}/host/{s.id}")
-    print(f"Table Companion is serving at {base}/  (database: {app.config['DB']})")
+        print(tr("Host screen (open it on this computer): http://127.0.0.1:{port}/host/{id}", port=server.port, id=s.id))
+    print(tr("Table Companion is serving at {base}/  (database: {DB})", base=base, DB=app.config['DB']))
     if not (watching or args.demo):   # no table yet: the host creates one on the host page
-        print(f"Host page (create a table, then show its join code): {base}/host")
-    print(f"Phones join at: {url}")
+        print(tr("Host page (create a table, then show its join code): {base}/host", base=base))
+    print(tr("Phones join at: {url}", url=url))
     print_qr(url)
     if args.lan:   # the play history is the owner's: this computer, or the one browser it pairs
         from webui.core.owner import pairing
@@ -129,13 +128,13 @@ def _serve(args: argparse.Namespace) -> int:
               f"own phone too, open this link there once (it then stops working): "
               f"{base}/owner?code={pairing(app).new()}")
     if not args.lan:
-        print("Only this computer can connect; start with --lan to let phones on your network join.")
+        print(tr("Only this computer can connect; start with --lan to let phones on your network join."))
     if tls:
         print_https_note(tls[0])
     elif args.lan:
-        print("A phone can be the table's camera (the host page's \"Use a phone as the camera\") "
-              "only over HTTPS: start with --lan --https.")
-    print("Press Ctrl+C to stop.")
+        print(tr("A phone can be the table's camera (the host page's \"Use a phone as the camera\") only over "
+                 "HTTPS: start with --lan --https."))
+    print(tr("Press Ctrl+C to stop."))
     try:
         server.start()
         # a service manager's stop ends it as Ctrl+C does; only once the server runs: raised in
@@ -144,7 +143,7 @@ def _serve(args: argparse.Namespace) -> int:
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
-        print("\nStopping.")
+        print(tr("\nStopping."))
     finally:
         if driver:
             driver.stop()
@@ -161,34 +160,37 @@ def _stop_on_term(signum: int, frame: Any) -> None:
 def print_https_note(cert_path: Any) -> None:
     """Explain the browser's one-time warning about the self-signed certificate."""
     from webui.core.tls import fingerprint
-    print(f"HTTPS with this computer's own certificate ({cert_path}).")
-    print("Each phone warns once that the connection is not private (no public authority signed "
-          "it); accept it once:")
-    print("  Android Chrome: Advanced → Proceed to … (unsafe).   iPhone Safari: Show Details → "
-          "visit this website → Visit Website.")
-    print("  Firefox: Advanced… → Accept the Risk and Continue.")
-    print(f"  The warning shows the certificate; its SHA-256 fingerprint is {fingerprint(cert_path)}")
+    print(tr("HTTPS with this computer's own certificate ({cert_path}).", cert_path=cert_path))
+    print(tr("Each phone warns once that the connection is not private (no public authority signed it); "
+             "accept it once:"))
+    print(tr("  Android Chrome: Advanced → Proceed to … (unsafe).   iPhone Safari: Show Details → visit this "
+             "website → Visit Website."))
+    print(tr("  Firefox: Advanced… → Accept the Risk and Continue."))
+    print(tr("  The warning shows the certificate; its SHA-256 fingerprint is {fingerprint}",
+             fingerprint=fingerprint(cert_path)))
 
 
 def register(subparsers: Any) -> None:
     """Add ``companion serve``."""
-    p = subparsers.add_parser("serve", help="the phone web UI: live scores, prompts, tapped moves")
-    p.add_argument("--lan", action="store_true", help="listen on the local network (default: "
-                   "this computer only)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; "
-                   "0 picks a free one)")
-    p.add_argument("--https", action="store_true", help="serve over HTTPS with a self-signed "
-                   "certificate kept in your data directory (a phone's camera page needs it off "
-                   "this computer; each browser warns once)")
-    p.add_argument("--db", help="SQLite file for the table sessions (default: your user data "
-                   "directory; with --demo a throw-away file)")
+    p = subparsers.add_parser("serve", help=tr("the phone web UI: live scores, prompts, tapped moves"))
+    p.add_argument("--lan", action="store_true", help=tr("listen on the local network (default: this "
+                                                         "computer only)"))
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=tr("port (default {port}; 0 picks a free one)", port=DEFAULT_PORT))
+    p.add_argument("--https", action="store_true", help=tr("serve over HTTPS with a self-signed certificate "
+                                                           "kept in your data directory (a phone's camera "
+                                                           "page needs it off this computer; each browser "
+                                                           "warns once)"))
+    p.add_argument("--db", help=tr("SQLite file for the table sessions (default: your user data directory; "
+                                   "with --demo a throw-away file)"))
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--camera", type=int, metavar="N", help="watch the table with camera N")
-    src.add_argument("--video", metavar="FILE", help="watch a recorded video of the table")
-    src.add_argument("--images", metavar="FOLDER", help="watch a folder of table photos, in name order")
+    src.add_argument("--camera", metavar="N|DEVICE|FILE",
+                     help=tr("watch the table with camera N (or a device such as /dev/video2, or a video file)"))
+    src.add_argument("--video", metavar="FILE", help=tr("watch a recorded video of the table"))
+    src.add_argument("--images", metavar="FOLDER", help=tr("watch a folder of table photos, in name order"))
     src.add_argument("--demo", choices=GAME_IDS, metavar="GAME",
-                     help=f"play a simulated game with no camera ({', '.join(GAME_IDS)})")
-    p.add_argument("--interval", type=float, default=1.5, help="demo: seconds between moves")
-    p.add_argument("--game", choices=GAME_IDS, help="with a camera source: the game on the table")
-    p.add_argument("--players", type=int, help="with a camera source: number of players")
+                     help=tr("play a simulated game with no camera ({games})", games=", ".join(GAME_IDS)))
+    p.add_argument("--interval", type=float, default=1.5, help=tr("demo: seconds between moves"))
+    p.add_argument("--game", choices=GAME_IDS, help=tr("with a camera source: the game on the table"))
+    p.add_argument("--players", type=int, help=tr("with a camera source: number of players"))
     p.set_defaults(func=_serve)

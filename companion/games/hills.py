@@ -62,12 +62,12 @@ def deck(seat: int, banners: bool) -> list[str]:
     return ids + [f"H-{COLOURS[seat]}BAN"] if banners else ids
 
 
+_SEAT_OF = {card: seat for seat in (0, 1) for card in deck(seat, True)}
+
+
 def seat_of(card_id: str) -> int | None:
     """The seat whose colour a hills card id belongs to, or None for anything else."""
-    for seat, colour in enumerate(COLOURS):
-        if card_id in deck(seat, True):
-            return seat
-    return None
+    return _SEAT_OF.get(card_id) if isinstance(card_id, str) else None
 
 
 def is_banner(card_id: str | None) -> bool:

@@ -33,6 +33,7 @@ keeps its neighbours); with two nations left both ``"a>b"`` and ``"b>a"`` exist.
 """
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from typing import Any, Optional
@@ -94,6 +95,16 @@ class Game(BaseGame):
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
         self.hidden = [0] * self.players       # cards in hand nobody has seen (a deal without hands)
         self.drew_last = [False] * self.players
+
+    def clone(self) -> "Game":
+        """An independent copy; the nation table and its namer are shared (they never change)."""
+        twin = copy.copy(self)
+        twin.table = self.table.copy()
+        twin.hands = [list(h) for h in self.hands]
+        twin.hidden, twin.drew_last = list(self.hidden), list(self.drew_last)
+        twin.options_now = list(self.options_now)
+        twin.options, twin.log, twin.events = dict(self.options), list(self.log), list(self.events)
+        return twin
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> int:

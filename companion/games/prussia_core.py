@@ -484,18 +484,20 @@ def margin(t: Table) -> float:
     return mine - sum(t.power(n) for n in t.alive if n not in allies)
 
 
-def greedy_choice(t: Table, kind: str, card: str, opts: list[Key], rng: random.Random) -> Key:
-    """The choice that leaves the best ``margin`` right away (ties broken at random)."""
+def greedy_choice(t: Table, kind: str, card: str, opts: list[Key], rng: random.Random,
+                  sign: int = 1) -> Key:
+    """The choice that leaves the best ``margin`` right away (ties broken at random); ``sign`` -1
+    for the other side of a two-player game, who wants the margin low."""
     best: list[Key] = []
     top = None
     for key in opts:
         if kind == "place":
             t.cards[key] = card
-            value = margin(t)
+            value = sign * margin(t)
             del t.cards[key]
         else:
             old = t.cards.pop(key)
-            value = margin(t)
+            value = sign * margin(t)
             t.cards[key] = old
         if top is None or value > top:
             top, best = value, [key]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from companion.dates import instant
 from companion.history.record import HistoryError, Play, Seat, plays_of
+from companion.i18n import N_, both
 
 if TYPE_CHECKING:
     from companion.session.table import TableSession
@@ -89,12 +90,12 @@ def session_payload(session: "TableSession", number: int | None = None) -> dict[
         session.refresh()
         plays = plays_of(session.store._db(), session.id, session)
     if not plays:
-        raise SessionError("no game of this session is finished yet", "このセッションで終わったゲームはまだありません")
+        raise SessionError(*both("no game of this session is finished yet"))
     if number is None:
         return push_payload(plays[-1])
     match = [p for p in plays if p.number == number]
     if not match:
-        raise SessionError(f"game {number} is not a finished game of this session")
+        raise SessionError(*both("game {number} is not a finished game of this session", number=number))
     return push_payload(match[0])
 
 
@@ -137,14 +138,11 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- reading the app's file
-LEFT_OUT = {"ignored": ("ignored in BG Stats", "BG Statsで集計から除外"),
-            "no_players": ("no players", "プレイヤーなし"),
-            "no_date": ("no date", "日付なし"),
-            "same_person": ("the same person twice", "同じ人が2席"),
-            "not_a_play": ("not a play", "プレイではない"),
-            "already_here": ("already in the history from our own table (kept as recorded there)",
-                             "すでにこのアプリの卓の記録にあります(そのまま残します)")}
-"""Why a play of our games was left out: (English, Japanese)."""
+LEFT_OUT = {"ignored": N_("ignored in BG Stats"), "no_players": N_("no players"), "no_date": N_("no date"),
+            "same_person": N_("the same person twice"), "not_a_play": N_("not a play"),
+            "already_here": N_("already in the history from our own table (kept as recorded there)"),
+            "already_imported": N_("already imported from BG Stats before")}
+"""Why a play of our games was left out (English msgids: the catalogue has the Japanese)."""
 
 
 @dataclass(frozen=True)
@@ -285,21 +283,21 @@ def _when(text: Any) -> str:
 
 
 def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None = None,
-              recorded: Collection[str] = ()) -> Reading:
+              recorded: Collection[str] = (), imported: Collection[str] = ()) -> Reading:
     """What importing a BG Stats export would bring: our five games' plays, players matched to the
     known ones by name (any case) or as ``merge`` says ({file name: known name}), the rest counted.
     A play of ours the file carries back (``recorded``: ids of plays our tables recorded here) is
-    left as recorded: the table knew more (camera or taps, options, the exact duration)."""
+    left as recorded: the table knew more (camera or taps, options, the exact duration). A play
+    imported before (``imported``: ids of plays an earlier import wrote) is counted, not brought again."""
     from companion.session.store import PLACEHOLDER_NAME, clean_text
     if not is_file(data):
-        raise HistoryError("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists",
-                           "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\"がありません)")
+        raise HistoryError(*both("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists"))
     merge = {k.casefold().strip(): v for k, v in (merge or {}).items()}
     known_by = {k.casefold(): k for k in known}
     for wanted in merge.values():
         if wanted.casefold() not in known_by:
-            raise HistoryError(f"--merge: {wanted!r} is not a known player (see `companion history players`)",
-                               f"{wanted!r}は登録済みのプレイヤーではありません")
+            raise HistoryError(*both("--merge: {wanted!r} is not a known player (see `companion history "
+                                     "players`)", wanted=wanted))
     games = {m.ref: m for m in match_games(data["games"])}
     names = {g["id"]: str(g.get("name") or "?") for g in data["games"] if isinstance(g, dict) and _ref(g.get("id"))}
     players = {p["id"]: p for p in data.get("players") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)}
@@ -371,6 +369,9 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
         else:
             play_id = f"bgstats-{raw.get('uuid') or stable_uuid('import', json.dumps(raw, sort_keys=True))}"
             session, number = None, 1
+        if play_id in imported:
+            left["already_imported"] = left.get("already_imported", 0) + 1
+            continue
         early = raw.get("comments") == ENDED_EARLY
         for what in missing:
             unknown[what] = unknown.get(what, 0) + 1

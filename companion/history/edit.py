@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from companion.dates import iso_utc
 from companion.history.record import Edit, HistoryError, Play, apply_changes, delete_play, edit_of, edits_of, \
     keep_edit, read_plays, write_play
+from companion.i18n import both
 
 MAX_SCORE = 10**6
 """Scores beyond this are typing mistakes (the games score in tens)."""
@@ -35,9 +36,9 @@ def _stored(db: Any, play_id: str) -> Play:
     if not found:
         earlier = edit_of(db, play_id)
         if earlier is not None and earlier.deleted:
-            raise HistoryError(f"play {play_id!r} was deleted from the history; restoring it brings it back",
-                               f"プレイ{play_id!r}は記録から削除されています。元に戻すと復活します")
-        raise HistoryError(f"no play {play_id!r} in the history", f"記録にプレイ{play_id!r}はありません")
+            raise HistoryError(*both("play {play_id!r} was deleted from the history; restoring it brings it "
+                                     "back", play_id=play_id))
+        raise HistoryError(*both("no play {play_id!r} in the history", play_id=play_id))
     return found[0]
 
 
@@ -53,8 +54,8 @@ def _seat_of(play: Play, name: str, option: str) -> int:
         if seat.name.casefold() == wanted:
             return i
     names = ", ".join(s.name for s in play.seats)
-    raise HistoryError(f"{option}: play {play.id!r} has no seat named {name.strip()!r} (its seats: {names})",
-                       f"{option}: プレイ{play.id!r}に{name.strip()!r}という席はありません(席: {names})")
+    raise HistoryError(*both("{option}: play {play!r} has no seat named {name!r} (its seats: {names})", option=option,
+                             play=play.id, name=name.strip(), names=names))
 
 
 def fixes(play: Play, *, scores: dict[str, int] | None = None, winners: Sequence[str] | None = None,
@@ -93,21 +94,20 @@ def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: in
     for i, seat in enumerate(seats):
         name = clean_text(seat.name)
         if not name:
-            raise HistoryError(f"seat {i + 1}: a name is needed", f"席{i + 1}: 名前を入れてください")
+            raise HistoryError(*both("seat {n}: a name is needed", n=i + 1))
         if not -MAX_SCORE <= int(seat.score) <= MAX_SCORE:
-            raise HistoryError(f"seat {i + 1}: a score between {-MAX_SCORE} and {MAX_SCORE}",
-                               f"席{i + 1}: 得点は{-MAX_SCORE}から{MAX_SCORE}まで")
+            raise HistoryError(*both("seat {n}: a score between {low} and {high}", n=i + 1, low=-MAX_SCORE,
+                                     high=MAX_SCORE))
         fixed.append({"name": name, "score": int(seat.score), "winner": bool(seat.winner)})
     if len({f["name"].casefold() for f in fixed}) != len(fixed):
-        raise HistoryError("two seats have the same name: each person sits once",
-                           "同じ名前の席が2つあります。1人は1席です")
+        raise HistoryError(*both("two seats have the same name: each person sits once"))
     if duration_min is not None and not 0 <= duration_min <= 24 * 60:
-        raise HistoryError("the duration is between 0 and 1440 minutes", "所要時間は0〜1440分です")
+        raise HistoryError(*both("the duration is between 0 and 1440 minutes"))
     with store._write() as db:
         play = _stored(db, play_id)
         if len(fixed) != len(play.seats):
-            raise HistoryError(f"the play has {len(play.seats)} seats, the correction {len(fixed)}",
-                               f"プレイは{len(play.seats)}席、修正は{len(fixed)}席です")
+            raise HistoryError(*both("the play has {seats} seats, the correction {fixed}", seats=len(play.seats),
+                                     fixed=len(fixed)))
         original, earlier = _original(db, play), edit_of(db, play_id)
         changes: dict[str, Any] = {"seats": fixed, "scores_known": True}
         if duration_min is not None:
@@ -134,8 +134,8 @@ def undo(store: Any, play_id: str) -> Play:
     with store._write() as db:
         edit = edit_of(db, play_id)
         if edit is None:
-            raise HistoryError(f"play {play_id!r} was neither corrected nor deleted: nothing to undo",
-                               "このプレイには取り消す修正も削除もありません")
+            raise HistoryError(*both("play {play_id!r} was neither corrected nor deleted: nothing to undo",
+                                     play_id=play_id))
         db.execute("DELETE FROM play_edits WHERE play = ?", (play_id,))
         write_play(db, edit.original)
         return _stored(db, play_id)

@@ -15,6 +15,7 @@ from companion.dates import iso, iso_utc
 from companion.history import bgstats
 from companion.history.record import UNKNOWN_FIELDS, Edit, HistoryError, Play, Seat, amended, edits_of, keep_edit, \
     play_dict, write_play
+from companion.i18n import both
 
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
@@ -103,7 +104,7 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: 
 def _play_from(data: Any, where: str) -> Play:
     from companion.games import GAME_IDS
     if not isinstance(data, dict):
-        raise HistoryError(f"{where} is not an object")
+        raise HistoryError(*both("{where} is not an object", where=where))
     game = _need(data, "game", str, where)
     if game not in GAME_IDS:
         raise HistoryError(f"{where}: unknown game {game!r} (known: {', '.join(GAME_IDS)})")
@@ -112,24 +113,24 @@ def _play_from(data: Any, where: str) -> Play:
         if iso_utc(started) != started:
             raise ValueError
     except ValueError:
-        raise HistoryError(f"{where}: 'started' must be ISO 8601 UTC like 2026-11-24T19:26:51+00:00, "
-                           f"got {started!r}") from None
+        raise HistoryError(*both("{where}: 'started' must be ISO 8601 UTC like 2026-11-24T19:26:51+00:00, "
+                                 "got {started!r}", where=where, started=started)) from None
     seats = []
     for i, s in enumerate(_need(data, "seats", list, where)):
         at = f"{where} seat {i + 1}"
         if not isinstance(s, dict):
-            raise HistoryError(f"{at} is not an object")
+            raise HistoryError(*both("{at} is not an object", at=at))
         player = s.get("player")
         if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
-            raise HistoryError(f"{at}: 'player' must be a player id or null")
+            raise HistoryError(*both("{at}: 'player' must be a player id or null", at=at))
         seats.append(Seat(_need(s, "seat", int, at), _need(s, "name", str, at), _need(s, "score", int, at),
                           _need(s, "winner", bool, at), _need(s, "start", bool, at), player))
     session = data.get("session")
     if session is not None and not isinstance(session, str):
-        raise HistoryError(f"{where}: 'session' must be text or null")
+        raise HistoryError(*both("{where}: 'session' must be text or null", where=where))
     source, unknown = data.get("source"), data.get("unknown") or []
     if source is not None and not isinstance(source, str):
-        raise HistoryError(f"{where}: 'source' must be text or null")
+        raise HistoryError(*both("{where}: 'source' must be text or null", where=where))
     if not isinstance(unknown, list) or any(u not in UNKNOWN_FIELDS for u in unknown):
         raise HistoryError(f"{where}: 'unknown' lists some of {', '.join(UNKNOWN_FIELDS)}")
     return Play(_need(data, "id", str, where), session, _need(data, "number", int, where), game,
@@ -148,21 +149,23 @@ def _local(play: Play, ids: dict[int, int]) -> Play:
 
 def _edit_from(data: Any, where: str) -> Edit:
     if not isinstance(data, dict):
-        raise HistoryError(f"{where} is not an object")
+        raise HistoryError(*both("{where} is not an object", where=where))
     changes = data.get("changes")
     if changes is not None and not (isinstance(changes, dict) and isinstance(changes.get("seats"), list)):
-        raise HistoryError(f"{where}: 'changes' must hold the corrected 'seats' (or be null for a deletion)")
+        raise HistoryError(*both("{where}: 'changes' must hold the corrected 'seats' (or be null for a "
+                                 "deletion)", where=where))
     for i, seat in enumerate((changes or {}).get("seats", [])):
         if not (isinstance(seat, dict) and isinstance(seat.get("name"), str) and isinstance(seat.get("score"), int)
                 and isinstance(seat.get("winner"), bool)):
             raise HistoryError(f"{where} seat {i + 1}: name, score and winner")
     deleted = _need(data, "deleted", bool, where)
     if deleted == (changes is not None):
-        raise HistoryError(f"{where}: a deletion has no changes, a correction has them")
+        raise HistoryError(*both("{where}: a deletion has no changes, a correction has them", where=where))
     original = _play_from(data.get("original"), f"{where} original")
     play = _need(data, "play", str, where)
     if play != original.id:
-        raise HistoryError(f"{where}: 'play' is {play!r} but its original is play {original.id!r}")
+        raise HistoryError(*both("{where}: 'play' is {play!r} but its original is play {id!r}", where=where, play=play,
+                                 id=original.id))
     return Edit(play, _need(data, "made", str, where), deleted, changes, original)
 
 
@@ -196,15 +199,13 @@ DEPTH_HINT = 200
 def _bounded(text: str) -> float | int:
     number = float(text) if any(c in text for c in ".eE") else (int(text) if len(text) < 20 else None)
     if number is None or number != number or abs(number) > NUMBER_LIMIT:
-        raise HistoryError(f"the number {text[:24]}{'…' if len(text) > 24 else ''} is out of range "
-                           f"(a score, duration or id is at most {NUMBER_LIMIT:,})",
-                           f"数値 {text[:24]} は範囲外です(得点・時間・IDは最大 {NUMBER_LIMIT:,})")
+        raise HistoryError(*both("the number {number} is out of range (a score, duration or id is at most {limit})",
+                                 number=text[:24] + ("…" if len(text) > 24 else ""), limit=f"{NUMBER_LIMIT:,}"))
     return number
 
 
 def _no_constant(name: str) -> Any:
-    raise HistoryError(f"the file holds {name}, which is not a number a play can have",
-                       f"ファイルに {name} が含まれています。プレイの数値にはなりません")
+    raise HistoryError(*both("the file holds {name}, which is not a number a play can have", name=name))
 
 
 def load_json(text: str) -> Any:
@@ -213,12 +214,11 @@ def load_json(text: str) -> Any:
     try:
         return json.loads(text, parse_int=_bounded, parse_float=_bounded, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
-        raise HistoryError(f"not JSON ({err.msg} at line {err.lineno}); give a file made by "
-                           "`companion history export --format json` or BG Stats' JSON export",
-                           f"JSONではありません({err.lineno}行目)") from None
+        raise HistoryError(*both("not JSON ({msg} at line {lineno}); give a file made by `companion history "
+                                 "export --format json` or BG Stats' JSON export", msg=err.msg,
+                                 lineno=err.lineno)) from None
     except RecursionError:
-        raise HistoryError("the file is nested too deeply to be a history or BG Stats export",
-                           "ファイルの入れ子が深すぎます(記録やBG Statsの書き出しではありません)") from None
+        raise HistoryError(*both("the file is nested too deeply to be a history or BG Stats export")) from None
 
 
 def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, dry_run: bool = False) -> Imported:
@@ -228,10 +228,10 @@ def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, d
     if bgstats.is_file(data):
         return import_bgstats(store, data, merge=merge, dry_run=dry_run)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise HistoryError(f"not a history backup (expected \"format\": \"{FORMAT}\") nor a BG Stats "
-                           "export (\"games\", \"players\", \"plays\")")
+        raise HistoryError(*both("not a history backup (expected \"format\": \"{FORMAT}\") nor a BG Stats export "
+                                 "(\"games\", \"players\", \"plays\")", FORMAT=FORMAT))
     if merge:
-        raise HistoryError("--merge is for BG Stats files: a backup's players are matched by name")
+        raise HistoryError(*both("--merge is for BG Stats files: a backup's players are matched by name"))
     people = _need(data, "players", list, "the file")
     plays = [_play_from(p, f"play {i + 1}") for i, p in enumerate(_need(data, "plays", list, "the file"))]
     edits = [_edit_from(e, f"edit {i + 1}") for i, e in enumerate(data.get("edits") or [])]
@@ -243,7 +243,7 @@ def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, d
         for i, person in enumerate(people):
             at = f"player {i + 1}"
             if not isinstance(person, dict):
-                raise HistoryError(f"{at} is not an object")
+                raise HistoryError(*both("{at} is not an object", at=at))
             pid, name, created = _need(person, "id", int, at), _need(person, "name", str, at), \
                 _need(person, "created", str, at)
             row = db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
@@ -272,9 +272,18 @@ def import_bgstats(store: Any, data: Any, *, merge: dict[str, str] | None = None
                    dry_run: bool = False) -> Imported:
     """Import the plays of our five games from a BG Stats export (see ``bgstats.read_file``)."""
     from companion.history.query import known_players
-    recorded = {r[0] for r in store._db().execute(
+    db = store._db()
+    recorded = {r[0] for r in db.execute(
         "SELECT p.id FROM plays p LEFT JOIN play_sources s ON s.play = p.id WHERE s.play IS NULL")}
-    reading = bgstats.read_file(data, known_players(store), merge, recorded)
+    # a second import of the same export brings nothing twice, and the host's merges stand
+    imported = {r[0] for r in db.execute("SELECT play FROM play_sources WHERE source = 'bgstats'")}
+    imported |= {r[0] for r in db.execute("SELECT play FROM play_edits WHERE play LIKE 'bgstats-%'")}
+    known = known_players(store)
+    folded = {k.casefold() for k in known}
+    merges = {name: player for name, player in db.execute("SELECT name, player FROM play_merges")
+              if player.casefold() in folded}
+    merges.update(merge or {})
+    reading = bgstats.read_file(data, known, merges, recorded, imported)
     if dry_run:
         added = sum(1 for p in reading.people if p.known is None and not p.anonymous)
         return Imported("bgstats", added, len(reading.plays), reading)
@@ -282,5 +291,7 @@ def import_bgstats(store: Any, data: Any, *, merge: dict[str, str] | None = None
         before = db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
         for play in reading.plays:
             _store_play(db, play)
+        for name, player in (merge or {}).items():
+            db.execute("INSERT OR REPLACE INTO play_merges (name, player) VALUES (?, ?)", (name, player))
         added = db.execute("SELECT COUNT(*) FROM players").fetchone()[0] - before
     return Imported("bgstats", added, len(reading.plays), reading)

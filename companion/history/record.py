@@ -16,16 +16,17 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from companion.dates import iso_utc
 from companion.engine import GameError
+from companion.i18n import N_
+from companion.session.table import decided
 
 if TYPE_CHECKING:
     from companion.session.store import Store
 
 TAPPED, CAMERA, BOTH, UNKNOWN = "taps", "camera", "camera+taps", "unknown"
-UNKNOWN_WORDS = {"moves": ("camera or taps unknown", "カメラ/タップ不明"),
-                 "duration": ("no duration", "所要時間なし"),
-                 "scores": ("no scores", "得点なし"),
-                 "start": ("no start player", "スタートプレイヤー不明")}
-"""What a play from another app may not say (camera or taps, how long, the scores, who started), in words."""
+UNKNOWN_WORDS = {"moves": N_("camera or taps unknown"), "duration": N_("no duration"), "scores": N_("no scores"),
+                 "start": N_("no start player")}
+"""What a play from another app may not say (camera or taps, how long, the scores, who started), in words
+(English msgids: the catalogue has the Japanese)."""
 UNKNOWN_FIELDS = tuple(UNKNOWN_WORDS)
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
         end = ended["version"] if ended else max(versions)
         start = min(versions) if versions else min(opened[number - 1], end)
         camera = sum(_camera_read(v, kinds, data) for v in versions)
-        scores, winners = game.scores(), set(game.winners())
+        scores, winners = game.scores(), set(decided(len(state.names), game.winners()))   # a draw: nobody won
         first = game.options.get("start_player", 0)
         seats = tuple(Seat(i, name, int(scores[i]), i in winners, i == first)
                       for i, name in enumerate(state.names))

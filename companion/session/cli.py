@@ -12,6 +12,7 @@ from typing import Any, Callable
 from companion.dates import human, iso
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
+from companion.i18n import both, cli_lang, pick, tr
 from companion.session import SessionError, TableSession
 from companion.session.store import Store, clean_text
 from companion.session.table import verdict
@@ -29,8 +30,9 @@ def _json_arg(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise SessionError(f"{what} must be JSON ({err.msg} at character {err.pos}); "
-                           "quote it for the shell, e.g. '{\"player\": 0, \"kind\": \"pass\"}'") from None
+        raise SessionError(*both("{what} must be JSON ({msg} at character {pos}); quote it for the shell, "
+                                 "e.g. '{{\"player\": 0, \"kind\": \"pass\"}}'", what=what, msg=err.msg,
+                                 pos=err.pos)) from None
 
 
 def _print(data: Any) -> None:
@@ -47,8 +49,9 @@ def _new(args: argparse.Namespace) -> int:
     if args.json:
         _print({"id": session.id, "code": session.code})
     else:
-        print(f"session {session.id} (join code {session.code}): {session.game.title}, "
-              f"{players} players: {', '.join(session.names)}")
+        title = pick(session.game.title, session.game.title_ja, cli_lang())
+        print(tr("session {id} (join code {code}): {title}, {players} players: {names}", id=session.id,
+                 code=session.code, title=title, players=players, names=", ".join(session.names)))
     return 0
 
 
@@ -58,11 +61,11 @@ def _list(args: argparse.Namespace) -> int:
         _print([dict(r, created=iso(r["created"])) for r in rows])   # ISO 8601, local offset
         return 0
     if not rows:
-        print("no sessions yet: `companion session new GAME --players N`")
+        print(tr("no sessions yet: `companion session new GAME --players N`"))
     for r in rows:
-        status = "finished" if r["finished"] else "in play"
+        status = tr("finished") if r["finished"] else tr("in play")
         names = ", ".join(clean_text(n) for n in r["names"])   # older rows may hold ESC or BEL
-        print(f"{r['id']}  {human(r['created'])}  {r['game']:<10} {names:<30} v{r['version']:<5} {status}")
+        print(f"{r['id']}  {human(r['created'], cli_lang())}  {r['game']:<10} {names:<30} v{r['version']:<5} {status}")
     return 0
 
 
@@ -73,29 +76,32 @@ def _show(args: argparse.Namespace) -> int:
         _print(state)
         return 0
     names = [clean_text(n) for n in session.names]   # a terminal must not get ESC or BEL raw
-    print(f"{state['title']} — session {session.id} (code {session.code}), version {state['version']}")
-    print(f"created: {human(session.created)}")
-    print(f"players: {', '.join(names)}")
-    print("what happened, from the start:")
+    lang = cli_lang()
+    print(tr("{title} — session {id} (code {code}), version {version}", title=pick(state["title"], state["title_ja"], lang),
+             id=session.id, code=session.code, version=state["version"]))
+    print(tr("created: {when}", when=human(session.created, lang)))
+    print(tr("players: {names}", names=", ".join(names)))
+    print(tr("what happened, from the start:"))
     history = session.history()
     for e in history:
-        print(f"  v{e['version']}: {clean_text(e['text'], 500)}")
+        print(f"  v{e['version']}: {clean_text(pick(e['text'], e.get('ja', ''), lang), 500)}")
     if not history:
-        print("  (nothing yet)")
+        print(tr("  (nothing yet)"))
     for p in state["prompts"]:
-        print(f"PROMPT {p['id']} ({p['kind']}): {clean_text(p['text'], 500)}")
+        print(tr("PROMPT {id} ({kind}): {text}", id=p["id"], kind=p["kind"],
+                 text=clean_text(pick(p["text"], p.get("ja", ""), lang), 500)))
         for c in p["choices"]:
-            print(f"    {c['id']}: {clean_text(c['label'], 500)}")
-    print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state["scores"])))
+            print(f"    {c['id']}: {clean_text(pick(c['label'], c.get('ja', ''), lang), 500)}")
+    print(tr("scores: ") + ", ".join(f"{n} {s}" for n, s in zip(names, state["scores"])))
     series = state["series"]
     if len(series["games"]) > 1 or series["rounds"] or series["target"]:
-        print("series totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, series["totals"])))
+        print(tr("series totals: ") + ", ".join(f"{n} {t}" for n, t in zip(names, series["totals"])))
     turn = state["current_player"]
     if state["is_over"]:
-        how = "ended early by the host" if state["ended_by_host"] else "played to the end"
-        print(f"game over ({how}): {verdict(names, state['winners'])[0]}")
+        how = tr("ended early by the host") if state["ended_by_host"] else tr("played to the end")
+        print(tr("game over ({how}): {verdict}", how=how, verdict=verdict(names, state["winners"])[lang == "ja"]))
     else:
-        print(f"to move: {'the table (a card to turn over)' if turn < 0 else names[turn]}")
+        print(tr("to move: {who}", who=tr("the table (a card to turn over)") if turn < 0 else names[turn]))
     return 0
 
 
@@ -103,7 +109,8 @@ def _export(args: argparse.Namespace) -> int:
     session = TableSession.open(_store(args), args.id)
     if args.bgstats:
         if "bgstats" not in LINKS:
-            raise SessionError("the BG Stats link needs the play history (companion.history), which is not loaded")
+            raise SessionError(*both("the BG Stats link needs the play history (companion.history), which "
+                                     "is not loaded"))
         print(LINKS["bgstats"](session, args.game_number))
     else:
         _print(session.export())
@@ -150,58 +157,60 @@ def _end(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``companion session …`` to the command line."""
-    p = subparsers.add_parser("session", help="table sessions: new, list, show, export, play, observe, "
-                                                "undo, end")
+    p = subparsers.add_parser("session", help=tr("table sessions: new, list, show, export, play, observe, "
+                                                 "undo, end"))
     sub = p.add_subparsers(dest="session_command", required=True, metavar="SUBCOMMAND")
 
     def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
         q = sub.add_parser(name, help=help_text)
-        q.add_argument("--db", help="SQLite file (default: $COMPANION_DB or the user data directory)")
+        q.add_argument("--db", help=tr("SQLite file (default: $COMPANION_DB or the user data directory)"))
         q.set_defaults(func=func)   # SessionError is a GameError: `companion` prints it, exit 2
         return q
 
-    q = add("new", _new, "start a session for a game")
+    q = add("new", _new, tr("start a session for a game"))
     q.add_argument("game", choices=GAME_IDS)
-    q.add_argument("--players", type=int, help="number of players (default: number of names, else the minimum)")
-    q.add_argument("--names", help="player names, comma-separated, in seat order")
-    q.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
-    q.add_argument("--rounds", type=int, help="a series of this many games")
-    q.add_argument("--target", type=int, help="a series until someone reaches this total")
-    q.add_argument("--json", action="store_true", help="print the id and join code as JSON")
+    q.add_argument("--players", type=int, help=tr("number of players (default: number of names, else the "
+                                                  "minimum)"))
+    q.add_argument("--names", help=tr("player names, comma-separated, in seat order"))
+    q.add_argument("--option", action="append", metavar="NAME=VALUE", help=tr("a game option (repeatable)"))
+    q.add_argument("--rounds", type=int, help=tr("a series of this many games"))
+    q.add_argument("--target", type=int, help=tr("a series until someone reaches this total"))
+    q.add_argument("--json", action="store_true", help=tr("print the id and join code as JSON"))
 
-    q = add("list", _list, "list the sessions")
+    q = add("list", _list, tr("list the sessions"))
     q.add_argument("--json", action="store_true")
 
-    q = add("show", _show, "show a session's state")
+    q = add("show", _show, tr("show a session's state"))
     q.add_argument("id")
-    q.add_argument("--json", action="store_true", help="the full state as the web page gets it")
+    q.add_argument("--json", action="store_true", help=tr("the full state as the web page gets it"))
 
-    q = add("export", _export, "export a session's games as JSON, or a BG Stats link")
+    q = add("export", _export, tr("export a session's games as JSON, or a BG Stats link"))
     q.add_argument("id")
-    q.add_argument("--bgstats", action="store_true", help="print a bgstats://app.pushPlay link instead")
-    q.add_argument("--game-number", type=int, help="which game of a series (default: the last finished)")
+    q.add_argument("--bgstats", action="store_true", help=tr("print a bgstats://app.pushPlay link instead"))
+    q.add_argument("--game-number", type=int, help=tr("which game of a series (default: the last finished)"))
 
-    q = add("play", _play, "enter a move (JSON, e.g. '{\"player\": 0, \"kind\": \"take\", \"card\": \"W-R5\"}')")
+    q = add("play", _play, tr("enter a move (JSON, e.g. '{\"player\": 0, \"kind\": \"take\", \"card\": "
+                              "\"W-R5\"}')"))
     q.add_argument("id")
     q.add_argument("move", metavar="MOVE_JSON")
-    q.add_argument("--by", default="manual", help="who entered it (kept in the log)")
-    q.add_argument("--expected-version", type=int, help="refuse if the session has moved past this version")
+    q.add_argument("--by", default="manual", help=tr("who entered it (kept in the log)"))
+    q.add_argument("--expected-version", type=int, help=tr("refuse if the session has moved past this version"))
 
-    q = add("observe", _observe, "reconcile an observation of the table (a layout as JSON)")
+    q = add("observe", _observe, tr("reconcile an observation of the table (a layout as JSON)"))
     q.add_argument("id")
     q.add_argument("layout", metavar="LAYOUT_JSON")
     q.add_argument("--source", default="camera")
 
-    q = add("answer", _answer, "answer an open prompt")
+    q = add("answer", _answer, tr("answer an open prompt"))
     q.add_argument("id")
     q.add_argument("prompt")
     q.add_argument("choice")
     q.add_argument("--by", default="host")
 
-    q = add("undo", _undo, "take back the last move, or the host's end of the game (host)")
+    q = add("undo", _undo, tr("take back the last move, or the host's end of the game (host)"))
     q.add_argument("id")
 
-    q = add("end", _end, "end the current game early, scores as they stand (host; undo takes it back)")
+    q = add("end", _end, tr("end the current game early, scores as they stand (host; undo takes it back)"))
     q.add_argument("id")
-    q.add_argument("--expected-version", type=int, help="refuse if the session has moved past this version")
+    q.add_argument("--expected-version", type=int, help=tr("refuse if the session has moved past this version"))
 

@@ -15,6 +15,12 @@ read from the observation) and returns those whose resulting layout matches.
   the parts a ruling changes still look as before the move; the session keeps the ruling prompt open.
 * Nothing matches: ``interpret`` reads the nearest physical move off the difference (the card that
   moved) and the engine's ``IllegalMove`` says why it is not allowed.
+* A deal read off the table (Wheel's circle, Chains' terminal rows) needs every card of it; an
+  observation that misses one (not read yet, a hand over it) is *held* by the session and passed
+  back as ``held``: the deal is completed from it and the newer observation together, so a later
+  state that implies the deal (the deal, then a take) applies both.
+* ``Adapter.align`` brings an observation into the game's own numbering first (Wheel: the camera
+  counts the circle from 12 o'clock, the host page from the card after the pawn: matched by rotation).
 """
 from __future__ import annotations
 
@@ -23,9 +29,10 @@ import itertools
 import pickle
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from companion import catalogue
+from companion.games import wheel
 from companion.engine import CHANCE, Game, IllegalMove, Move, Reason, freeze, thaw
 
 UNSEEN = "?"
@@ -140,8 +147,15 @@ class Adapter:
     """Player moves allowed between two stable frames."""
     ruling_kinds: frozenset[str] = frozenset()
     """Event kinds that ask the table to do something by hand."""
-    chance_from_obs: Callable[[Game, dict[str, Any]], list[Move]] = lambda game, obs: []
-    """Chance moves the engine does not list (a whole shuffle), built from what the table shows."""
+    chance_from_obs: Callable[[Game, dict[str, Any], Sequence[dict[str, Any]]], list[Move]] = \
+        lambda game, obs, held: []
+    """Chance moves the engine does not list (a whole shuffle), built from what the table shows now
+    and, for what it does not show (a card not read yet, one taken since), from held observations."""
+    align: Callable[[Game, dict[str, Any]], dict[str, Any]] = lambda game, obs: obs
+    """The observation in the game's own numbering (Wheel: the circle turned to match)."""
+    complete: Callable[[dict[str, Any], Sequence[dict[str, Any]]], dict[str, Any]] = lambda obs, held: obs
+    """The observation of a deal with what held observations saw where it saw nothing (a card
+    under a hand now, read before)."""
     interpret: Callable[[Game, dict[str, Any]], list[Move]] = lambda game, obs: []
     """The physical moves the difference suggests (for explaining an illegal change)."""
     session_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda options: options
@@ -159,12 +173,77 @@ class Adapter:
         return any(isinstance(s, dict) and s.get("step") in self.ruling_steps for s in steps)
 
 
-def _wheel_chance(game: Game, obs: dict[str, Any]) -> list[Move]:
-    circle, pawn = obs.get("circle"), obs.get("pawn")
-    if isinstance(circle, list) and len(circle) == 25 and all(isinstance(c, str) for c in circle) \
-            and isinstance(pawn, int):
-        return [Move.of(CHANCE, "lay_circle", circle=circle, pawn=pawn)]
-    return []
+def _wheel_chance(game: Game, obs: dict[str, Any], held: Sequence[dict[str, Any]] = ()) -> list[Move]:
+    """The circle laid: read whole off the table, or completed from held observations of the deal
+    (a card read only later, a card taken since: its slot from when it was seen there)."""
+    circle = obs.get("circle")
+    if not isinstance(circle, list) or len(circle) != wheel.SLOTS:
+        return []
+    slots: list[Any] = [c if isinstance(c, str) and c in wheel.CARDS else None for c in circle]
+    for earlier in reversed(held):      # the newest first
+        seen = earlier.get("circle")
+        if not isinstance(seen, list) or len(seen) != wheel.SLOTS:
+            continue
+        for i, card in enumerate(seen):
+            if slots[i] is None and isinstance(card, str) and card in wheel.CARDS and card not in slots:
+                slots[i] = card
+    empty = [i for i, c in enumerate(slots) if c is None]
+    unplaced = sorted(set(wheel.CARDS) - set(slots))
+    if len(empty) == 1 and len(unplaced) == 1:
+        slots[empty[0]] = unplaced[0]   # the one card never seen in the circle lay in its one gap
+    if sorted(c for c in slots if c is not None) != sorted(wheel.CARDS):
+        return []
+    taken = [c for seat in obs.get("taken") or [] if isinstance(seat, list) for c in seat]
+    before = [h["pawn"] for h in held if isinstance(h.get("pawn"), int)]
+    here = obs.get("pawn")
+    if before:
+        pawns = before[-1:]             # where it stood in the deal, last seen before any take
+    elif isinstance(here, int) and not taken:
+        pawns = [here]
+    elif isinstance(here, int):
+        # it stood 1 to 3 cards before the card taken first (no gap yet): each is a candidate
+        pawns = [(here - k) % wheel.SLOTS for k in (1, 2, 3)]
+    else:
+        pawns = []
+    return [Move.of(CHANCE, "lay_circle", circle=slots, pawn=p) for p in pawns]
+
+
+def _wheel_complete(obs: dict[str, Any], held: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A gap of the circle where a held observation saw a card that is seen nowhere now."""
+    circle = obs.get("circle")
+    if not isinstance(circle, list) or len(circle) != wheel.SLOTS:
+        return obs
+    out = list(circle)
+    seen = strings(obs)
+    for earlier in reversed(held):
+        then = earlier.get("circle")
+        if isinstance(then, list) and len(then) == wheel.SLOTS:
+            for i, card in enumerate(then):
+                if out[i] is None and isinstance(card, str) and card not in seen:
+                    out[i] = card
+                    seen.add(card)
+    return dict(obs, circle=out)
+
+
+def _wheel_align(game: Game, obs: dict[str, Any]) -> dict[str, Any]:
+    """The observed circle turned into the game's numbering: the turn that puts the most observed
+    cards where the game has them (the host page counts from the card after the pawn, the camera
+    from 12 o'clock; either may enter the deal)."""
+    circle, laid = obs.get("circle"), game.layout()["circle"]
+    if not isinstance(circle, list) or len(circle) != wheel.SLOTS or not any(laid):
+        return obs
+    n = wheel.SLOTS
+    where = {card: i for i, card in enumerate(laid) if card is not None}
+    turns = [(where[c] - i) % n for i, c in enumerate(circle) if isinstance(c, str) and c in where]
+    if not turns:
+        return obs
+    best = max(set(turns), key=lambda t: (turns.count(t), t == 0))
+    if best == 0 or turns.count(best) <= turns.count(0):
+        return obs
+    out = dict(obs, circle=[circle[(i - best) % n] for i in range(n)])
+    if isinstance(obs.get("pawn"), int):
+        out["pawn"] = (obs["pawn"] + best) % n
+    return out
 
 
 def _wheel_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
@@ -212,16 +291,49 @@ def _spartacus_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
     return out
 
 
-def _chains_chance(game: Game, obs: dict[str, Any]) -> list[Move]:
+def _chains_chance(game: Game, obs: dict[str, Any], held: Sequence[dict[str, Any]] = ()) -> list[Move]:
+    """The terminal rows laid: read off the table, a card not read now taken from a held
+    observation of the same place."""
     rows = obs.get("terminals")
     if not isinstance(rows, list) or len(rows) != game.players:
         return []
     cards = []
-    for row in rows:
+    for p, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != 10:
             return []
-        cards.append([t.get("card") if isinstance(t, dict) else t for t in row])
+        line = [t.get("card") if isinstance(t, dict) else t for t in row]
+        for earlier in reversed(held):
+            rows_then = earlier.get("terminals")
+            if isinstance(rows_then, list) and p < len(rows_then) and isinstance(rows_then[p], list) \
+                    and len(rows_then[p]) == 10:
+                line = [c if isinstance(c, str) else (t.get("card") if isinstance(t, dict) else None)
+                        for c, t in zip(line, rows_then[p])]
+        cards.append(line)
+    if any(not isinstance(c, str) for line in cards for c in line):
+        return []
     return [Move.of(CHANCE, "setup", terminals=cards)]
+
+
+def _chains_complete(obs: dict[str, Any], held: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A terminal not seen now (read as taken) where a held observation saw its card."""
+    rows = obs.get("terminals")
+    if not isinstance(rows, list):
+        return obs
+    out = [list(row) if isinstance(row, list) else row for row in rows]
+    seen = strings(obs)
+    for earlier in reversed(held):
+        then = earlier.get("terminals")
+        if not isinstance(then, list) or len(then) != len(out):
+            continue
+        for row, row_then in zip(out, then):
+            if not isinstance(row, list) or not isinstance(row_then, list) or len(row) != len(row_then):
+                continue
+            for i, (now, was) in enumerate(zip(row, row_then)):
+                card = was.get("card") if isinstance(was, dict) else None
+                if isinstance(now, dict) and "card" not in now and isinstance(card, str) and card not in seen:
+                    row[i] = dict(was)
+                    seen.add(card)
+    return dict(obs, terminals=out)
 
 
 def _chains_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
@@ -246,7 +358,7 @@ def _chains_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
     return out
 
 
-def _prussia_chance(game: Game, obs: dict[str, Any]) -> list[Move]:
+def _prussia_chance(game: Game, obs: dict[str, Any], held: Sequence[dict[str, Any]] = ()) -> list[Move]:
     # At a real table nobody sees the hands: the deal is recorded without them.
     if game.players == 2 and game.current_player() == CHANCE and not game.log:
         return [Move.of(CHANCE, "deal")]
@@ -271,7 +383,8 @@ def _prussia_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
 ADAPTERS: dict[str, Adapter] = {
     # one take per turn; the single-card-fall variant adds a keep/discard after it
     "wheel": Adapter(depth=lambda g: 3 if g.options.get("single_card_fall") else 2,
-                     chance_from_obs=_wheel_chance, interpret=_wheel_interpret),
+                     chance_from_obs=_wheel_chance, interpret=_wheel_interpret, align=_wheel_align,
+                     complete=_wheel_complete),
     # one placement per turn; a reveal (chance) follows when the second colour arrives
     "hills": Adapter(depth=lambda g: 2, ruling_kinds=frozenset({"cards_cancelled", "card_removed"}),
                      interpret=_hills_interpret, session_options=_hills_options),
@@ -280,7 +393,8 @@ ADAPTERS: dict[str, Adapter] = {
                          interpret=_spartacus_interpret),
     # a turn may chain actions 1 and 3 several times before action 2 or 4 ends it
     "chains": Adapter(depth=lambda g: 4, ruling_kinds=frozenset({"value_stopped", "work_dead", "work_ruined"}),
-                      chance_from_obs=_chains_chance, interpret=_chains_interpret),
+                      chance_from_obs=_chains_chance, interpret=_chains_interpret,
+                      complete=_chains_complete),
     # play (or draw) then place or discard; the engine resolves wars and surrenders itself
     "prussia": Adapter(depth=lambda g: 3, ruling_kinds=frozenset({"ruling", "surrender", "era"}),
                        ruling_steps=frozenset({"exchange", "discard_drawn", "gone", "surrender", "era"}),
@@ -333,7 +447,8 @@ MAX_SEQUENCES = 60
 """More explanations than this: the prompt lists these and says to enter the move by hand."""
 
 
-def _candidates(game: Game, obs: dict[str, Any], seen: set[str], ad: Adapter) -> tuple[list[Move], bool]:
+def _candidates(game: Game, obs: dict[str, Any], seen: set[str], ad: Adapter,
+                held: Sequence[dict[str, Any]] = ()) -> tuple[list[Move], bool]:
     """The moves to try from ``game``, and whether they are unseen chance outcomes."""
     if game.is_over():
         return [], False
@@ -341,7 +456,7 @@ def _candidates(game: Game, obs: dict[str, Any], seen: set[str], ad: Adapter) ->
     if not game.is_chance_node():
         return moves, False
     if not moves:
-        return ad.chance_from_obs(game, obs), False
+        return ad.chance_from_obs(game, obs, held), False
     # The card turned over is read off the table: try the outcomes whose cards are in view (or
     # already on the table); if none is, the card went face down at once and all are possible.
     known = seen | strings(game.layout())
@@ -377,8 +492,10 @@ def _ruling_cards(events: list[Any], ad: Adapter) -> frozenset[str]:
     return frozenset(out)
 
 
-def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Explanation:
-    """The shortest legal move sequences from ``game`` whose layout matches ``obs``.
+def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET,
+            held: Sequence[dict[str, Any]] = ()) -> Explanation:
+    """The shortest legal move sequences from ``game`` whose layout matches ``obs`` (``held``:
+    earlier observations the session kept because nothing explained them, see the module docstring).
 
     Breadth first, so the shortest explanations come first. A move that brings a card into view
     (out of a hand or a deck) where the camera looked but did not see it is a dead end: this
@@ -411,7 +528,7 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET) -> Ex
                 break
             before = node.layout()
             on_table = strings(before)
-            moves, unseen = _candidates(node, obs, seen, ad)
+            moves, unseen = _candidates(node, obs, seen, ad, held)
             groups: dict[Any, list[Any]] = {}
             for move in moves:
                 cost = 0 if move.player == CHANCE else 1

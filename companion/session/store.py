@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from companion.engine import GameError
+from companion.i18n import both
 
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 """Join-code characters: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, which people confuse."""
@@ -105,6 +106,10 @@ CREATE TABLE IF NOT EXISTS play_sources (
     source   TEXT NOT NULL,          -- "bgstats"
     unknown  TEXT NOT NULL           -- JSON list of what that app did not say: moves, duration, scores, start
 );
+CREATE TABLE IF NOT EXISTS play_merges (
+    name     TEXT PRIMARY KEY COLLATE NOCASE,   -- a player's name in an imported BG Stats file
+    player   TEXT NOT NULL                      -- the known player the host counted them as
+);
 CREATE TABLE IF NOT EXISTS play_edits (
     play     TEXT PRIMARY KEY,       -- a play the host corrected or deleted (companion/history/edit.py)
     made     TEXT NOT NULL,          -- ISO 8601 UTC
@@ -166,7 +171,8 @@ class Store:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         if str(self.path) == ":memory:":
-            raise SessionError("the store needs a file (several connections share it); use a temporary file")
+            raise SessionError(*both("the store needs a file (several connections share it); use a temporary "
+                                     "file"))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._db().executescript(SCHEMA)   # CREATE ... IF NOT EXISTS: safe from many processes
@@ -220,14 +226,14 @@ class Store:
                 return session_id, code
             except sqlite3.IntegrityError:
                 continue   # the code is taken: draw another
-        raise SessionError("could not find a free join code; delete old sessions")
+        raise SessionError(*both("could not find a free join code; delete old sessions"))
 
     def session_row(self, session_id: str) -> dict[str, Any]:
         """A session's settings row; unknown ids raise ``SessionError``."""
         row = self._db().execute("SELECT id, code, game, settings, created, version, finished "
                                  "FROM sessions WHERE id = ?", (session_id,)).fetchone()
         if row is None:
-            raise SessionError(f"no session {session_id!r} (see `companion session list`)")
+            raise SessionError(*both("no session {session_id!r} (see `companion session list`)", session_id=session_id))
         return {"id": row[0], "code": row[1], "game": row[2], "settings": json.loads(row[3]),
                 "created": row[4], "version": row[5], "finished": bool(row[6])}
 
@@ -254,7 +260,7 @@ class Store:
         """The session's latest committed version (0 before the first entry)."""
         row = self._db().execute("SELECT version FROM sessions WHERE id = ?", (session_id,)).fetchone()
         if row is None:
-            raise SessionError(f"no session {session_id!r}")
+            raise SessionError(*both("no session {session_id!r}", session_id=session_id))
         return row[0]
 
     def entries(self, session_id: str, after: int = 0) -> Iterator[tuple[int, str, dict[str, Any], str]]:
@@ -273,7 +279,7 @@ class Store:
             with self._write() as db:
                 current = db.execute("SELECT version FROM sessions WHERE id = ?", (session_id,)).fetchone()
                 if current is None:
-                    raise SessionError(f"no session {session_id!r}")
+                    raise SessionError(*both("no session {session_id!r}", session_id=session_id))
                 if current[0] != version - 1:
                     raise StaleVersion(version - 1, current[0])
                 db.execute("INSERT INTO entries (session, version, kind, data, by, created) "
@@ -301,7 +307,7 @@ class Store:
                 return phone, token
             except sqlite3.IntegrityError:
                 continue   # the id is taken at this table: draw another
-        raise SessionError("could not register the phone; try again")
+        raise SessionError(*both("could not register the phone; try again"))
 
     def phone_for(self, session_id: str, token: str) -> dict[str, Any] | None:
         """The phone a token belongs to at this session, or None (unknown, freed or forged)."""
@@ -323,21 +329,30 @@ class Store:
         """Give a phone a role (and a seat); a seat held by another phone raises ``SessionError``
         and changes nothing (the unique index decides between two phones claiming at once)."""
         if role not in PHONE_ROLES or (role == "seat") != (seat is not None):
-            raise SessionError(f"bad phone role {role!r} / seat {seat!r}")
+            raise SessionError(*both("bad phone role {role!r} / seat {seat!r}", role=role, seat=seat))
         try:
             with self._write() as db:
                 row = db.execute("SELECT role FROM phones WHERE session = ? AND phone = ?",
                                  (session_id, phone)).fetchone()
                 if row is None:
-                    raise SessionError(f"no phone {phone!r} at this table", f"この卓に端末{phone!r}はありません")
+                    raise SessionError(*both("no phone {phone!r} at this table", phone=phone))
                 if only_if_role is not None and row[0] != only_if_role:
-                    raise SessionError("this phone holds a seat already: ask the host to free or move it",
-                                       "この端末はすでに席を持っています。ホストに解放か移動を頼んでください")
+                    raise SessionError(*both("this phone holds a seat already: ask the host to free or move "
+                                             "it"))
                 db.execute("UPDATE phones SET role = ?, seat = ? WHERE session = ? AND phone = ?",
                            (role, seat, session_id, phone))
         except sqlite3.IntegrityError:
-            raise SessionError(f"seat {seat + 1 if seat is not None else '?'} is taken by another phone",
-                               f"席{seat + 1 if seat is not None else '?'}は別の端末が使っています") from None
+            raise SessionError(*both("seat {seat} is taken by another phone",
+                                     seat=seat + 1 if seat is not None else "?")) from None
+
+    def copy_phones(self, source: str, target: str) -> int:
+        """Seat ``source``'s phones at ``target`` as they were (a rematch: same seats, same roles,
+        the same tokens work); how many."""
+        with self._write() as db:
+            cur = db.execute("INSERT OR IGNORE INTO phones (session, phone, secret, label, role, seat, joined) "
+                             "SELECT ?, phone, secret, label, role, seat, joined FROM phones WHERE session = ?",
+                             (target, source))
+            return cur.rowcount
 
     def remove_phone(self, session_id: str, phone: str) -> bool:
         """Forget a phone (its token stops working) and its undo request; True if it was there."""

@@ -21,6 +21,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
 from companion.games import game_class
+from companion.i18n import N_, Text, both
+from companion.players import LEVELS
 from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_text
 
@@ -30,8 +32,9 @@ BLOCKING = ("choose", "illegal")
 """Prompt kinds that stop moves until answered: the state or the table is in doubt."""
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
-ENDED = "the host ended this game early (undo reopens it; next game starts another)"
-ENDED_JA = "ホストがこのゲームを途中で終了しました(一手戻すと再開し、次のゲームで新しいゲームを始めます)"
+HELD = 8
+"""Observations of a deal that nothing explains (a card not read yet) kept to complete it later."""
+ENDED = N_("the host ended this game early (undo reopens it; next game starts another)")
 """Why a write to a game the host ended is refused."""
 
 
@@ -62,7 +65,8 @@ class Prompt:
 
 @dataclass
 class Outcome:
-    """What an observation led to: ``nothing`` new, moves ``applied``, or a ``prompt``."""
+    """What an observation led to: ``nothing`` new, moves ``applied``, a ``prompt``, or ``held``: a
+    deal not yet whole (a card not read), kept until a later observation completes it."""
 
     kind: str
     moves: list[Move] = field(default_factory=list)
@@ -88,6 +92,12 @@ def name_seats(text: str, names: Sequence[str]) -> str:
         seat = int(m.group(1)) - 1
         return str(names[seat]) if 0 <= seat < len(names) and names[seat] else m.group(0)
     return SEAT_WORDS.sub(named, text) if text else text
+
+
+def decided(players: int, winners: Sequence[int]) -> list[int]:
+    """The winners of a finished game as the table counts them: none for a draw (every seat of a
+    game of several players tied, as a 0–0 game ended early), so a draw is no shared win anywhere."""
+    return [] if players > 1 and len(set(winners)) >= players else list(winners)
 
 
 def verdict(names: Sequence[str], winners: Sequence[int]) -> tuple[str, str]:
@@ -121,6 +131,7 @@ class _State:
         self.moves: list[dict[str, Any]] = []      # {"move": Move, "override": bool, "version": int}
         self.prompts: dict[str, Prompt] = {}
         self.events: list[dict[str, Any]] = []
+        self.companions: dict[int, str] = {}       # seat → level of the companion playing it
         self.game = self._new_game()
 
     def copy(self) -> "_State":
@@ -167,11 +178,13 @@ class _State:
                     ja=name_seats(str(event.get("ja", "")), self.names))
 
     def rebuild(self) -> None:
-        """Replay the current game's moves from its start (after an undo)."""
-        moves, self.moves = self.moves, []
+        """Replay the current game's moves from its start (after an undo); the log keeps its
+        events as they were said (a replay would list every move of the game a second time)."""
+        moves, self.moves, said = self.moves, [], list(self.events)
         self.game = self._new_game()
         for m in moves:
             self.apply([m["move"]], m["version"], m["override"])
+        self.events = said
 
     def open_rulings(self, events: list[Event], version: int) -> None:
         """A prompt for each event that asks the table to do something by hand."""
@@ -196,14 +209,16 @@ class _State:
             raise SessionError(f"log entry {version} follows {self.version}: the log is damaged")
         self.version = version
         if self.ended is not None and kind not in ("undo", "next_game", "note"):
-            raise (SessionError(f"the game is already over: {ENDED}", f"ゲームはもう終わっています: {ENDED_JA}")
-                   if kind == "end_game" else SessionError(ENDED, ENDED_JA))
+            raise (SessionError(*both("the game is already over: {why}", why=both(ENDED)))
+                   if kind == "end_game" else SessionError(*both(ENDED)))
         self.close(data.get("close", []))
         events: list[Event] = []
         if kind in ("moves", "answer", "override", "correct"):
             moves = [Move.from_json(m) for m in data.get("moves", [])]
             if kind == "correct":
-                self._undo()
+                self._corrected(moves, by)
+            if kind == "override":
+                self._ruled(moves, str(data.get("reason") or ""))
             if kind == "answer":
                 self.prompts.pop(data["prompt"], None)
             events = self.apply(moves, version, override=data.get("override", False))
@@ -217,8 +232,7 @@ class _State:
         elif kind == "undo":
             if "to" in data:   # a player's request the host accepted: back to and including its move
                 if self.ended is not None:
-                    raise SessionError("the host ended this game: take back the end first",
-                                       "ホストがこのゲームを終了しています。先に終了を取り消してください")
+                    raise SessionError(*both("the host ended this game: take back the end first"))
                 self._undo(back_to=data["to"], asked_by=str(data.get("asked_by") or ""))
             elif self.ended is not None:
                 self._reopen()
@@ -233,19 +247,47 @@ class _State:
             self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
                                 "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
         elif kind == "note":
-            pass
+            if isinstance(data.get("companions"), dict):   # the host gave seats to the companion
+                self.companions = {int(k): str(v) for k, v in data["companions"].items()}
         else:
-            raise SessionError(f"unknown log entry kind {kind!r}")
+            raise SessionError(*both("unknown log entry kind {kind!r}", kind=kind))
         return events
+
+    def _corrected(self, moves: list[Move], by: str) -> None:
+        """A correction takes the last move back and says so once: "Host replaced A with B." (the
+        earlier entries of the log stay as they were)."""
+        old = [m["move"] for m in self.moves if self.moves and m["version"] == self.moves[-1]["version"]]
+        if not old:
+            raise SessionError(*both("there is no move to correct in this game"))
+        self._undo(quiet=True)
+        was, now = self._said(old), self._said(moves)   # both from the state the old move was played in
+        who = "Host" if by == "host" else by
+        who_ja = "ホスト" if by == "host" else by
+        self.events.append(self.named({
+            "kind": "corrected", "text": f"{who} replaced {was} with {now}.",
+            "ja": f"{who_ja}が「{was.ja}」を「{now.ja}」に置き換えました。",
+            "data": {"was": [m.to_json() for m in old], "now": [m.to_json() for m in moves], "by": by},
+            "version": self.version}))
+
+    def _ruled(self, moves: list[Move], reason: str) -> None:
+        """An override is logged as what it is: "House ruling (reason): the move."."""
+        said = self._said(moves)
+        self.events.append(self.named({
+            "kind": "house_ruling", "text": f"House ruling ({reason}): {said}.",
+            "ja": f"ハウスルール({reason}): {said.ja}。",
+            "data": {"moves": [m.to_json() for m in moves], "reason": reason}, "version": self.version}))
+
+    def _said(self, moves: list[Move]) -> Any:
+        """``moves`` in words, played from the game as it stands."""
+        return self.game.describe_moves(moves, self.names)
 
     def _end(self, version: int, by: str) -> Event:
         """The host ends the current game early: scores as they stand, open prompts closed."""
         if self.game.is_over():
-            raise SessionError("the game is already over: there is nothing to end",
-                               "ゲームはもう終わっています。終了するものはありません")
+            raise SessionError(*both("the game is already over: there is nothing to end"))
         self.ended = {"version": version, "by": by, "prompts": self.prompts}
         self.prompts = {}
-        scores, winners = self.game.scores(), self.game.winners()
+        scores, winners = self.game.scores(), decided(self.players, self.game.winners())
         table = ", ".join(f"{n} {s}" for n, s in zip(self.names, scores))
         table_ja = "、".join(f"{n} {s}点" for n, s in zip(self.names, scores))
         said, said_ja = verdict(self.names, winners) if self.players > 1 else ("", "")
@@ -263,15 +305,15 @@ class _State:
                             "ja": "ゲーム終了を取り消しました。続けてください。", "data": {},
                             "version": self.version})
 
-    def _undo(self, back_to: int | None = None, asked_by: str = "") -> None:
+    def _undo(self, back_to: int | None = None, asked_by: str = "", quiet: bool = False) -> None:
         """Take back the newest move entry (all the moves one observation applied), or with
-        ``back_to`` every move entry from that log version on, as one undo with one event."""
+        ``back_to`` every move entry from that log version on, as one undo with one event
+        (``quiet``: none, a correction says it in its own words)."""
         if not self.moves:
-            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
+            raise SessionError(*both("there is no move to undo in this game"))
         last = self.moves[-1]["version"] if back_to is None else back_to
         if not any(m["version"] == last for m in self.moves):
-            raise SessionError(f"no move of this game was entered at version {last}",
-                               f"このゲームに版{last}の手はありません")
+            raise SessionError(*both("no move of this game was entered at version {last}", last=last))
         undone: list[Move] = []
         entries = set()
         while self.moves and self.moves[-1]["version"] >= last:
@@ -279,6 +321,8 @@ class _State:
             undone.insert(0, self.moves.pop()["move"])   # a reconciled observation may have applied several
         self.prompts = {k: p for k, p in self.prompts.items() if p.version < last}
         self.rebuild()
+        if quiet:
+            return
         said = self.game.describe_moves(undone, self.names)   # worded in the state they were played from
         if asked_by and len(entries) > 1:
             text = f"{asked_by}'s move was taken back, with the moves after it: {said}."
@@ -291,6 +335,12 @@ class _State:
         if asked_by:
             data["asked_by"] = asked_by
         self.events.append({"kind": "undo", "text": text, "ja": ja, "data": data, "version": self.version})
+
+
+def _deal_awaited(game: Game) -> bool:
+    """Whether ``game`` waits for a deal that only the table can show (a chance move the engine
+    does not list: Wheel's circle, Chains' terminal rows)."""
+    return game.is_chance_node() and not game.is_over() and not game.legal_moves()
 
 
 def _apply_unchecked(game: Game, move: Move) -> list[Event]:
@@ -354,6 +404,7 @@ class TableSession:
         self.target: int | None = settings.get("target")
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
+        self._held: list[dict[str, Any]] = []   # observations of the deal waiting for the rest of it
         self._catch_up()
 
     # ----------------------------------------------------------------- creating and opening
@@ -370,12 +421,14 @@ class TableSession:
         # a name is printed by `companion session list/show` and shown on every phone: no ESC or BEL
         names = [clean_text(n) if isinstance(n, str) else n for n in names]
         if len(names) != players or not all(isinstance(n, str) and n.strip() for n in names):
-            raise SessionError(f"give {players} non-empty names, one per seat (got {names})")
+            raise SessionError(*both("give {players} non-empty names, one per seat (got {names})", players=players,
+                                     names=names))
         if seats is not None and len(seats) != players:
             raise SessionError(f"give {players} seats, one per player (got {len(seats)})")
         for label, value in (("rounds", rounds), ("target", target)):
             if value is not None and (not isinstance(value, int) or value < 1):
-                raise SessionError(f"{label} must be a whole number of at least 1, got {value!r}")
+                raise SessionError(*both("{label} must be a whole number of at least 1, got {value!r}", label=label,
+                                         value=value))
         settings = {"players": players, "options": options, "names": [n.strip() for n in names],
                     "seats": list(seats) if seats is not None else None, "rounds": rounds, "target": target}
         session_id, _ = store.create_session(game_id, settings)
@@ -418,6 +471,31 @@ class TableSession:
     def prompts(self) -> list[Prompt]:
         """The open prompts, oldest first."""
         return list(self._st.prompts.values())
+
+    @property
+    def companions(self) -> dict[int, str]:
+        """The seats the companion plays, each with its level (``companion.players.LEVELS``)."""
+        return dict(self._st.companions)
+
+    @_locked
+    def set_companions(self, seats: Mapping[int, str], *, by: str = "host") -> None:
+        """Give these seats to the companion at these levels (the others to people): when the table
+        is created or between games, not while a game is under way."""
+        self._catch_up()
+        wanted = {}
+        for seat, level in dict(seats).items():
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+                raise SessionError(f"there is no seat {seat!r}: seats are 0–{self.players - 1}",
+                                   f"席{seat!r}はありません。席は0〜{self.players - 1}です")
+            if level not in LEVELS:
+                raise SessionError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}",
+                                   f"レベル{level!r}はありません: {'、'.join(LEVELS)}のどれかを選んでください")
+            wanted[seat] = level
+        if wanted == self._st.companions:
+            return
+        if self._st.moves and not self.is_over():
+            raise SessionError(*both("the companion takes or leaves a seat between games, not during one"))
+        self._commit("note", {"companions": {str(k): v for k, v in sorted(wanted.items())}}, by, None)
 
     @_locked
     def history(self) -> list[dict[str, Any]]:
@@ -509,7 +587,7 @@ class TableSession:
                 "title_ja": game.title_ja, "players": self.players, "names": self.names,
                 "options": self.options, "version": self.version,
                 "current_player": turn, "is_over": over, "ended_by_host": self.ended_by_host,
-                "scores": game.scores(), "winners": game.winners() if over else [],
+                "scores": game.scores(), "winners": decided(self.players, game.winners()) if over else [],
                 "layout": game.layout(), "view": view,
                 "legal_moves": [m.to_json() for m in self.legal_moves()],
                 "chance_moves": [m.to_json() for m in self.chance_moves()[:60]],
@@ -555,8 +633,8 @@ class TableSession:
     def _require_unblocked(self) -> None:
         prompt = self.blocked()
         if prompt:
-            raise SessionError(f"answer the open prompt first ({prompt.id}: {prompt.text})",
-                               f"先に未回答の確認に答えてください({prompt.id}: {prompt.ja or prompt.text})")
+            raise SessionError(*both("answer the open prompt first ({id}: {text})", id=prompt.id,
+                                     text=Text(prompt.text, prompt.ja or prompt.text)))
 
     @_locked
     def play(self, move: Move, *, by: str = "manual", expected_version: int) -> list[Event]:
@@ -565,7 +643,8 @@ class TableSession:
         if expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
         if self.ended_by_host:
-            raise IllegalMove(f"The game is over: {ENDED}.", "game over", f"ゲームは終了しています: {ENDED_JA}。")
+            said = both("The game is over: {why}.", why=both(ENDED))
+            raise IllegalMove(said.en, "game over", said.ja)
         self._require_unblocked()
         self.game.check(move)
         rulings = [p.id for p in self.prompts if p.kind == "ruling"]   # the table has moved on
@@ -576,8 +655,7 @@ class TableSession:
     def observe(self, observation: Mapping[str, Any], *, source: str = "camera") -> Outcome:
         """Reconcile a stable observation of the table: apply, ask to choose, or say what is wrong."""
         if not isinstance(observation, Mapping):
-            raise SessionError("an observation must be a JSON object shaped like the game's layout",
-                               "観察はゲームの配置と同じ形のJSONオブジェクトにしてください")
+            raise SessionError(*both("an observation must be a JSON object shaped like the game's layout"))
         obs = dict(observation)
         for _ in range(OBSERVE_RETRIES):
             self._catch_up()
@@ -585,11 +663,11 @@ class TableSession:
                 return self._observe_once(obs, source)
             except StaleVersion:
                 continue   # someone wrote first: reconcile again against the new state
-        raise SessionError("the session keeps changing under this observation; try again",
-                           "この観察の間に卓が変わり続けています。もう一度試してください")
+        raise SessionError(*both("the session keeps changing under this observation; try again"))
 
     def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
         version, game = self.version, self.game
+        obs = adapter(game.id).align(game, obs)
         open_ids = {p.kind: [] for p in self.prompts}
         for p in self.prompts:
             open_ids[p.kind].append(p.id)
@@ -616,7 +694,17 @@ class TableSession:
                 "override": False, "rulings_seen": True, "settled_by": "table", "observation": obs,
                 "close": open_ids.get("ruling", []) + open_ids.get("illegal", [])}, source, version)
             return Outcome("applied", moves, events, version=self.version)
-        found = explain(game, obs)
+        deal = (len(self._st.finished), len(game.log))      # held observations are of this deal
+        held = [h for h in self._held if h["at"] == deal]
+        if held:
+            obs = adapter(game.id).complete(obs, [h["obs"] for h in held])
+        found = explain(game, obs, held=[h["obs"] for h in held])
+        if not found.sequences and _deal_awaited(game):
+            # a deal read off the table that is not whole yet (a card not read, a hand over it):
+            # kept, not refused; a later observation completes it (and may show moves after it)
+            self._held = held[-(HELD - 1):] + [{"obs": obs, "at": deal}]
+            return Outcome("held", version=version)
+        self._held = []
         if len(found.sequences) == 1:
             moves = found.sequences[0]
             close = open_ids.get("illegal", []) + ([] if found.pending else open_ids.get("ruling", []))
@@ -700,18 +788,17 @@ class TableSession:
         if expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
         if self.ended_by_host:
-            raise SessionError(f"there is nothing left to answer: {ENDED}", f"答える確認はもうありません: {ENDED_JA}")
+            raise SessionError(*both("there is nothing left to answer: {why}", why=both(ENDED)))
         prompt = self._st.prompts.get(prompt_id)
         if prompt is None:
             open_ids = ', '.join(self._st.prompts)
-            raise SessionError(f"no open prompt {prompt_id!r} (open: {open_ids or 'none'})",
-                               f"確認{prompt_id!r}はもう開いていません(開いている確認: {open_ids or 'なし'})")
+            raise SessionError(*both("no open prompt {prompt_id!r} (open: {open})", prompt_id=prompt_id,
+                                     open=open_ids or both("none")))
         choice = next((c for c in prompt.choices if c["id"] == choice_id), None)
         if choice is None:
-            raise SessionError(f"prompt {prompt_id} has no choice {choice_id!r} "
-                               f"(choices: {', '.join(c['id'] for c in prompt.choices)})",
-                               f"確認{prompt_id}に選択肢{choice_id!r}はありません"
-                               f"(選択肢: {', '.join(c['id'] for c in prompt.choices)})")
+            raise SessionError(*both("prompt {prompt_id} has no choice {choice_id!r} (choices: {choices})",
+                                     prompt_id=prompt_id, choice_id=choice_id,
+                                     choices=", ".join(c["id"] for c in prompt.choices)))
         data = {"prompt": prompt_id, "choice": choice_id, "moves": choice["moves"],
                 "override": choice.get("override", False), "rulings_seen": choice.get("rulings_seen", False)}
         return self._commit("answer", data, by, expected_version)
@@ -726,7 +813,7 @@ class TableSession:
             self._commit("undo", {}, by, expected_version)
             return None
         if not self._st.moves:
-            raise SessionError("there is no move to undo in this game", "このゲームには取り消せる手がありません")
+            raise SessionError(*both("there is no move to undo in this game"))
         last = self._st.moves[-1]["move"]
         self._commit("undo", {}, by, expected_version)
         return last
@@ -741,8 +828,7 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if self.ended_by_host:
-            raise SessionError("the host ended this game: take back the end first",
-                               "ホストがこのゲームを終了しています。先に終了を取り消してください")
+            raise SessionError(*both("the host ended this game: take back the end first"))
         undone = [m["move"] for m in self._st.moves if m["version"] >= version]
         self._commit("undo", {"to": version, "asked_by": clean_text(asked_by)}, by, expected_version, after=after)
         return undone
@@ -763,8 +849,7 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if not reason or not reason.strip():
-            raise SessionError("an override needs a reason (it is kept in the log)",
-                               "上書きには理由が必要です(記録に残ります)")
+            raise SessionError(*both("an override needs a reason (it is kept in the log)"))
         blocking = [p.id for p in self.prompts if p.kind in BLOCKING]
         return self._commit("override", {"moves": [move.to_json()], "override": True, "reason": reason,
                                          "close": blocking}, by, expected_version)
@@ -796,9 +881,9 @@ class TableSession:
         self._catch_up()
         self._check_version(expected_version)
         if not self.is_over():
-            raise SessionError("the current game is not over yet", "今のゲームはまだ終わっていません")
+            raise SessionError(*both("the current game is not over yet"))
         if (self.rounds is not None or self.target is not None) and self.series()["is_over"]:
-            raise SessionError("the series is over", "シリーズは終了しています")
+            raise SessionError(*both("the series is over"))
         self._commit("next_game", {}, by, expected_version)
 
     def wait_for_change(self, version: int, timeout: float) -> int:

@@ -5,7 +5,10 @@ so no route can forget to hide a hand.
 A viewer is one of:
 
 * ``Viewer.of_seat(n)``: the phone that holds seat *n*. It sees the public table, its own hand and
-  its own face-down cards, and only its own moves (chance moves only in a one-player game).
+  its own face-down cards, and only its own moves; it enters the card it turned over itself
+  (``chance_seat``: a Chains flip, a 2-player Prussia draw, every card of a solo game), chosen
+  from every card whose place it does not know (never from the pile alone: that would tell the
+  other hand by elimination).
 * ``TABLE``: the scorekeeper phone the host granted (one shared phone for everyone). It moves for
   whoever is to move, so it sees the mover's buttons (in a hidden-hand game: the mover's hand) and
   the chance outcomes; otherwise only the public table.
@@ -24,6 +27,7 @@ from typing import Any
 
 from companion import catalogue
 from companion.engine import CHANCE, TERMINAL, Game, Move, Reason
+from companion.session import autoplay
 
 ROLES = ("seat", "table", "host", "watch")
 
@@ -62,6 +66,8 @@ def hidden_cards(game: Game, viewer: Viewer) -> set[str]:
         # the other colour's cards nobody has seen face up: its hand and its face-down cards
         return {c for s in others for c in game.public_unseen(s)}
     if gid == "spartacus":
+        if game.is_over():   # the hands are shown and scored at the end: the final scoring names them
+            return set()
         hidden = {c for s in others for c in game.hands[s]}
         if not game.is_over():   # won tricks lie face down until the end
             hidden |= {c for piles in game.piles for p in piles for c in p["cards"]}
@@ -121,6 +127,20 @@ def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], vi
         text, text_ja = ((f"{asked}'s move was taken back: {en}.", f"{asked}の手を取り消しました: {ja}。")
                          if asked else (f"Taken back: {en}.", f"取り消し: {ja}。"))
         return {"kind": "undo", "text": text, "ja": text_ja, "data": redact(data, hidden), "version": e.get("version")}
+    if e.get("kind") in ("corrected", "house_ruling"):
+        # a correction or a ruling stays visible as such, worded without the card the viewer may not see
+        words = {k: moves_words(game, names, [Move.from_json(m) for m in data[k]], viewer)
+                 for k in ("was", "now", "moves") if isinstance(data.get(k), list)}
+        if e["kind"] == "corrected":
+            by = str(data.get("by") or "host")
+            by, by_ja = ("Host", "ホスト") if by == "host" else (by, by)
+            text = (f"{by} replaced {words['was'][0]} with {words['now'][0]}.",
+                    f"{by_ja}が「{words['was'][1]}」を「{words['now'][1]}」に置き換えました。")
+        else:
+            reason = str(data.get("reason") or "")
+            text = (f"House ruling ({reason}): {words['moves'][0]}.", f"ハウスルール({reason}): {words['moves'][1]}。")
+        return {"kind": e["kind"], "text": text[0], "ja": text[1], "data": redact(data, hidden),
+                "version": e.get("version")}
     # the words name the card too: say only that something happened
     return {"kind": e.get("kind"), "text": HIDDEN_EVENT[0], "ja": HIDDEN_EVENT[1],
             "data": redact(e.get("data"), hidden), "version": e.get("version")}
@@ -179,8 +199,25 @@ def _moves_shown(game: Game, viewer: Viewer, legal: list[Move], hidden: set[str]
     return []
 
 
+def chance_seat(game: Game) -> int | None:
+    """The seat whose phone enters the card the table turns over now: the one who turned it over
+    (a Chains flip, a 2-player Prussia draw), the only seat of a solo game; None when it is no
+    seat's card (the opening circle, terminals or deal: the host lays them). The host and the
+    scorekeeper may always enter it."""
+    if game.is_over() or not game.is_chance_node():
+        return None
+    if game.players == 1:
+        return 0
+    if game.id == "chains":
+        pending = getattr(game, "pending", None)
+        return pending[0] if pending else None
+    if game.id == "prussia" and getattr(game, "phase", None) == "draw":
+        return int(game.seat)   # the seat that chose to draw from the pile
+    return None
+
+
 def _chance_shown(game: Game, viewer: Viewer) -> bool:
-    return viewer.moves_for_everyone or (viewer.role == "seat" and game.players == 1)
+    return viewer.moves_for_everyone or (viewer.role == "seat" and chance_seat(game) == viewer.seat)
 
 
 def _chance_offered(session: Any, game: Game, viewer: Viewer, hidden: set[str]) -> list[Move]:
@@ -234,14 +271,55 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         moves=redact(st["moves"], hidden),
         events=_series_events(st["events"], games, session.names, viewer),
         prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
+        companions={str(k): v for k, v in session.companions.items()},
+        events_total=len(session.history()),
+        turner=chance_seat(game) if not st["is_over"] else None,
     )
+    # the companion's move is said to everyone: someone at the table lays its card for it
+    st["companion"] = autoplay.proposal(session) if session.companions else None
     return st
 
 
-def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer) -> tuple[str, str]:
+def replay_for(session: Any, viewer: Viewer, step: int) -> dict[str, Any]:
+    """The table's current game as it stood after its first ``step`` moves (a replay, move by move),
+    as ``viewer`` may see it: the public table then, the move that led there in words and the
+    number of moves in all."""
+    from companion.session.table import _apply_unchecked
+    with session.lock:
+        moves = [(Move.from_json({k: v for k, v in m.items() if k not in ("version", "override")}), m["override"])
+                 for m in session.state(None)["moves"]]
+        game = type(session.game)(session.players, dict(session.game.options))
+        names = list(session.names)
+    step = max(0, min(step, len(moves)))
+    said = ("", "")
+    for i, (move, override) in enumerate(moves[:step]):
+        before = game.clone() if i == step - 1 else None
+        if override:
+            _apply_unchecked(game, move)
+        else:
+            game.apply(move)
+        if before is not None:   # a card played is public once on the table: hidden as it is after the move
+            said = moves_words(before, names, [move], viewer, hidden_cards(game, viewer))
+    turn = game.current_player()
+    view = redact(public_view(game, turn), hidden_cards(game, viewer))
+    return {"step": step, "moves": len(moves), "view": view, "layout": view["layout"],
+            "current_player": turn, "move": said[0], "move_ja": said[1]}
+
+
+def events_for(session: Any, viewer: Viewer) -> list[dict[str, Any]]:
+    """Every event of the session from its start (all games of a series) as ``viewer`` may read
+    them: the whole log a page's "show all" opens."""
+    with session.lock:
+        events = session.history()
+        hidden = hidden_cards(session.game, viewer)
+        return [_event(e, hidden, session.game, session.names, viewer) for e in events]
+
+
+def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer,
+                hidden: set[str] | None = None) -> tuple[str, str]:
     """``moves`` in words (English, Japanese) as ``viewer`` may read them: a move naming a card
-    the viewer may not see is worded without its card."""
-    hidden = hidden_cards(game, viewer)
+    the viewer may not see (``hidden``, default: now) is worded without its card."""
+    hidden = hidden_cards(game, viewer) if hidden is None else hidden
     parts_en, parts_ja = [], []
     for move in moves:
         shown = move
@@ -265,7 +343,7 @@ def may_move(game: Game, viewer: Viewer, move: Move) -> str | None:
     if viewer.role != "seat":
         return "watch"
     if move.player == CHANCE:
-        return None if game.players == 1 else "chance"
+        return None if chance_seat(game) == viewer.seat else "chance"
     return None if move.player == viewer.seat else "other"
 
 

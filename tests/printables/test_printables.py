@@ -143,13 +143,13 @@ def expected_faces(name: str) -> set[str]:
     if name == "chains":
         return {c.id for c in cat.cards_of("chains") if c.deck <= 5}
     if name == "tokens":
-        return {c.id for c in cat.cards_of("table")} | {"W-PAWN"}
+        return {c.id for c in cat.cards_of("table")}     # the pawn is printed with the Wheel only
     return {c.id for c in cat.cards_of(name)}
 
 
-RULE_COUNTS = {"wheel": 26, "hills": 27, "spartacus": 55, "prussia": 72, "chains": 275, "tokens": 15}
+RULE_COUNTS = {"wheel": 26, "hills": 27, "spartacus": 55, "prussia": 72, "chains": 275, "tokens": 14}
 """Wheel 25 + pawn; Hills 2 × 9 + 2 banners + 7 hills; Spartacus 5 × 11; Prussia 14 nations + 4 era
-faces + 52 + 2 jokers; Chains 5 decks × 55; tokens 10 seats + pawn + 4 calibration markers."""
+faces + 52 + 2 jokers; Chains 5 decks × 55; tokens 10 seats + 4 calibration markers."""
 
 
 @pytest.mark.parametrize("name", [*GAMES, "tokens"])
@@ -216,7 +216,19 @@ def check_registration(pages: list[Page]) -> int:
 def test_backs_land_behind_their_fronts_in_long_edge_duplex(printed, name):
     _, scans = printed
     assert check_registration(scans[name]) == RULE_COUNTS[name] - (1 if name == "wheel" else 0) - (
-        2 if name == "prussia" else 0)   # the pawn has no back; era II and IV are backs themselves
+        2 if name == "prussia" else 0)   # the pawn's back has no marker; era II and IV are backs themselves
+
+
+def test_print_all_prints_each_card_in_one_file(printed):
+    """Issue 21: W-PAWN was on wheel.pdf and tokens.pdf (two pawns, one marker id)."""
+    _, scans = printed
+    files = {}
+    for name, pages in scans.items():
+        if name != "stickers":      # labels for cards you own, not cards
+            for m in (m for page in pages for m in page.marks if not m.card.startswith("B-")):
+                files.setdefault(m.card, set()).add(name)
+    assert files["W-PAWN"] == {"wheel"}
+    assert all(len(names) == 1 for names in files.values()), {c: n for c, n in files.items() if len(n) > 1}
 
 
 @pytest.mark.parametrize("paper, bleed, per_sheet, turned", [
@@ -298,7 +310,7 @@ def test_single_cards_for_print_services_declare_trim_and_bleed(tmp_path):
     pt = 72 / 25.4
     b, w, h = 3.0, cat.CARD_WIDTH_MM, cat.CARD_HEIGHT_MM
     boxes = _boxes(out)
-    assert len(boxes) == 2 * 26         # face then back for each card (the pawn's back is blank)
+    assert len(boxes) == 2 * 26         # face then back for each card (the pawn's back is the Wheel's frame)
     for page in boxes:
         assert np.allclose(page["MediaBox"], [0, 0, (w + 2 * b) * pt, (h + 2 * b) * pt], atol=0.01)
         assert np.allclose(page["BleedBox"], page["MediaBox"], atol=0.01)

@@ -138,6 +138,13 @@ def test_sources_image_folder_and_video_file(tmp_path):
         frames(images=tmp_path / "frames" / "..")    # tmp_path holds no images
     with pytest.raises(SourceError, match="exactly one"):
         frames()
+    # --camera takes what --video takes (a recording played as the camera), an index or a device
+    as_camera = list(frames(camera=str(video)))
+    assert len(as_camera) == 3 and all(np.array_equal(a, b) for a, b in zip(as_camera, frames(video=video)))
+    with pytest.raises(SourceError, match="no camera '/dev/no-such-camera'"):
+        frames(camera="/dev/no-such-camera")
+    with pytest.raises(SourceError, match="cannot open camera 97"):
+        frames(camera="97")                                  # an index, as text from the command line
 
 
 def test_cards_keep_their_look_without_keeping_old_frames():
@@ -155,3 +162,35 @@ def test_cards_keep_their_look_without_keeping_old_frames():
     assert len(frames) <= 1
     shapes = {t.patch.image().shape for t in p.tracker.tracks if t.patch is not None}
     assert shapes and all(h < 150 and w < 150 for h, w in shapes)
+
+
+def test_a_still_scene_settles_after_one_full_look():
+    """Cards read by both markers: the first still frame's full look settles the scene, and the
+    later frames search nothing. (A stream's first frame is never still: nothing came before it.
+    A card of which one marker shows, as in a cascade, waits for a second read: one more look.)"""
+    frame = render(SCATTER, px_per_mm=1.4, seed=1)
+    calibrated = pipeline()
+    calibrated.process(frame)
+    p = pipeline()
+    p.calibration = calibrated.calibration          # as after a camera bump: calibrated, new scene
+    looks = []
+    for _ in range(4):
+        scene = p.process(frame)
+        looks.append(p.last_look)
+    assert looks == ["none", "full", "none", "none"]     # moving (the first frame), one look, settled
+    assert scene.stable and len(scene.cards) == len(SCATTER)
+
+
+def test_a_card_read_at_a_new_place_is_not_kept_at_its_old_one():
+    """Its old place was not searched (only the changed region around the new one was): the
+    tracker still knows the card lies in one place only."""
+    from vision.table.scene import SeenCard
+    from vision.table.track import Tracker
+
+    def card(x):
+        return SeenCard("W-R5", True, (x, 100.0), 0.0, ((x - 31, 56), (x + 31, 56), (x + 31, 144), (x - 31, 144)),
+                        1.0, 0, "marker")
+    t = Tracker(drop_after=1)
+    t.update([card(100.0)], True)
+    t.update([card(600.0)], True, lambda track, gone: "same", scope=lambda track: track.card.centre[0] > 300)
+    assert [c.centre for c in t.cards()] == [(600.0, 100.0)]

@@ -138,6 +138,43 @@ def test_a_bgstats_file_is_previewed_then_imported_with_a_merge(client):
     assert len(query.plays(store)) == 10 and "Chie S." not in query.known_players(store)
 
 
+def test_the_same_bgstats_file_twice_brings_nothing_new_and_keeps_the_merge(client):
+    store = client.application.extensions["tables"].store
+    token = csrf(client)
+    html = upload(client, token, EXAMPLE.read_bytes()).get_data(as_text=True)
+    pending = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    chie_s = re.search(r'<tr data-ref="(\d+)"><td class="who">Chie S\.', html).group(1)
+    client.post("/history/import?lang=en", data={"csrf": token, "token": pending, f"merge{chie_s}": "Chie"})
+    assert len(query.plays(store)) == 10
+    again = upload(client, token, EXAMPLE.read_bytes()).get_data(as_text=True)
+    assert "4 already imported, 0 new" in again and 'id="import-confirm"' not in again   # nothing to import
+    assert "already imported from BG Stats before (4 plays)" in again
+    ja = upload(client, token, EXAMPLE.read_bytes(), "ja").get_data(as_text=True)
+    assert "読み込み済み4件、新規0件" in ja
+    # a later export holds the same plays and new ones: only those are new, Chie S. is still Chie
+    later = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    later["plays"] += [dict(p, uuid=f"{p['uuid'][:-4]}beef") for p in later["plays"] if "uuid" in p]
+    html = upload(client, token, json.dumps(later).encode()).get_data(as_text=True)
+    assert "4 already imported, 4 new" in html
+    row = re.search(rf'<tr data-ref="{chie_s}">.*?</tr>', html, re.S).group(0)
+    assert '<option value="">= Chie</option>' in row                            # the merge is remembered
+    assert len(query.plays(store)) == 10
+
+
+def test_the_web_restores_its_own_json_backup(client, tmp_path):
+    backup = client.get("/history/export?format=json").get_data()
+    fresh = make_app(tmp_path / "fresh", DB=str(tmp_path / "fresh.db")).test_client()
+    store = fresh.application.extensions["tables"].store
+    assert query.plays(store) == []
+    token = csrf(fresh)
+    html = upload(fresh, token, backup).get_data(as_text=True)
+    assert "This backup holds 6 plays and 3 players" in html and query.plays(store) == []   # a preview first
+    pending = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    r = fresh.post("/history/import?lang=en", data={"csrf": token, "token": pending})
+    assert r.status_code == 303 and "Backup restored: 6 plays" in fresh.get(r.headers["Location"]).get_data(as_text=True)
+    assert sorted(p.id for p in query.plays(store)) == sorted(p.id for p in query.plays(client.application.extensions["tables"].store))
+
+
 def test_a_large_export_is_read_and_a_bad_file_is_refused_changing_nothing(client):
     store = client.application.extensions["tables"].store
     data = json.loads(EXAMPLE.read_text(encoding="utf-8"))

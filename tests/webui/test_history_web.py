@@ -171,7 +171,13 @@ def test_rematch_from_the_end_screen_takes_the_same_players_and_phones_follow(tm
     assert settings_["options"]["start_player"] == 1                     # the next seat starts
     assert state(client, table)["version"] == before + 1                 # every phone's page refreshes
     phone = view(client, table, "token")
-    assert f"/join?code={code}" in phone and 'id="rematch-join"' in phone
+    follow = f"/t/{table['id']}/next"
+    assert f'data-follow="{follow}"' in phone and 'id="rematch-join"' in phone and code in phone
+    r = client.get(f"{follow}?token={table['token']}")     # the page goes there by itself
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/t/{new_id}")
+    assert f"tc_{new_id}=" in r.headers["Set-Cookie"]
+    # the phone keeps its role at the new table with the token it had: no new code, no tap
+    assert state(client, {"id": new_id, "token": table["token"]})["viewer"]["role"] == "table"
     assert f"/host/{new_id}" in view(client, table)
     again = client.post("/history/rematch", data={"table": table["id"]},
                         headers={"X-Table-Token": table["host_token"]})

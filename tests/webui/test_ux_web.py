@@ -138,7 +138,7 @@ def test_scores_and_series_total_are_explained(client):
     assert r.status_code == 200
     words = text(view(client, table))
     assert "This game" in words and "Series total" in words and "Scores Total" not in words
-    assert "Series total: the scores of the 1 finished games" in words
+    assert "Series total: the score of the 1 finished game of this series" in words   # one game, singular
     single = new_table(client, "spartacus")
     assert "Series total" not in text(view(client, single))
 

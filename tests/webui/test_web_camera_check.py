@@ -1,6 +1,6 @@
 """The camera set-up check on frames rendered through real pinhole cameras: its px/mm map agrees
-with the renderer's ground truth (green where ≥ 1.4 px/mm, red below), and the one thing it says to
-do next fits where the camera stands."""
+with the renderer's ground truth (green where ≥ READ_PX_PER_MM, red below), and the one thing it
+says to do next fits where the camera stands."""
 from __future__ import annotations
 
 import random
@@ -68,7 +68,7 @@ def test_a_camera_too_high_is_told_how_far_to_come_down():
     result, _, _ = _check(cam)
     assert result.next_step.key == "lower"
     cm = int(re.search(r"about (\d+) cm", result.next_step.en).group(1))
-    # the distance at which the worst point reads 1.4 px/mm (3 % margin), from the true camera
+    # the distance at which the worst point reads the line (3 % margin), from the true camera
     worst = result.map.lowest
     needed = 1500 * (1 - worst / (camera_check.READ_PX_PER_MM * 1.03)) / 10
     assert needed <= cm <= needed + 10 and f"約{cm}cm" in result.next_step.ja

@@ -19,8 +19,17 @@ from tests.web_helpers import NAMES, join, make_app, seat_phone, set_role
 from webui.core.i18n import t
 
 GAMES = [g["id"] for g in describe_all() if g.get("implemented")]
-OPENING = {"wheel": "lay_circle", "chains": "lay_terminals"}
-"""Games whose first move lays out the whole table, and the words of its one tap."""
+HOST_NO_HANDS = "The host page shows no hands: players move on their own phones."
+OVERRIDE_NOTHING = ("Nothing to override or replace yet: the game begins with the table laid out (the button "
+                    "above).")
+ANSWER_FIRST = "Answer the question above first: moves wait until it is settled."
+"""Words of the page the tests look for (msgids: ``t`` gives them in each language)."""
+OPENING = {"wheel": ("Lay the circle", "The app shuffles the 25 cards: lay them clockwise as the circle below "
+                                       "shows, and the pawn where it stands."),
+           "chains": ("Lay the terminals", "Each player takes one card of each value 1–10 out of their deck and lays "
+                                           "them out as terminal cards; the app records them and the decks are "
+                                           "shuffled.")}
+"""Games whose first move lays out the whole table, and the words of its one tap (button, hint)."""
 
 
 def _moves_section(html: str) -> str:
@@ -60,13 +69,13 @@ def test_every_first_move_is_one_clear_tap_for_the_host(tmp_path, game):
             state = client.get(f"/api/tables/{table['id']}/state", headers={"X-Table-Token": host}).get_json()
             hidden = state["current_player"] >= 0 and not state["legal_moves"]
             if hidden:   # Seven Hills, Spartacus: the first mover's cards are in a hand
-                assert t("host_no_hands", lang) in section, (game, players, lang)
+                assert t(HOST_NO_HANDS, lang) in section, (game, players, lang)
                 continue
             assert taps, f"{game} for {players}: the host has nothing to tap at the start ({lang})"
             if game in OPENING:
                 deal = re.search(r'id="deal">([^<]*)<', section)
-                assert deal and deal.group(1) == t(OPENING[game], lang), (game, players, lang, section[:300])
-                assert t(OPENING[game] + "_hint", lang) in section
+                assert deal and deal.group(1) == t(OPENING[game][0], lang), (game, players, lang, section[:300])
+                assert t(OPENING[game][1], lang) in section
                 assert ' dock"' in _view(client, table, host, lang)   # docked: no scrolling to find it
         if game in OPENING:   # the one tap starts the game: a player is to move
             r = client.post(f"/api/tables/{table['id']}/deal", json={"version": 0},
@@ -78,7 +87,8 @@ def test_every_first_move_is_one_clear_tap_for_the_host(tmp_path, game):
 
 def test_a_seat_waiting_for_the_opening_is_told_who_lays_it(tmp_path):
     client = make_app(tmp_path).test_client()
-    for game, words in (("wheel", "wait_circle"), ("chains", "wait_terminals")):
+    for game, words in (("wheel", "The host lays the circle (or enters the circle you laid)."),
+                        ("chains", "The host lays out the terminal cards to begin.")):
         table = _table(client, game, 3)
         phone = seat_phone(client, table, 1)
         for lang in ("en", "ja"):
@@ -91,10 +101,10 @@ def test_the_override_picker_says_why_it_is_empty_at_the_opening(tmp_path):
     table = _table(client, "wheel", 4)
     picker = f"/t/{table['id']}/override?token={table['host_token']}"
     for lang in ("en", "ja"):
-        assert t("override_nothing", lang) in client.get(f"{picker}&lang={lang}").get_data(as_text=True)
+        assert t(OVERRIDE_NOTHING, lang) in client.get(f"{picker}&lang={lang}").get_data(as_text=True)
     client.post(f"/api/tables/{table['id']}/deal", json={"version": 0},
                 headers={"X-Table-Token": table["host_token"]})
-    assert t("override_nothing", "en") not in client.get(picker).get_data(as_text=True)
+    assert t(OVERRIDE_NOTHING, "en") not in client.get(picker).get_data(as_text=True)
 
 
 @pytest.mark.parametrize("game, players", [("wheel", 3), ("hills", 2), ("spartacus", 3), ("prussia", 1),
@@ -119,10 +129,10 @@ def test_nobody_who_may_move_meets_an_empty_picker_during_a_game(tmp_path, game,
         for who, token in (("host", host), ("scorekeeper", keeper)) + ((("mover", phones[cur]),) if cur >= 0 else ()):
             section = _moves_section(_view(client, table, token))
             if blocked:
-                assert t("answer_first", "en") in section, (game, who)
+                assert t(ANSWER_FIRST, "en") in section, (game, who)
             elif who == "host" and cur >= 0 and not client.get(
                     f"/api/tables/{table['id']}/state", headers={"X-Table-Token": host}).get_json()["groups"]:
-                assert t("host_no_hands", "en") in section, (game, who)
+                assert t(HOST_NO_HANDS, "en") in section, (game, who)
             else:
                 assert _taps(section), f"{game}: the {who} has nothing to tap at version {st['version']}"
         if blocked:
@@ -158,4 +168,4 @@ def test_a_question_that_blocks_moves_is_named_where_the_moves_would_be(tmp_path
     assert r.status_code == 200 and r.get_json()["result"]["kind"] == "prompt", r.get_json()
     for lang in ("en", "ja"):
         section = _moves_section(_view(client, table, phones[st["current_player"]], lang))
-        assert t("answer_first", lang) in section and not _taps(section)
+        assert t(ANSWER_FIRST, lang) in section and not _taps(section)

@@ -30,6 +30,7 @@ import pytest
 
 from companion import catalogue
 from companion.session import Store, TableSession
+from companion.session.view import chance_seat
 from tests.web_helpers import Live, make_app
 from webui.core.server import RunningServer
 
@@ -173,7 +174,7 @@ def _without_chance_lists(name: str, text: str, game: Any, hidden: set[str]) -> 
     """``text`` without the host's buttons for a card the table turns over, which list every card
     whose place the host does not know, hands' cards too (docs/webui.md: the pile alone would tell
     the hands by elimination); that list is checked to single out nothing instead."""
-    if name == "host state":
+    if name in ("host state", "state"):
         st = json.loads(text)
         chance = [m for m in st["chance_moves"]] + [b["move"] for g in st["groups"] for b in g["moves"]
                                                      if b["move"].get("player") == -1]
@@ -238,6 +239,9 @@ def test_no_answer_shows_a_seat_a_card_it_may_not_see(tmp_path, game_id, players
                 if step in (0, STEPS):
                     texts["events"] = _sse_head(live, table["id"], token)
                 for name, text in texts.items():
+                    if who == chance_seat(game) and name in ("state", "page", "view"):
+                        # the seat that turned the card over enters it: its list is checked like the host's
+                        text = _without_chance_lists(name, text, game, hidden)
                     leaked = _leaks(text, hidden)
                     assert not leaked, f"{game_id} step {step}: {who} sees {leaked} in {name}"
             # the host's own screen shows no hand either (it shows none by design)

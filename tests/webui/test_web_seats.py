@@ -11,6 +11,7 @@ import pytest
 
 from companion import catalogue
 from companion.session import Store, TableSession
+from companion.session.view import chance_seat
 from tests.web_helpers import Live, make_app
 from webui.core.server import RunningServer
 
@@ -206,7 +207,7 @@ def test_page_loads_racing_moves_never_fail(live):
     assert moves >= 10 and loads[0] >= 50 and errors == [], errors[:3]
 
 
-def test_a_draw_offered_to_the_host_does_not_tell_the_hands(live):
+def test_a_draw_offered_to_the_host_or_the_drawing_seat_does_not_tell_the_hands(live):
     # two-player Prussia dealt by the app: the pile alone would name the hands by elimination
     table = live.new_table("prussia", 2)
     host = table["host_token"]
@@ -224,9 +225,23 @@ def test_a_draw_offered_to_the_host_does_not_tell_the_hands(live):
     game = TableSession.open(Store(live.server.app.config["DB"]), table["id"]).game
     listed = {m["card"] for m in st["chance_moves"]}
     assert set(game.table.pile) < listed and set(game.hands[0]) | set(game.hands[1]) <= listed
-    # the seats get no draw buttons at all, and a hand's card tapped as the draw is refused
-    assert live.state(table, phones[0])["chance_moves"] == []
+    # only the seat that drew enters the card (its list names the hands alike with the pile, as
+    # the host's does); the other seat gets no draw buttons; a hand's card tapped as the draw is refused
+    drawer = chance_seat(game)
+    assert live.state(table, phones[1 - drawer])["chance_moves"] == []
+    theirs = {m["card"] for m in live.state(table, phones[drawer])["chance_moves"]}
+    assert set(game.table.pile) < theirs and set(game.hands[1 - drawer]) <= theirs
     status, _ = live.json("POST", f"/api/tables/{table['id']}/move",
                           {"version": st["version"], "move": {"player": -1, "kind": "draw",
                                                               "card": sorted(game.hands[0])[0]}}, host)
     assert status == 422
+
+
+def test_the_host_page_names_an_unnamed_phone_in_its_language(tmp_path):
+    client = make_app(tmp_path).test_client()
+    table = client.post("/api/tables", json={"game": "hills", "players": 2}).get_json()
+    token = client.post("/api/join", json={"code": table["code"]}).get_json()["token"]
+    client.post(f"/api/tables/{table['id']}/seat", json={"seat": 0}, headers={"X-Table-Token": token})
+    ja = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang=ja").get_data(as_text=True)
+    en = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang=en").get_data(as_text=True)
+    assert "端末1" in ja and "phone 1" not in ja and "phone 1" in en

@@ -32,7 +32,11 @@ def test_seats_are_claimed_freed_and_an_undo_is_asked_for(server, browser):  # n
     ben.wait_for_selector("#seat-picker", state="detached")
     # the host sees who holds which seat, live
     host.wait_for_function("() => document.querySelectorAll('#seat-admin button.phone-role').length === 2")
-    assert "Ann" in host.inner_text("#seat-admin") and "Ben" in host.inner_text("#seat-admin")
+    # every seat taken: the list folds to one line that still names who sits; opened, who holds them
+    assert host.get_attribute("#seat-admin", "open") is None
+    assert "Ann" in host.inner_text("#seat-admin summary") and "Ben" in host.inner_text("#seat-admin summary")
+    host.tap("#seat-admin summary")
+    assert "phone" in host.inner_text("#seat-admin table")
     host.locator("#seat-admin").screenshot(path=str(SHOTS / "host-seats.png"))
     # Ann moves, then takes it back herself before Ben acts
     _tap_once(ann, random.Random(2))
@@ -54,6 +58,7 @@ def test_seats_are_claimed_freed_and_an_undo_is_asked_for(server, browser):  # n
     host.wait_for_function("v => +document.body.dataset.version > v", arg=before)
     assert not host.query_selector(".undo-ask")
     # the host frees Ben's seat: his phone offers the free seat again
+    assert host.get_attribute("#seat-admin", "open") is not None   # opened by hand: it stayed open
     host.tap("#seat-admin button.phone-role[data-role='watch'] >> nth=1")
     ben.wait_for_selector("button.claim[data-seat='1']", timeout=5000)
     assert not ann.errors and not ben.errors and not host.errors

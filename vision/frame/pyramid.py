@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.reading.markers import MarkerFinder, pool
+from vision.reading.markers import MarkerFinder, candidate_mask, pool
 
 PYRAMID_FROM = 2600
 """Frames wider than this (a 4K camera: 3840) are searched at half resolution first."""
@@ -38,18 +38,20 @@ class PyramidFinder(MarkerFinder):
         # they are under ~20 px there (the full frame under 2.7 px/mm), which the caller's ``small``
         # (judged on the full frame) does not say; it costs a third more of a quarter of the pixels
         windows = self.windows
+        where = candidate_mask(half)
         if self.threads and len(windows) > 1:
-            jobs = [pool().submit(self._full_markers, grey, half, w, c) for w, c in windows[1:]]
-            found = [self._full_markers(grey, half, *windows[0])] + [job.result() for job in jobs]
+            jobs = [pool().submit(self._full_markers, grey, half, w, c, where) for w, c in windows[1:]]
+            found = [self._full_markers(grey, half, *windows[0], where)] + [job.result() for job in jobs]
         else:
-            found = [self._full_markers(grey, half, w, c) for w, c in windows]
+            found = [self._full_markers(grey, half, w, c, where) for w, c in windows]
         return self._refine(grey, np.concatenate([ids for ids, _ in found]),
                             np.concatenate([quads for _, quads in found]))
 
-    def _full_markers(self, grey: np.ndarray, half: np.ndarray, window: int, constant: float) -> tuple[np.ndarray, np.ndarray]:
+    def _full_markers(self, grey: np.ndarray, half: np.ndarray, window: int, constant: float,
+                      where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(ids, full-frame corners) of the candidates one threshold of ``half`` shows, read on ``grey``."""
         # a half-size pixel's centre x maps to 2x + 0.5 on the full frame; the candidate rules
         # (shape, and 3 px from the edge) are judged there, as a full search would
-        quads = self._candidates(grey, self._quads(half, window, constant) * 2.0 + 0.5)
+        quads = self._candidates(grey, self._quads(half, window, constant, where) * 2.0 + 0.5)
         return self._identify(grey, quads)
 

@@ -18,8 +18,9 @@ class SourceError(ValueError):
     """A camera, video or image folder that cannot be read, with what to do about it."""
 
 
-def camera_frames(index: int, width: int = 1920, height: int = 1080) -> Iterator[np.ndarray]:
-    """Frames from webcam ``index`` (asks for ``width`` × ``height``), until it stops delivering."""
+def camera_frames(index: int | str, width: int = 1920, height: int = 1080) -> Iterator[np.ndarray]:
+    """Frames from webcam ``index`` (or a device path such as /dev/video2; asks for ``width`` ×
+    ``height``), until it stops delivering."""
     # OpenCV prints its own "[ WARN ] can't open camera by index" lines for every backend it tries;
     # our SourceError says what to do, so its warnings stay quiet while the camera is opened
     quiet = getattr(getattr(cv2, "utils", None), "logging", None)
@@ -74,13 +75,22 @@ def _read(capture: cv2.VideoCapture, cannot_open: str) -> Iterator[np.ndarray]:
         capture.release()
 
 
-def frames(camera: int | None = None, video: str | Path | None = None,
+def frames(camera: int | str | None = None, video: str | Path | None = None,
            images: str | Path | None = None) -> Iterator[np.ndarray]:
-    """Frames from exactly one of a camera index, a video file or an image folder."""
+    """Frames from exactly one of a camera (an index, a device path, or a video file: ``--camera``
+    takes what ``--video`` takes), a video file or an image folder."""
     given = [x is not None for x in (camera, video, images)]
     if sum(given) != 1:
         raise SourceError("give exactly one frame source: a camera index, a video file or an image folder")
     # opened eagerly, so that a bad source fails here with its message, not in the middle of a loop
+    if isinstance(camera, str) and camera.strip().isdigit():
+        camera = int(camera)
+    if isinstance(camera, str):
+        if Path(camera).is_file():
+            return _primed(video_frames(camera))       # a recording given as the camera
+        if not Path(camera).exists():
+            raise SourceError(f"no camera {camera!r}: give a camera index (0, 1, ...), a device such as "
+                              "/dev/video0, or a video file")
     if camera is not None:
         return _primed(camera_frames(camera))
     if video is not None:

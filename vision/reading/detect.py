@@ -47,6 +47,12 @@ there". Measured on rendered tables seen at 45–70° (docs/vision.md): of the m
 finder reads 98–100 % from 3 px per module, 52 % at 2.0, 32 % at 1.75, 4 % at 1.5: below 2 it
 reads by luck, and there a far-side card (~1.7) was once read as another deck's marker."""
 
+COARSE_PAIR_PX_PER_MODULE = 1.7
+"""A marker read coarser than ``MIN_PX_PER_MODULE`` but at least this fine (a 1080p camera's 1.0 px/mm
+at a card turned or seen at an angle: ~1.8–2.1) counts when the card's other marker is read too,
+where the card's geometry puts it: two reads of one id that agree on one card's pose are no misread
+by luck. Alone it stays "something there". (issue 24: identification at 1.0 px/mm)"""
+
 DECODERS = ("zxing", "pyzbar")
 
 DETECTORS = ("quads", "aruco")
@@ -262,9 +268,16 @@ class Detector:
         foreign: list[str] = []
         faint: list[MarkerHit] = []
         found = self.markers(grey, boxes)
-        fine = px_per_module(np.array([h.corners for h in found])) >= MIN_PX_PER_MODULE if found else []
-        for hit, readable in zip(found, fine):
+        resolution = px_per_module(np.array([h.corners for h in found])) if found else np.zeros(0)
+        coarse: list[MarkerHit] = []      # read between COARSE_PAIR_PX_PER_MODULE and MIN_PX_PER_MODULE
+        for hit, ppm in zip(found, resolution):
             card = cat.by_marker(hit.marker)
+            readable = ppm >= MIN_PX_PER_MODULE
+            if not readable and ppm >= COARSE_PAIR_PX_PER_MODULE and card is not None \
+                    and card.kind != "calibration" and (self.cards is None or card.id in self.cards):
+                coarse.append(hit)        # a card only with its other marker (below)
+                hits.setdefault(card.id, []).append(hit)
+                continue
             if not readable:
                 faint.append(hit)
             elif card is None:
@@ -291,6 +304,10 @@ class Detector:
         for card_id, group in hits.items():
             poses = np.array([next(first) for _ in group])
             found_cards = _group(card_id, group, poses) if cal is None else _group_on_table(card_id, group, poses, cal)
+            if coarse:
+                alone = [s for s in found_cards if s.markers == 1 and any(s.image_pts is h.corners for h in coarse)]
+                faint += [h for h in coarse if any(s.image_pts is h.corners for s in alone)]
+                found_cards = [s for s in found_cards if not any(s is a for a in alone)]
             if len(found_cards) > 1 and not card_id.startswith("B-"):
                 where = ", ".join(f"({x:.0f}, {y:.0f}) px" for x, y in (s.centre_px() for s in found_cards))
                 conflicts.append(f"{card_id}: {len(found_cards)} copies in view at {where}")

@@ -8,7 +8,12 @@ keeps OpenCV's steps and settings where they cost nothing and changes what was s
 
 0. **Sharpen**: an unsharp mask (``SHARPEN_SIGMA``) undoes a little of the lens's and shake's
    softness first (measured: ``SHARPEN_AMOUNT``).
-1. **Candidates**: adaptive thresholds (``cv2.adaptiveThreshold``'s mean rule, of a 3, 13 and 23 px
+1. **Candidates**, only where a marker may be (``candidate_mask``): a marker is black print on
+   white paper, so every part of its outline lies where the frame's local contrast is high *for its
+   brightness* (the darkest pixel of a few px under 60 % of the brightest); a wood grain, a cloth's
+   weave, a glass table's reflections are not, and the contours are followed only there, so their
+   cost no longer grows with the table's texture (a busy wood grain: 320 → 40 ms of CPU a 1080p
+   frame, ``docs/vision.md``). There: adaptive thresholds (``cv2.adaptiveThreshold``'s mean rule, of a 3, 13 and 23 px
    window like ArUco's defaults, but 14 grey levels below the mean instead of 7 for the two larger
    windows: the wood's grain falls away, a printed black border does not; the 23 px window only
    where markers may be small), ``cv2.findContours`` (only outer borders), ``cv2.approxPolyDP`` to
@@ -49,6 +54,15 @@ third of the finder's time."""
 THREADS = 3
 """Worker threads shared by the finders (OpenCV and zxing-cpp release the GIL, so both cores work):
 two thresholds while the caller searches the third, and a QR scan of the frame beside them."""
+
+CONTRAST_SHARE = 0.4
+"""Where the brightest and darkest pixel of a 3 × 3 neighbourhood of the frame halved (6 × 6 px)
+differ by more than this share of the brightest, a marker's outline may pass (``candidate_mask``):
+black ink on paper differs by 70–85 % (blurred at 1.0 px/mm, in a dim room, on the dark side of a
+lamp's gradient alike), wood grain by up to ~35 %, a weave or a reflection's soft edge by less."""
+
+CONTRAST_MIN = 24
+"""...and by at least this many grey levels (noise in a dark corner is no marker)."""
 
 MIN_PERIMETER_PX = 0.02 * 1920
 """design.md's minMarkerPerimeterRate 0.02 of a 1080p frame, in px (a 15 mm marker at ~0.7 px/mm)."""
@@ -187,6 +201,19 @@ def pool() -> ThreadPoolExecutor:
         return _POOL
 
 
+def candidate_mask(grey: np.ndarray) -> np.ndarray:
+    """Where in ``grey`` a marker's outline may lie (255) or not (0): the local contrast rule of
+    ``CONTRAST_SHARE`` on the frame halved, grown by one of its px, back at full size."""
+    h, w = grey.shape[:2]
+    half = cv2.resize(grey, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    square = np.ones((3, 3), np.uint8)
+    brightest = cv2.dilate(half, square)
+    contrast = cv2.subtract(brightest, cv2.erode(half, square))
+    wanted = cv2.max(cv2.multiply(brightest, CONTRAST_SHARE), CONTRAST_MIN)
+    mask = cv2.dilate(cv2.compare(contrast, wanted, cv2.CMP_GT), square)
+    return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
 def unsharp_masked(grey: np.ndarray) -> np.ndarray:
     """``grey`` through the unsharp mask the markers are searched on (``SHARPEN_SIGMA``)."""
     if not SHARPEN_AMOUNT:
@@ -210,26 +237,31 @@ class MarkerFinder:
         # searched and read on the sharpened frame, corners refined on the frame itself (the mask's
         # overshoot would pull them)
         sharp = unsharp_masked(grey)
+        where = candidate_mask(grey)
         if self.threads and len(windows) > 1:
             # the others in the pool while this thread searches the first (the costliest, 3 px)
-            jobs = [pool().submit(self._markers, sharp, w, c) for w, c in windows[1:]]
-            found = [self._markers(sharp, *windows[0])] + [job.result() for job in jobs]
+            jobs = [pool().submit(self._markers, sharp, w, c, where) for w, c in windows[1:]]
+            found = [self._markers(sharp, *windows[0], where)] + [job.result() for job in jobs]
         else:
-            found = [self._markers(sharp, w, c) for w, c in windows]
+            found = [self._markers(sharp, w, c, where) for w, c in windows]
         return self._refine(grey, np.concatenate([ids for ids, _ in found]),
                             np.concatenate([quads for _, quads in found]))
 
-    def _markers(self, grey: np.ndarray, window: int, constant: float) -> tuple[np.ndarray, np.ndarray]:
+    def _markers(self, grey: np.ndarray, window: int, constant: float,
+                 where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(ids, corners) of the markers one threshold shows (several per marker, unrefined)."""
-        return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant)))
+        return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant, where)))
 
     # --- 1. candidates ---------------------------------------------------------------------------
     @staticmethod
-    def _quads(grey: np.ndarray, window: int, constant: float) -> np.ndarray:
-        """Convex four-cornered outer contours of one adaptive threshold (N, 4, 2)."""
+    def _quads(grey: np.ndarray, window: int, constant: float, where: np.ndarray | None = None) -> np.ndarray:
+        """Convex four-cornered outer contours of one adaptive threshold (N, 4, 2), followed only
+        inside ``where`` (``candidate_mask``) when given."""
         # cv2.adaptiveThreshold(MEAN_C, BINARY_INV), in two faster steps: dark = below the local mean
         mean = cv2.blur(grey, (window, window), borderType=cv2.BORDER_REPLICATE)
         binary = cv2.compare(grey, cv2.subtract(mean, constant), cv2.CMP_LE)
+        if where is not None:
+            cv2.bitwise_and(binary, where, dst=binary)
         contours, hierarchy = cv2.findContours(binary, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
         if not contours:
             return np.zeros((0, 4, 2))

@@ -3,7 +3,7 @@
 The table's frame is the calibration pattern's: the outer top-left corner of K-CAL1 is (0, 0), x runs
 towards K-CAL2 and y towards K-CAL4 (both in millimetres). Two patterns are known:
 
-* ``CalibrationLayout.sheet()`` — the printed calibration sheet (``companion print calibration``):
+* ``CalibrationLayout.sheet()`` — the calibration sheet (``companion print tokens`` prints it after the tokens):
   four 40 mm markers spanning 190 × 250 mm, laid flat anywhere on the table (the default);
 * ``CalibrationLayout.corners(w, h)`` — the same four markers cut out and laid in the corners of a
   ``w`` × ``h`` mm play area, K-CAL1 top-left, 2 top-right, 3 bottom-right, 4 bottom-left, upright.

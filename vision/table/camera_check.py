@@ -24,9 +24,12 @@ import numpy as np
 from companion import catalogue as cat
 from vision.table.calibrate import Calibration
 
-READ_PX_PER_MM = 1.4
-"""Resolution (px per table mm along the worse axis) from which 15 mm markers are read: every card
-seen at 1.35 px/mm or more was read in the angled-camera trials (issue 12), so 1.4 keeps a margin."""
+READ_PX_PER_MM = 1.2
+"""Resolution (px per table mm along the worse axis) from which 15 mm markers are read. Measured
+(issue 24, ``companion bench vision --part surfaces --scales 1.2``): mid-game tables of all five
+games on five table surfaces at 1.2 px/mm, 590 of 590 visible cards identified, 0 wrong; at 1.0,
+72–83 %. Was 1.4 (issue 12's angled trials, before the finder's coarse pairs and candidate mask),
+which a 1080p camera cannot give Wheel's circle from any pose at 45–70°."""
 
 TYPICAL_HFOV_DEG = 65.0
 """Horizontal field of view assumed for distance advice (a phone's main camera or a webcam, 60–75°)."""

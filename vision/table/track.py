@@ -107,6 +107,12 @@ class Tracker:
             track.card = replace(card, track=track.number)
             track.missing = 0
             matched.append(track)
+        # a card lies in one place: read somewhere, any other track of it is where it was (a card
+        # taken to a player's fan is not also left in the circle for the tracker to keep)
+        moved = {c.card_id for c in seen if c.face_up}
+        for track in [t for t in unmatched if t.card.face_up and t.card.card_id in moved]:
+            unmatched.remove(track)
+            self.tracks.remove(track)
         unmatched = [t for t in unmatched if t.number in in_scope]
         for track in unmatched:
             if track.card.source != "tracked":

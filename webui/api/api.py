@@ -18,7 +18,7 @@ from companion.games import GAME_IDS, describe_all, game_class
 from webui.core import guard
 from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
-from webui.core.i18n import pick, t
+from webui.core.i18n import N_, Text, both, pick, t
 from webui.core.render import move_groups
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -44,12 +44,11 @@ def _int_field(body: dict[str, Any], name: str, *, required: bool = False,
     value = body.get(name)
     if value is None or value == "":
         if required:
-            fail(400, f"\"{name}\" is required (a whole number).", ja=f"\"{name}\" は必須です(整数)。")
+            fail(400, both("\"{name}\" is required (a whole number).", name=name))
         return None
     number = whole_number(value)
     if number is None or number < minimum:
-        fail(400, f"\"{name}\" must be a whole number of at least {minimum}, got {value!r}.",
-             ja=f"\"{name}\" は{minimum}以上の整数にしてください({value!r}が指定されました)。")
+        fail(400, both("\"{name}\" must be a whole number of at least {minimum}, got {value!r}.", name=name, minimum=minimum, value=value))
     return number
 
 
@@ -57,29 +56,26 @@ def create_table(body: dict[str, Any]) -> Any:
     """Create a table from a form or JSON body (game, players, names, options, rounds, target)."""
     game = body.get("game")
     if game not in GAME_IDS:
-        fail(400, f"Unknown game {game!r}: choose one of {', '.join(GAME_IDS)}.",
-             ja=f"ゲーム{game!r}はありません。{', '.join(GAME_IDS)} から選んでください。")
+        fail(400, both("Unknown game {game!r}: choose one of {games}.", game=game, games=", ".join(GAME_IDS)))
     cls = game_class(game)
     players = _int_field(body, "players", required=True)
     if not cls.min_players <= players <= cls.max_players:
-        fail(400, f"{cls.title} is for {cls.min_players}–{cls.max_players} players, got {players}.",
-             ja=f"{cls.title_ja}は{cls.min_players}〜{cls.max_players}人用です({players}人が指定されました)。")
+        fail(400, both("{title} is for {low}–{high} players, got {players}.", title=Text(cls.title, cls.title_ja),
+                       low=cls.min_players, high=cls.max_players, players=players))
     names = body.get("names") or []
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",")]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        fail(400, "\"names\" must be a list of strings (or one comma-separated string).",
-             ja="\"names\" は文字列のリスト(またはカンマ区切りの1つの文字列)にしてください。")
+        fail(400, both("\"names\" must be a list of strings (or one comma-separated string)."))
     if len(names) > players:
-        fail(400, f"{len(names)} names for {players} players: give at most one name per seat.",
-             ja=f"{players}人に{len(names)}個の名前があります。名前は1席に1つまでです。")
+        fail(400, both("{count} names for {players} players: give at most one name per seat.", count=len(names),
+                       players=players))
     clean = session_module().store.clean_text
     names = [(clean(n, MAX_NAME) or f"P{i + 1}") for i, n in enumerate(names)]
     names += [f"P{i + 1}" for i in range(len(names), players)]
     options = body.get("options") or {}
     if not isinstance(options, dict):
-        fail(400, "\"options\" must be a JSON object such as {\"banners\": true}.",
-             ja="\"options\" は {\"banners\": true} のようなJSONオブジェクトにしてください。")
+        fail(400, both("\"options\" must be a JSON object such as {\"banners\": true}."))
     try:
         cls.validate_options(options, players)
     except GameError as err:
@@ -91,7 +87,7 @@ def create_table(body: dict[str, Any]) -> Any:
     target = _int_field(body, "target")
     wait = guard.limit("create").wait(guard.client())
     if wait:
-        too_many(wait, "Too many new tables from this address", "このアドレスからの新しいテーブルが多すぎます")
+        too_many(wait, both("Too many new tables from this address"))
     try:
         s = tables().create(game, players, names=names, options=options, rounds=rounds,
                             target=target)
@@ -137,7 +133,7 @@ def find_table(code: str) -> str | None:
     wait = guard.limit("join").wait(guard.client())
     table_id = tables().find(code)
     if wait and not (table_id is not None and guard.joined_before(table_id)):
-        too_many(wait, "Too many wrong codes from this address", "このアドレスからの誤ったコードが多すぎます")
+        too_many(wait, both("Too many wrong codes from this address"))
     if table_id is None:
         guard.limit("join").spend(guard.client())
     return table_id
@@ -148,8 +144,7 @@ def new_phone(table_id: str, name: Any) -> str:
     its token."""
     wait = guard.limit("phones").wait(f"{table_id} {guard.client()}")
     if wait:
-        too_many(wait, "Too many phones joined this table from this address",
-                 "このアドレスからこの卓に参加した端末が多すぎます")
+        too_many(wait, both("Too many phones joined this table from this address"))
     token = tables().join(table_id, phone_label(name, table_id))
     guard.phone_joined(table_id)
     return token
@@ -167,12 +162,10 @@ def join() -> Response:
     body = json_body()
     code = body.get("code")
     if not isinstance(code, str) or not code.strip() or len(code) > 20:
-        fail(400, "Send {\"code\": \"K7Q2\"}: the short code shown on the host screen.",
-             ja="{\"code\": \"K7Q2\"} の形で、ホスト画面の短いコードを送ってください。")
+        fail(400, both("Send {\"code\": \"K7Q2\"}: the short code shown on the host screen."))
     table_id = find_table(code)
     if table_id is None:
-        fail(404, f"No table has the code {code.strip().upper()!r}. Check the host screen.",
-             ja=f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。")
+        fail(404, both("No table has the code {code!r}. Check the host screen.", code=code.strip().upper()))
     token = new_phone(table_id, body.get("name"))
     return jsonify({"id": table_id, "token": token,
                     "url": url_for("phone.table", table_id=table_id)})
@@ -185,10 +178,9 @@ def seat_param(s: Any, who: Caller) -> None:
         return
     seat = whole_number(raw)
     if seat is None or not 0 <= seat < s.players:
-        fail(400, f"\"seat\" must be 0–{s.players - 1}.", ja=f"\"seat\" は0〜{s.players - 1}です。")
+        fail(400, both("\"seat\" must be 0–{last}.", last=s.players - 1))
     if who.viewer.seat != seat:
-        fail(403, "A phone sees only the seat it holds; the host frees or moves seats.",
-             ja="端末が見られるのは自分の席だけです。席の解放・移動はホストが行います。")
+        fail(403, both("A phone sees only the seat it holds; the host frees or moves seats."))
 
 
 def state_for(s: Any, viewer: Any, language: str) -> dict[str, Any]:
@@ -196,7 +188,8 @@ def state_for(s: Any, viewer: Any, language: str) -> dict[str, Any]:
     st = session_module().view.view_for(s, viewer)
     moves = st["legal_moves"] + st["chance_moves"]
     if (s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal"
-            and not st["prompts"] and (viewer.moves_for_everyone or s.players == 1)):
+            and not st["prompts"] and (viewer.moves_for_everyone
+                                       or session_module().view.chance_seat(s.game) == viewer.seat)):
         # two players dealt real cards at the table: the app need not know the hands
         moves.append({"player": CHANCE, "kind": "deal"})
     st["groups"] = [{"title": title, "moves": moves}
@@ -219,16 +212,13 @@ def _check_cards(s: Any, move: Move) -> None:
         if key != "card" or value is None:
             continue
         if not isinstance(value, str):
-            fail(400, f"\"card\" must be a card id such as W-R5, got {value!r}.",
-                 ja=f"\"card\" はW-R5のようなカードIDにしてください({value!r}が指定されました)。")
+            fail(400, both("\"card\" must be a card id such as W-R5, got {value!r}.", value=value))
         try:
             info = catalogue.card(value)
         except (KeyError, ValueError):
-            fail(400, f"Unknown card {value!r}: card ids look like W-R5, H-B9, S-G10, P-H8, C03-7-2.",
-                 ja=f"カード{value!r}はありません。カードIDはW-R5、H-B9、S-G10、P-H8、C03-7-2のような形です。")
+            fail(400, both("Unknown card {value!r}: card ids look like W-R5, H-B9, S-G10, P-H8, C03-7-2.", value=value))
         if info.game != s.game_id:
-            fail(400, f"{value} is a card of {info.game}, but this table plays {s.game_id}.",
-                 ja=f"{value}は{info.game}のカードですが、この卓は{s.game_id}を遊んでいます。")
+            fail(400, both("{value} is a card of {game}, but this table plays {game_id}.", value=value, game=info.game, game_id=s.game_id))
 
 
 WriteAction = Callable[[Any, int, dict[str, Any], Caller], Any]
@@ -242,24 +232,19 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
     session = session_module()
     who = require_role(table_id, role)
     if who.role == "watch":
-        fail(403, "Claim a seat first (or ask the host): a phone that only watches cannot change the game.",
-             ja="先に席を選んでください(またはホストに頼んでください)。見ているだけの端末はゲームを変えられません。")
+        fail(403, both("Claim a seat first (or ask the host): a phone that only watches cannot change the "
+                       "game."))
     body = json_body()
     version = expected_version(body) if versioned else -1
     s = get_session(table_id)
     with tables().lock(table_id):
         s.refresh()
         if versioned and version != s.version:
-            fail(409, f"The table changed (you saw version {version}, it is now {s.version}); "
-                      f"reload and try again.",
-                 ja=f"卓の状態が変わりました(版{version}→{s.version})。読み込み直してください。",
-                 version=s.version)
+            fail(409, both(STALE, seen=version, version=s.version), version=s.version)
         try:
             result = action(s, version, body, who)
         except session.StaleVersion as err:
-            fail(409, f"{err} The table is now at version {s.version}; reload and try again.",
-                 ja=f"卓の状態が変わりました(版{err.expected}→{s.version})。読み込み直してください。",
-                 version=s.version)
+            fail(409, both(STALE, seen=err.expected, version=s.version), version=s.version)
         except IllegalMove as err:
             refuse(422, err, names=s.names, version=s.version)
         except (GameError, session.SessionError) as err:
@@ -278,32 +263,32 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
     return jsonify(out), 200
 
 
+STALE = N_("The table changed (you saw version {seen}, it is now {version}); reload and try again.")
+"""A write based on an older state than the table's (refused: the phone reloads)."""
+
+
 def _parse_move(s: Any, data: Any, *, seats_only: bool = False) -> Move:
     try:
         move = Move.from_json(data)
     except GameError as err:
-        fail(400, f"{err}. Send {{\"move\": {{\"player\": 0, \"kind\": \"take\", \"card\": \"W-R5\"}}, "
-                  f"\"version\": N}}.",
-             ja=f"{err.ja or '手の形が正しくありません'}。{{\"move\": {{\"player\": 0, \"kind\": \"take\", "
-                f"\"card\": \"W-R5\"}}, \"version\": N}} の形で送ってください。")
+        why = Text(str(err), err.ja or t("The move is not in the right form", "ja"))
+        fail(400, both("{why}. Send {{\"move\": {{\"player\": 0, \"kind\": \"take\", \"card\": \"W-R5\"}}, "
+                       "\"version\": N}}.", why=why))
     lowest = 0 if seats_only else CHANCE
     if not isinstance(move.player, int) or isinstance(move.player, bool) or not lowest <= move.player < s.players:
-        fail(400, f"\"player\" must be a seat 0–{s.players - 1}"
-                  f"{'' if seats_only else ' (or -1 for a card the table turned over)'}, got {move.player!r}.",
-             ja=f"\"player\" は席0〜{s.players - 1}です({move.player!r}が指定されました)。")
+        said = (N_("\"player\" must be a seat 0–{last}, got {player!r}.") if seats_only else
+                N_("\"player\" must be a seat 0–{last} (or -1 for a card the table turned over), got {player!r}."))
+        fail(400, both(said, last=s.players - 1, player=move.player))
     _check_cards(s, move)
     return move
 
 
 REFUSED_MOVE = {
-    "chance": ("A card turned over or dealt at the table is entered by the host or the table's "
-               "scorekeeper, not by a player's phone.",
-               "卓でめくったカードや配ったカードは、ホストか記録係が入力します(各プレイヤーの端末ではできません)。"),
-    "other": ("Your phone holds {mine}: it moves only for {mine}. Ask the host for the table role "
-              "(one shared phone) if one phone should enter everyone's moves.",
-              "この端末は{mine}の席です。{mine}の手だけを指せます。1台で全員の手を入力するなら、ホストに記録係にしてもらってください。"),
-    "watch": ("Claim a seat first: a phone that only watches cannot move.",
-              "先に席を選んでください。見ているだけの端末は手を指せません。"),
+    "chance": N_("A card turned over at the table is entered on the phone of the seat that turned it "
+                 "over ({turner}), or by the host or the table's scorekeeper."),
+    "other": N_("Your phone holds {mine}: it moves only for {mine}. Ask the host for the table role (one "
+                  "shared phone) if one phone should enter everyone's moves."),
+    "watch": N_("Claim a seat first: a phone that only watches cannot move."),
 }
 
 
@@ -316,11 +301,12 @@ def who_says(s: Any, who: Caller) -> str:
 
 def check_mover(s: Any, who: Caller, move: Move) -> None:
     """Refuse (403) a move this caller may not enter: a seat's phone moves only for its seat."""
-    why = session_module().view.may_move(s.game, who.viewer, move)
+    view = session_module().view
+    why = view.may_move(s.game, who.viewer, move)
     if why:
         mine = s.names[who.viewer.seat] if who.viewer.seat is not None else "?"
-        en, ja = REFUSED_MOVE[why]
-        fail(403, en.format(mine=mine), ja=ja.format(mine=mine))
+        turner = view.chance_seat(s.game)
+        fail(403, both(REFUSED_MOVE[why], mine=mine, turner=s.names[turner] if turner is not None else "—"))
 
 
 @bp.post("/tables/<table_id>/move")
@@ -338,8 +324,7 @@ def deal(table_id: str) -> tuple[Response, int]:
     """Let the app shuffle or draw: a random chance move (for a table without a camera)."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if not s.game.is_chance_node():
-            fail(409, "No shuffle or draw is due now: a player is to move.",
-                 ja="今はシャッフルもドローもありません。プレイヤーの手番です。", version=s.version)
+            fail(409, both("No shuffle or draw is due now: a player is to move."), version=s.version)
         m = s.game.sample_chance(random.Random())
         check_mover(s, who, m)
         return s.play(m, by=f"app ({who_says(s, who)})", expected_version=version)
@@ -352,14 +337,12 @@ def answer(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         prompt, choice = body.get("prompt"), body.get("choice")
         if not isinstance(prompt, str) or not isinstance(choice, str):
-            fail(400, "Send {\"prompt\": id, \"choice\": id, \"version\": N} (ids from the state's "
-                      "prompts).", ja="{\"prompt\": id, \"choice\": id, \"version\": N} の形で送ってください"
-                                      "(idは状態のpromptsから)。")
+            fail(400, both("Send {\"prompt\": id, \"choice\": id, \"version\": N} (ids from the state's prompts)."))
         shown = next((p for p in session_module().view.view_for(s, who.viewer)["prompts"]
                       if p["id"] == prompt), None)
         if shown is not None and shown.get("hidden"):
-            fail(403, "This question names cards you may not see: the host or the scorekeeper answers it.",
-                 ja="この確認にはあなたに見えないカードが含まれます。ホストか記録係が答えます。")
+            fail(403, both("This question names cards you may not see: the host or the scorekeeper answers "
+                           "it."))
         return s.answer(prompt, choice, by=who_says(s, who), expected_version=version)
     return _write(table_id, "player", act)
 
@@ -372,12 +355,11 @@ def undo_request(table_id: str) -> tuple[Response, int]:
         asker = f"{table_id} {who.phone['phone'] if who.phone else 'host'}"
         wait = guard.limit("undo").wait(asker)
         if wait:
-            too_many(wait, "Too many undo requests from this phone", "この端末からの取り消しの依頼が多すぎます")
+            too_many(wait, both("Too many undo requests from this phone"))
         guard.limit("undo").spend(asker)
         target, moves = s.last_moves_of(who.viewer.seat)
         if not moves:
-            fail(400, "There is no move of yours to take back in this game.",
-                 ja="このゲームには取り消せるあなたの手がありません。")
+            fail(400, both("There is no move of yours to take back in this game."))
         phone = who.phone["phone"] if who.phone else "host"
         tables().request_undo(table_id, phone, {
             "phone": phone, "by": who_says(s, who), "seat": who.viewer.seat, "version": version,
@@ -398,18 +380,15 @@ def undo(table_id: str) -> tuple[Response, int]:
             mine = last and all(session_module().view.may_move(s.game, who.viewer, m) is None
                                 for m in last)
             if not mine:
-                fail(403, "You may take back only your own last move, before the next player acts. "
-                          "Ask the host to undo instead.",
-                     ja="取り消せるのは、次のプレイヤーが動く前の自分の直前の手だけです。ホストに取り消しを依頼してください。")
+                fail(403, both("You may take back only your own last move, before the next player acts. Ask "
+                               "the host to undo instead."))
         asked = body.get("phone")
         if who.role == "host" and isinstance(asked, str):
             request_ = next((r for r in tables().pending_undos(table_id) if r["phone"] == asked), None)
             if request_ is None:
-                fail(404, "That undo request is gone (declined, or a move was undone since).",
-                     ja="その取り消し依頼はもうありません。")
+                fail(404, both("That undo request is gone (declined, or a move was undone since)."))
             if request_["version"] != version:
-                fail(409, "The game moved on since the request: decline it, or undo by hand.",
-                     ja="依頼の後にゲームが進みました。断るか、手動で取り消してください。", version=s.version)
+                fail(409, both("The game moved on since the request: decline it, or undo by hand."), version=s.version)
             # one undo entry for all the moves back to the asker's, and the request settled in
             # the same transaction: a restart never finds it half done
             undone = s.undo_back_to(request_["target"], asked_by=request_["by"], expected_version=version,
@@ -428,8 +407,7 @@ def undo_decline(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         phone = body.get("phone")
         if not isinstance(phone, str):
-            fail(400, "Send {\"phone\": id, \"version\": N} (the id from the undo request).",
-                 ja="{\"phone\": id, \"version\": N} の形で送ってください(idは取り消し依頼のもの)。")
+            fail(400, both("Send {\"phone\": id, \"version\": N} (the id from the undo request)."))
         tables().settle_undos(table_id, phone)
         return {"declined": phone}
     return _write(table_id, "host", act)
@@ -441,8 +419,7 @@ def override(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         reason = body.get("reason")
         if not isinstance(reason, str) or not reason.strip():
-            fail(400, "An override needs a \"reason\" (it is logged as a house ruling).",
-                 ja="上書きには \"reason\"(理由)が必要です(ハウスルールとして記録されます)。")
+            fail(400, both("An override needs a \"reason\" (it is logged as a house ruling)."))
         return s.override(_parse_move(s, body.get("move"), seats_only=True), reason=reason.strip()[:200],
                           expected_version=version)
     return _write(table_id, "host", act)
@@ -479,8 +456,7 @@ def observe(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         observation = body.get("observation")
         if not isinstance(observation, dict):
-            fail(400, "Send {\"observation\": {...layout keys...}, \"version\": N}.",
-                 ja="{\"observation\": {...卓の配置...}, \"version\": N} の形で送ってください。")
+            fail(400, both("Send {\"observation\": {...layout keys...}, \"version\": N}."))
         return s.observe(observation, source=str(body.get("source") or "camera")[:40])
     return _write(table_id, "host", act, versioned=False)
 
@@ -498,18 +474,15 @@ def claim_seat(table_id: str) -> tuple[Response, int]:
     body = json_body()
     s = get_session(table_id)
     if who.phone is None:
-        fail(400, "The host has no seat of its own: join from your phone (or this browser's join "
-                  "page) to play a seat.", ja="ホストには席がありません。席で遊ぶには端末から参加してください。")
+        fail(400, both("The host has no seat of its own: join from your phone (or this browser's join page) "
+                       "to play a seat."))
     seat = whole_number(body.get("seat"))
     if seat is None or not 0 <= seat < s.players:
-        fail(400, f"Send {{\"seat\": N}} with N from 0 to {s.players - 1}.",
-             ja=f"{{\"seat\": N}}(Nは0〜{s.players - 1})を送ってください。")
+        fail(400, both("Send {{\"seat\": N}} with N from 0 to {last}.", last=s.players - 1))
     if who.role != "watch":
-        fail(409, "This phone already has a role at this table; the host frees or moves seats.",
-             ja="この端末はすでにこの卓で役割を持っています。席の解放・移動はホストが行います。")
+        fail(409, both("This phone already has a role at this table; the host frees or moves seats."))
     if (table_id, who.phone["phone"]) in freed_phones():
-        fail(409, "The host freed this phone's seat: ask the host to give you a seat.",
-             ja="ホストがこの端末の席を解放しました。席はホストに割り当ててもらってください。")
+        fail(409, both("The host freed this phone's seat: ask the host to give you a seat."))
     try:
         tables().store.set_phone(table_id, who.phone["phone"], "seat", seat, only_if_role="watch")
     except session_module().SessionError as err:
@@ -542,16 +515,15 @@ def manage_phone(table_id: str) -> tuple[Response, int]:
     phone, role = body.get("phone"), body.get("role")
     known = {p["phone"] for p in tables().store.phones(table_id)}
     if not isinstance(phone, str) or phone not in known:
-        fail(404, f"No phone {phone!r} at this table (see GET /api/tables/{table_id}/phones).",
-             ja=f"この卓に端末{phone!r}はありません。")
+        fail(404, both("No phone {phone!r} at this table (see GET /api/tables/{table_id}/phones).", phone=phone,
+                       table_id=table_id))
     if role not in ("seat", "table", "watch", "remove"):
-        fail(400, "\"role\" is one of seat, table, watch, remove.",
-             ja="\"role\" は seat, table, watch, remove のどれかです。")
+        fail(400, both("\"role\" is one of seat, table, watch, remove."))
     seat = None
     if role == "seat":
         seat = whole_number(body.get("seat"))
         if seat is None or not 0 <= seat < s.players:
-            fail(400, f"\"seat\" must be 0–{s.players - 1}.", ja=f"\"seat\" は0〜{s.players - 1}です。")
+            fail(400, both("\"seat\" must be 0–{last}.", last=s.players - 1))
     try:
         if role == "remove":
             tables().store.remove_phone(table_id, phone)
@@ -582,14 +554,12 @@ def odds(table_id: str) -> Response:
                                                         "slots": threading.BoundedSemaphore(ODDS_AT_ONCE)})
     lock = state["locks"].setdefault(table_id, threading.Lock())
     if not lock.acquire(timeout=ODDS_WAIT):
-        fail(503, "The odds are being worked out for this table; ask again in a moment.",
-             ja="この卓の確率を計算中です。少ししてからもう一度どうぞ。", retry_after=2)
+        fail(503, both("The odds are being worked out for this table; ask again in a moment."), retry_after=2)
     try:
         report = state["cache"].get((table_id, version))
         if report is None:
             if not state["slots"].acquire(timeout=ODDS_WAIT):
-                fail(503, "The server is working out other tables' odds; ask again in a moment.",
-                     ja="ほかの卓の確率を計算中です。少ししてからもう一度どうぞ。", retry_after=2)
+                fail(503, both("The server is working out other tables' odds; ask again in a moment."), retry_after=2)
             try:
                 report = advice(game, samples=ODDS_SAMPLES)
             except GameError as err:
@@ -606,11 +576,11 @@ def odds(table_id: str) -> Response:
     labels = {}
     for choice in report["odds"]:   # each choice in the words of the move buttons
         if kind is None:
-            labels[choice] = t("next_draw", language)
+            labels[choice] = t("The next draw", language)
         else:
             words = game.describe_move(Move.of(seat, kind[0], **{kind[1]: choice}), short=True)
             labels[choice] = pick(words, words.ja, language)
-    columns = [t(f"odds_{c}", language) for c in ("win", "draw", "defeat")]
+    columns = [t(N_("win"), language), t(N_("draw"), language), t(N_("defeat"), language)]
     return jsonify(dict(report, labels=labels, columns=columns))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import threading
 from typing import Any, Iterator
+from webui.core.i18n import both
 
 
 def vision_available() -> bool:
@@ -63,7 +64,7 @@ class FrameWorker:
 class CameraFeed(FrameWorker):
     """Reads frames in a background thread and feeds each stable observation change to a table."""
 
-    def __init__(self, tables: Any, table_id: str, *, camera: int | None = None,
+    def __init__(self, tables: Any, table_id: str, *, camera: int | str | None = None,
                  video: str | None = None, images: str | None = None,
                  source: Iterator[Any] | None = None) -> None:
         """Watch a webcam, a video, an image folder, or any iterator of BGR frames (``source``:
@@ -156,23 +157,17 @@ def decode_frame(data: bytes) -> Any:
     import cv2
     import numpy as np
     if len(data) > FRAME_MAX_BYTES:
-        raise FrameRefused(413, f"The frame is {len(data)} bytes; at most {FRAME_MAX_BYTES} are taken "
-                                f"(send 1920×1080 JPEG frames).",
-                           f"フレームが{len(data)}バイトあります。受け付けるのは{FRAME_MAX_BYTES}バイトまでです"
-                           f"(1920×1080のJPEGを送ってください)。")
+        raise FrameRefused(413, *both("The frame is {size} bytes; at most {most} are taken (send 1920×1080 JPEG "
+                                     "frames).", size=len(data), most=FRAME_MAX_BYTES))
     size = jpeg_size(data)
     if size is None:
-        raise FrameRefused(415, "The frame is not a JPEG image: send the camera frame as image/jpeg.",
-                           "フレームがJPEG画像ではありません。カメラの映像をimage/jpegで送ってください。")
+        raise FrameRefused(415, *both("The frame is not a JPEG image: send the camera frame as image/jpeg."))
     if size[0] * size[1] > FRAME_MAX_PIXELS or min(size) < 16:
-        raise FrameRefused(413, f"A {size[0]}×{size[1]} frame is not taken: send between 16×16 and "
-                                f"3840×2160 pixels (1920×1080 is best).",
-                           f"{size[0]}×{size[1]}のフレームは受け付けません。16×16から3840×2160ピクセルの間で"
-                           f"送ってください(1920×1080が最適です)。")
+        raise FrameRefused(413, *both("A {width}×{height} frame is not taken: send between 16×16 and 3840×2160 "
+                                     "pixels (1920×1080 is best).", width=size[0], height=size[1]))
     frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if frame is None or (frame.shape[1], frame.shape[0]) != size:
-        raise FrameRefused(400, "The JPEG frame is damaged and cannot be decoded; send the next one.",
-                           "JPEGフレームが壊れていて読めません。次のフレームを送ってください。")
+        raise FrameRefused(400, *both("The JPEG frame is damaged and cannot be decoded; send the next one."))
     return frame
 
 
@@ -228,10 +223,8 @@ class Cameras:
                     return worker
                 worker.stop()
             elif worker is not None:
-                raise FrameRefused(409, "Another camera already watches this table (started with "
-                                        "the server): stop it before using a phone as the camera.",
-                                   "このテーブルはすでに別のカメラ(サーバー起動時に指定)が見ています。"
-                                   "スマホをカメラにするには、そちらを止めてください。")
+                raise FrameRefused(409, *both("Another camera already watches this table (started with the "
+                                              "server): stop it before using a phone as the camera."))
             feed = CameraFeed(tables, table_id, source=PushedFrames())
             self._workers[table_id] = feed
         return feed.start()

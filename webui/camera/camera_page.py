@@ -23,6 +23,7 @@ from webui.core.common import error_answer, fail, get_session, lang, tables, tok
 from webui.core.guard import local_request, same_secret
 from webui.host.routes import qr_svg
 from webui.phone.routes import COOKIE_AGE, redirect_with_token
+from webui.core.i18n import both, t
 
 bp = Blueprint("camera", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static/camera")
@@ -52,14 +53,10 @@ def _camera_or_host(table_id: str) -> str:
     if role == "host":
         return role
     if role is None:
-        fail(401, "Open the camera page from the host screen's link: only the phone the host "
-                  "chose may be the table's camera.",
-             ja="ホスト画面のリンクからカメラのページを開いてください。テーブルのカメラになれるのは"
-                "ホストが選んだスマホだけです。")
-    fail(403, "A player's phone cannot be the table's camera: open the camera link from the "
-              "host screen on the phone that will look down on the table.",
-         ja="プレイヤーのスマホはテーブルのカメラになれません。テーブルを見下ろすスマホで、ホスト画面の"
-            "カメラのリンクを開いてください。")
+        fail(401, both("Open the camera page from the host screen's link: only the phone the host chose may "
+                       "be the table's camera."))
+    fail(403, both("A player's phone cannot be the table's camera: open the camera link from the host screen "
+                   "on the phone that will look down on the table."))
 
 
 @bp.get("/camera/<table_id>")
@@ -77,9 +74,8 @@ def page(table_id: str) -> Any:
         host = tables().role(table_id, request.cookies.get(f"tch_{table_id}")) == "host"
         if host or local_request():     # the host's device, or this computer (as for the host page)
             return redirect_with_token(here, f"{CAMERA_COOKIE}{table_id}", camera)
-        return error_answer(403, "This is the table's camera page: open it with the link on the "
-                                 "host screen.",
-                            "テーブルのカメラのページです。ホスト画面のリンクから開いてください。")
+        return error_answer(403, *both("This is the table's camera page: open it with the link on the host "
+                                       "screen."))
     return render_template("camera.html", s=s, lang=lang(), token=camera,
                            res="4k" if request.args.get("res") == "4k" else "hd",
                            title=s.game.title, title_ja=s.game.title_ja)
@@ -92,16 +88,13 @@ def frame(table_id: str) -> tuple[Response, int]:
     get_session(table_id)
     _camera_or_host(table_id)
     if not vision_available():
-        fail(503, "The camera pipeline (vision/) is not installed in this build: the table is "
-                  "scored by tapping.",
-             ja="このビルドにはカメラの処理(vision/)が入っていません。手番はタップで記録してください。")
+        fail(503, both("The camera pipeline (vision/) is not installed in this build: the table is scored by "
+                       "tapping."))
     if request.mimetype != "image/jpeg":
-        fail(415, "Send one camera frame as the body, with Content-Type: image/jpeg.",
-             ja="カメラのフレームを1枚、Content-Type: image/jpeg で本文として送ってください。")
+        fail(415, both("Send one camera frame as the body, with Content-Type: image/jpeg."))
     if request.content_length is not None and request.content_length > FRAME_MAX_BYTES:
-        fail(413, f"The frame is {request.content_length} bytes; at most {FRAME_MAX_BYTES} are taken "
-                  f"(send 1920×1080 JPEG frames).",
-             ja=f"フレームが{request.content_length}バイトあります。受け付けるのは{FRAME_MAX_BYTES}バイトまでです。")
+        fail(413, both("The frame is {content_length} bytes; at most {FRAME_MAX_BYTES} are taken (send "
+                       "1920×1080 JPEG frames).", content_length=request.content_length, FRAME_MAX_BYTES=FRAME_MAX_BYTES))
     request.max_content_length = FRAME_MAX_BYTES     # this route takes frames, not 64 kB of JSON
     registry = cameras(current_app)
     # a rematch took this table's camera on to the new table: the frames go there
@@ -114,8 +107,7 @@ def frame(table_id: str) -> tuple[Response, int]:
     try:
         feed.frames.push(image)
     except ValueError:      # (SourceError) a frame of a new size restarted the camera meanwhile
-        fail(409, "The camera restarted (the phone was turned): send the next frame.",
-             ja="カメラが再起動しました(スマホの向きが変わりました)。次のフレームを送ってください。")
+        fail(409, both("The camera restarted (the phone was turned): send the next frame."))
     out = {"frames": feed.frames.pushed, "read": feed.seen, "calibrated": feed.pipeline.calibration is not None,
            "size": [image.shape[1], image.shape[0]]}
     if target is None:
@@ -136,10 +128,8 @@ def _check(table_id: str) -> tuple[Any, Any, Any]:
     from vision.table import camera_check
     worker = cameras(current_app).get(table_id)
     if worker is None:
-        fail(404, "No camera watches this table: open the camera page on a phone (the host "
-                  "screen's link) or start the server with --camera.",
-             ja="このテーブルを見ているカメラはありません。スマホでカメラのページを開くか(ホスト画面のリンク)、"
-                "--camera を付けてサーバーを起動してください。")
+        fail(404, both("No camera watches this table: open the camera page on a phone (the host screen's "
+                       "link) or start the server with --camera."))
     raw, cached = worker.raw, worker.checked
     if cached is not None and cached[0] is raw:
         return worker, cached[1], raw
@@ -183,7 +173,7 @@ def check_image(table_id: str) -> Response:
     _camera_or_host(table_id)
     worker, result, raw = _check(table_id)
     if raw is None:
-        fail(404, "No frame from the camera yet.", ja="カメラからの映像がまだありません。")
+        fail(404, both("No frame from the camera yet."))
     cached = worker.checked
     data = cached[2] if cached is not None and cached[0] is raw else None
     if data is None:
@@ -211,8 +201,7 @@ def qr(table_id: str) -> Response:
     """The phone-camera link as a QR code, on the host screen (it carries the camera's token)."""
     get_session(table_id)
     if _camera_or_host(table_id) != "host":
-        fail(403, "Only the host screen shows the camera link.",
-             ja="カメラのリンクを表示できるのはホスト画面だけです。")
+        fail(403, both("Only the host screen shows the camera link."))
     resp = make_response(qr_svg(camera_url(table_id)))
     resp.mimetype = "image/svg+xml"
     resp.headers["Cache-Control"] = "no-store"

@@ -8,8 +8,9 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from webui.core import guard, render
-from webui.core.errors import error_answer
-from webui.core.i18n import choice_words, lang, option_words, pick, player_count, t
+from webui.core.errors import HTTP_SAYS, error_answer
+from webui.core.i18n import (LANGUAGE_NAMES, N_, Text, both, choice_words, lang, nt, option_words, pick, player_count,
+                             pt, t)
 from webui.core.tables import Caller, Tables
 
 TOKEN_HEADER = "X-Table-Token"
@@ -18,8 +19,11 @@ TOKEN_HEADER = "X-Table-Token"
 class ApiError(Exception):
     """A refused request: HTTP status and a message that says what to do."""
 
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        """``extra`` goes into the JSON answer; ``ja`` is the Japanese message where given."""
+    def __init__(self, status: int, message: str | Text, **extra: Any) -> None:
+        """``extra`` goes into the JSON answer; ``ja`` is the Japanese message where given (a
+        ``Text`` message brings its own)."""
+        if isinstance(message, Text):
+            message, extra = message.en, {"ja": message.ja, **extra}
         super().__init__(message)
         self.status = status
         self.message = message
@@ -43,8 +47,7 @@ def get_session(table_id: str) -> Any:
     try:
         return tables().get(table_id)
     except session.SessionError:
-        raise ApiError(404, f"There is no table {table_id!r}. Check the join code on the host "
-                            f"screen.", ja=f"テーブル{table_id!r}はありません。ホスト画面の参加コードを確かめてください。") from None
+        raise ApiError(404, both("There is no table {table_id!r}. Check the join code on the host screen.", table_id=table_id)) from None
 
 
 def request_json() -> Any:
@@ -55,9 +58,8 @@ def request_json() -> Any:
     try:
         return request.get_json(silent=True)
     except RecursionError:
-        raise ApiError(400, "The JSON is nested too deeply; send a flat object such as "
-                            "{\"version\": 3, \"move\": {...}}.",
-                       ja="JSONの入れ子が深すぎます。{\"version\": 3, \"move\": {...}} のような形で送ってください。") from None
+        raise ApiError(400, both("The JSON is nested too deeply; send a flat object such as {\"version\": 3, "
+                                 "\"move\": {...}}.")) from None
 
 
 def token_for(table_id: str, *, allow_cookie: bool) -> str | None:
@@ -78,9 +80,8 @@ def caller(table_id: str, *, allow_cookie: bool = False) -> Caller:
     """Who is asking (401 unless the request carries a token of this table)."""
     found = tables().caller(table_id, token_for(table_id, allow_cookie=allow_cookie))
     if found is None:
-        raise ApiError(401, "Join the table first (scan its QR code or type its code): only phones "
-                            "that joined may act on it.",
-                       ja="先にテーブルに参加してください(QRコードを読むかコードを入力)。参加した端末だけが操作できます。")
+        raise ApiError(401, both("Join the table first (scan its QR code or type its code): only phones that "
+                                 "joined may act on it."))
     return found
 
 
@@ -89,21 +90,18 @@ def require_role(table_id: str, needed: str, *, allow_cookie: bool = False) -> C
     phone or the host; "host": the host only)."""
     found = caller(table_id, allow_cookie=allow_cookie)
     if needed == "host" and found.role != "host":
-        raise ApiError(403, "Only the host may do this (undo, override, end or start a game, seats). "
-                            "Ask the host.",
-                       ja="これはホストだけができます(取り消し、上書き、ゲームの終了・開始、席の管理)。ホストに頼んでください。")
+        raise ApiError(403, both("Only the host may do this (undo, override, end or start a game, seats). "
+                                 "Ask the host."))
     return found
 
 
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or a 400 saying what was expected."""
     if not request.is_json:
-        raise ApiError(415, "Send a JSON object with Content-Type: application/json.",
-                       ja="Content-Type: application/json でJSONオブジェクトを送ってください。")
+        raise ApiError(415, both("Send a JSON object with Content-Type: application/json."))
     body = request_json()
     if not isinstance(body, dict):
-        raise ApiError(400, "The body is not a JSON object; send e.g. {\"version\": 3, ...}.",
-                       ja="本文がJSONオブジェクトではありません。例: {\"version\": 3, ...}")
+        raise ApiError(400, both("The body is not a JSON object; send e.g. {\"version\": 3, ...}."))
     return body
 
 
@@ -126,22 +124,20 @@ def expected_version(body: dict[str, Any]) -> int:
     """The state version a write was based on (required, so stale writes can be refused)."""
     version = body.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise ApiError(400, "Every write must carry \"version\": the state version it was based on "
-                            "(a whole number from the last state you fetched).",
-                       ja="書き込みには \"version\"(最後に取得した状態の版番号)が必要です。")
+        raise ApiError(400, both("Every write must carry \"version\": the state version it was based on (a "
+                                 "whole number from the last state you fetched)."))
     return version
 
 
-def fail(status: int, message: str, **extra: Any) -> NoReturn:
+def fail(status: int, message: str | Text, **extra: Any) -> NoReturn:
     """Raise an ``ApiError``."""
     raise ApiError(status, message, **extra)
 
 
-def too_many(wait: float, en: str, ja: str) -> NoReturn:
+def too_many(wait: float, what: Text) -> NoReturn:
     """Refuse with 429: what was too many, and how long to wait in words (``Retry-After`` in seconds)."""
     seconds = guard.retry_after(wait)
-    en_wait, ja_wait = guard.wait_words(seconds)
-    fail(429, f"{en}: wait {en_wait}, then try again.", ja=f"{ja}。{ja_wait}待ってからもう一度どうぞ。",
+    fail(429, both("{what}: wait {wait}, then try again.", what=what, wait=guard.wait_words(seconds)),
          retry_after=seconds)
 
 
@@ -158,32 +154,29 @@ def install_helpers(app: Flask) -> None:
     def _http_error(err: HTTPException) -> Any:
         code = err.code or 500
         message, ja = {
-            413: (f"The request is too large (limit {app.config['MAX_CONTENT_LENGTH']} bytes).",
-                  f"リクエストが大きすぎます(上限 {app.config['MAX_CONTENT_LENGTH']} バイト)。"),
-            404: ("No such page or API route; see docs/webui.md for the routes.",
-                  "そのページまたはAPIはありません。"),
-            405: ("This route does not take that method (writes are POST).",
-                  "この経路はその方法を受け付けません(書き込みはPOSTです)。"),
+            413: both("The request is too large (limit {most} bytes).", most=app.config["MAX_CONTENT_LENGTH"]),
+            404: both("No such page or API route; see docs/webui.md for the routes."),
+            405: both("This route does not take that method (writes are POST)."),
         }.get(code, (err.description or err.name, ""))
         if not ja:   # a status Werkzeug raised with its own English words: say what it means
-            ja = HTTP_JA.get(code, f"リクエストを処理できませんでした({code})。")
+            ja = t(HTTP_SAYS.get(code, N_("The request could not be handled ({code}).")), "ja", code=code)
         return error_answer(code, message, ja)
 
     @app.errorhandler(Exception)
     def _crash(err: Exception) -> Any:
         if isinstance(err, RecursionError):   # a hostile body that slipped past request_json
-            return error_answer(400, "The request is nested too deeply.", "リクエストの入れ子が深すぎます。")
+            return error_answer(400, *both("The request is nested too deeply."))
         app.logger.error("error on %s %s: %s", request.method, request.path, type(err).__name__,
                          exc_info=err)   # the path only: a query string may carry a token
-        return error_answer(500, "Something went wrong on the server; nothing was changed. Try again.",
-                            "サーバーで問題が起きました。何も変更されていません。もう一度試してください。")
+        return error_answer(500, *both("Something went wrong on the server; nothing was changed. Try again."))
 
     guard.install(app)
-    app.jinja_env.globals.update(t=t, pick=pick, csrf_token=guard.csrf_token, chip=render.chip, card_name=render.card_name,
+    app.jinja_env.globals.update(t=t, pt=pt, nt=nt, N_=N_, LANGUAGE_NAMES=LANGUAGE_NAMES, pick=pick, csrf_token=guard.csrf_token, chip=render.chip, card_name=render.card_name,
                                  short=render.short, seat_name=render.seat_name,
                                  event_text=render.event_text, slot_label=render.slot_label,
                                  circle_xy=render.circle_xy, result_words=render.result_words,
                                  shows_total=render.shows_total, option_words=option_words,
                                  choice_words=choice_words, player_count=player_count,
                                  move_picker=render.move_picker, override_picker=render.override_picker,
-                                 deal_words=render.deal_words)
+                                 deal_words=render.deal_words, end_rows=render.end_rows,
+                                 phone_words=render.phone_words)

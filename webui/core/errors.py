@@ -6,23 +6,30 @@ from typing import Any
 
 from flask import Response, jsonify, make_response, render_template, request
 
-from webui.core.i18n import lang, pick
+from webui.core.i18n import N_, both, lang, pick
 
-HTTP_WORDS = {400: ("Bad request", "不正なリクエスト"), 401: ("Join the table first", "先に参加してください"),
-              403: ("Not allowed", "許可されていません"), 404: ("Not found", "見つかりません"),
-              405: ("Wrong method", "使えない方法です"), 409: ("The table changed", "卓の状態が変わりました"),
-              413: ("Too large", "大きすぎます"), 415: ("Not JSON", "JSONではありません"),
-              421: ("Wrong address", "アドレスが違います"), 422: ("Not allowed by the rules", "ルール上できません"),
-              410: ("Gone", "もうありません"), 429: ("Too many attempts", "試行が多すぎます"),
-              500: ("Server error", "サーバーの不具合"), 503: ("Not available", "今は使えません")}
+HTTP_WORDS = {400: both("Bad request"), 401: both("Join the table first"),
+              403: both("Not allowed"), 404: both("Not found"),
+              405: both("Wrong method"), 409: both("The table changed"),
+              413: both("Too large"), 415: both("Not JSON"),
+              421: both("Wrong address"), 422: both("Not allowed by the rules"),
+              410: both("Gone"), 429: both("Too many attempts"),
+              500: both("Server error"), 503: both("Not available")}
 """The heading of an HTML error page per status."""
-HTTP_JA = {400: "リクエストを読み取れませんでした。ページを読み込み直してもう一度試してください。",
-           401: "先にテーブルに参加してください。", 403: "これは許可されていません。",
-           408: "リクエストが時間内に届きませんでした。もう一度試してください。",
-           410: "このページはもうありません。", 411: "リクエストに長さがありません。",
-           416: "その範囲は返せません。", 431: "リクエストのヘッダーが大きすぎます。",
-           501: "この方法には対応していません。", 503: "今は使えません。しばらくしてからもう一度試してください。"}
-"""Japanese for the statuses Werkzeug raises with its own (English) words."""
+HTTP_SAYS = {
+    400: N_("The request could not be read. Reload the page and try again."),
+    401: N_("Join the table first."),
+    403: N_("This is not allowed."),
+    408: N_("The request did not arrive in time. Try again."),
+    410: N_("This page is gone."),
+    411: N_("The request has no length."),
+    416: N_("That range cannot be returned."),
+    431: N_("The request's headers are too large."),
+    501: N_("This method is not supported."),
+    503: N_("Not available now. Try again in a while."),
+}
+"""What the statuses Werkzeug raises with its own English words mean, for a Japanese reader (the
+English reader gets Werkzeug's words)."""
 
 
 def wants_json() -> bool:

@@ -22,6 +22,7 @@ from flask import Flask, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from webui.core.errors import error_answer
+from webui.core.i18n import Text, both, nboth
 
 JOIN_LIMIT = (10, 6.0)
 """Wrong join codes: 10 at once, then one more every 6 s (10 a minute; all 390,625 codes would take
@@ -79,15 +80,15 @@ def retry_after(wait: float) -> int:
     return max(1, math.ceil(wait))
 
 
-def wait_words(seconds: int) -> tuple[str, str]:
+def wait_words(seconds: int) -> Text:
     """How long ``seconds`` is in words, English and Japanese ("7 seconds", "about 3 minutes")."""
     if seconds < 60:
-        return (f"{seconds} second{'s' if seconds != 1 else ''}", f"{seconds}秒")
+        return nboth("{n} second", "{n} seconds", seconds, n=seconds)
     if seconds < 3600:
         minutes = math.ceil(seconds / 60)
-        return (f"about {minutes} minute{'s' if minutes != 1 else ''}", f"約{minutes}分")
+        return nboth("about {n} minute", "about {n} minutes", minutes, n=minutes)
     hours = math.ceil(seconds / 3600)
-    return (f"about {hours} hour{'s' if hours != 1 else ''}", f"約{hours}時間")
+    return nboth("about {n} hour", "about {n} hours", hours, n=hours)
 
 
 def limit(name: str) -> RateLimit:
@@ -228,10 +229,9 @@ def install(app: Flask) -> None:
         # every page, not only the host's: a page of another site that made its own name point
         # at this server (DNS rebinding) could otherwise read the host's pages and the history
         if not host_allowed():
-            return error_answer(421, f"This server does not answer to the name {host_name()!r}: open "
-                                     f"it at its address (e.g. 127.0.0.1), as printed when it started.",
-                                f"このサーバーは名前{host_name()!r}では応答しません。起動時に表示されたアドレス"
-                                f"(例: 127.0.0.1)で開いてください。")
+            return error_answer(421, *both("This server does not answer to the name {name!r}: open it at its "
+                                           "address (e.g. 127.0.0.1), as printed when it started.",
+                                           name=host_name()))
         return None
 
     @app.before_request
@@ -243,11 +243,10 @@ def install(app: Flask) -> None:
             return None
         origin = request.headers.get("Origin")
         if origin and origin != "null" and urlsplit(origin).netloc != request.host:
-            return error_answer(403, "This form was sent from another site's page: nothing was done.",
-                                "このフォームは別のサイトのページから送られました。何も行っていません。")
+            return error_answer(403, *both("This form was sent from another site's page: nothing was done."))
         if origin == "null":
-            return error_answer(403, "This form was sent from a page without an origin: nothing was done.",
-                                "このフォームは送信元のないページから送られました。何も行っていません。")
+            return error_answer(403, *both("This form was sent from a page without an origin: nothing was "
+                                           "done."))
         return None
 
     @app.before_request

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from companion import catalogue
 from companion.engine import Game, Move
 from webui.core.charts import line_chart
-from webui.core.i18n import pick, t
+from webui.core.i18n import N_, pick, t
 
 BLACK_SUITS = ("S", "C")
 
@@ -101,18 +101,18 @@ def _group_key(game: str, move: dict[str, Any], state: dict[str, Any], lang: str
     kind = move.get("kind", "")
     if game == "chains":
         if kind in ("deck_to_work", "deck_to_temporary"):
-            return t("deck", lang)
+            return t("Deck", lang)
         if kind == "temporary_to_work":
-            return t("temporary", lang)
+            return t("Temporary slots", lang)
         if kind == "take_terminal":
-            return t("terminals", lang)
+            return t("Terminal cards", lang)
         if kind == "reveal":
-            return t("enter_drawn", lang)
+            return t("Or tap the card that was drawn", lang)
     if kind == "deal":   # two-player Prussia: real cards dealt at the table, hands not entered
-        return t("or_dealt", lang)
+        return t("Or, if you dealt real cards at the table", lang)
     if move.get("player", 0) < 0:
-        return t("enter_drawn", lang)
-    return t("moves", lang)
+        return t("Or tap the card that was drawn", lang)
+    return t("Moves", lang)
 
 
 SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
@@ -193,14 +193,17 @@ def _first_step(game: str, move: dict[str, Any], lang: str) -> tuple[str, str, s
     """What a player names first: (key, words, card chip) — the card (a face-down card in Seven
     Hills), or for a drawn playing card its suit."""
     card = move.get("card")
-    if game == "prussia" and move.get("kind") == "draw" and move.get("player", 0) < 0:
+    # a drawn card, or a card played from a hand the app does not know (any of ~50 unseen cards):
+    # its suit first, then the card
+    if game == "prussia" and isinstance(card, str) and (
+            (move.get("kind") == "draw" and move.get("player", 0) < 0) or move.get("kind") == "play"):
         info = card_info(card)
         suit = info.suit if info and info.suit else "JK"
         return suit, catalogue.SUIT_SYMBOLS.get(suit, "JK"), None
     if isinstance(card, str):
         return card, card_name(card, lang), card
     if game == "hills" and move.get("kind") == "place":   # shown as the back of the seat's colour
-        return "face-down", t("face_down_card", lang), "B-HILL" + ("R" if move.get("player", 0) == 0 else "B")
+        return "face-down", t("A face-down card", lang), "B-HILL" + ("R" if move.get("player", 0) == 0 else "B")
     return "", "", None
 
 
@@ -224,7 +227,7 @@ def _face_down_by_card(buttons: list[dict[str, Any]], hand: list[str], lang: str
         return buttons
     out = [b for b in buttons if b not in blind]
     for card in hand:
-        out += [dict(b, card=card, note=t("face_down", lang), blind_for=card) for b in blind]
+        out += [dict(b, card=card, note=t("face down", lang), blind_for=card) for b in blind]
     return out
 
 
@@ -291,12 +294,19 @@ class DealWords:
     """True for the move that lays out the whole table (the game cannot start otherwise)."""
 
 
+CHANCE_IS_HOSTS = N_("A card is turned over at the table: the host or the scorekeeper enters it.")
 CHANCE_WORDS = {
     # the opening move that lays out the whole table: one tap, said as what the table does
-    "lay_circle": ("lay_circle", "lay_circle_hint", "wait_circle"),
-    "setup": ("lay_terminals", "lay_terminals_hint", "wait_terminals"),
-    "deal": ("deal_hands", "", "chance_is_hosts"),
-    "draw": ("draw_random", "", "chance_is_hosts"),
+    "lay_circle": (N_("Lay the circle"),
+                   N_("The app shuffles the 25 cards: lay them clockwise as the circle below shows, and the pawn "
+                      "where it stands."),
+                   N_("The host lays the circle (or enters the circle you laid).")),
+    "setup": (N_("Lay the terminals"),
+              N_("Each player takes one card of each value 1–10 out of their deck and lays them out as terminal "
+                 "cards; the app records them and the decks are shuffled."),
+              N_("The host lays out the terminal cards to begin.")),
+    "deal": (N_("Let the app deal the hands"), "", CHANCE_IS_HOSTS),
+    "draw": (N_("Let the app draw the card"), "", CHANCE_IS_HOSTS),
 }
 """The chance kinds whose tap has words of its own; any other is "let the app shuffle / draw"."""
 
@@ -306,7 +316,7 @@ def deal_words(engine: Game, lang: str) -> DealWords:
     of the Wheel of History, "Lay the terminals" at the start of Chains, else a shuffle or draw."""
     import random
     kind = engine.sample_chance(random.Random(0)).kind if engine.is_chance_node() else ""
-    label, hint, waiting = CHANCE_WORDS.get(kind, ("deal_random", "", "chance_is_hosts"))
+    label, hint, waiting = CHANCE_WORDS.get(kind, (N_("Let the app shuffle / draw"), "", CHANCE_IS_HOSTS))
     return DealWords(t(label, lang), t(hint, lang) if hint else "", t(waiting, lang),
                      opening=kind in ("lay_circle", "setup"))
 
@@ -392,7 +402,7 @@ def override_picker(engine: Game, names: list[str], lang: str) -> list[Section]:
             buttons.append({"label": pick(short_words, short_words.ja, lang), "move": m,
                             "card": m.get("card") if isinstance(m.get("card"), str) else None,
                             "words": pick(words, words.ja, lang)})
-        title = t("chance_short", lang) if seat < 0 else names[seat]
+        title = t("The table (a card turned over)", lang) if seat < 0 else names[seat]
         sections.append(_picker_section(engine.id, title, buttons, lang, seat < 0))
     return sections
 
@@ -401,6 +411,14 @@ def circle_xy(index: int, count: int, radius: float = 42.0) -> tuple[float, floa
     """Percent coordinates of place ``index`` of ``count`` on a clockwise circle from 12 o'clock."""
     angle = 2 * math.pi * index / count
     return 50 + radius * math.sin(angle), 50 - radius * math.cos(angle)
+
+
+def phone_words(label: str, lang: str) -> str:
+    """A phone as the host's page names it: its own name, or "phone 3" in the page's language (the
+    server names a phone that gave no name "phone N")."""
+    import re
+    found = re.fullmatch(r"phone (\d+)", label or "")
+    return t("phone {n}", lang, n=int(found.group(1))) if found else label
 
 
 def result_words(names: list[str], winners: list[int], lang: str) -> str:
@@ -435,3 +453,56 @@ def score_chart(games: list[list[int]], names: list[str], width: int = 340, heig
             points.append((i, total))
         lines.append((names[p] if p < len(names) else f"P{p + 1}", points))
     return line_chart(lines, label="score chart", height=height)
+
+
+@dataclass(frozen=True)
+class EndRow:
+    """One line of the result table at a game's end (Board Game Arena's): rank, parts, total."""
+
+    seat: int
+    name: str
+    rank: int
+    tied: bool
+    winner: bool
+    parts: tuple[Any, ...]
+    total: int
+    note: str = ""
+    """How the total came about, in words (Spartacus: every trick's formula and the hand)."""
+
+
+def score_parts(engine: Game, lang: str) -> tuple[list[str], list[tuple[Any, ...]], list[str]]:
+    """The columns of a game's scoring before its total: their headings, each seat's values and a
+    line of words per seat (empty when the game has none)."""
+    n, game = engine.players, engine.id
+    if game == "spartacus":
+        rows = engine.breakdown()
+        return ([t("Tricks", lang), t("Hand", lang)],
+                [(r["tricks_total"], r["hand"]["points"] if engine.is_over() else "—") for r in rows],
+                [pick(r["text"], r["ja"], lang) for r in rows])
+    if game == "chains":
+        return [t("Sets", lang)], [(len(engine.scored_values(p)),) for p in range(n)], [""] * n
+    if game == "hills" and engine.result is not None:
+        return ([t("Hills", lang)], [(sum(1 for r in engine.result if r["winner"] == p),) for p in range(n)],
+                [""] * n)
+    return [], [() for _ in range(n)], [""] * n
+
+
+def end_rows(engine: Game, names: list[str], winners: list[int], lang: str) -> tuple[list[str], list[EndRow]]:
+    """The result table of a finished game, best first: a winner ranks above everyone else (the
+    game's own tie-breaks decide who wins), then the higher score; equal places are shared, and a
+    draw (nobody won: ``decided``) ranks everyone first together."""
+    scores = engine.scores()
+    from companion.session.table import name_seats
+    heads, parts, notes = score_parts(engine, lang)
+    notes = [name_seats(n, names) for n in notes]
+    won = set(winners)
+
+    def key(p: int) -> tuple[int, int]:
+        return (0 if p in won or not won else 1, -scores[p] if won or len(names) == 1 else 0)
+
+    rows = []
+    for p in sorted(range(len(names)), key=lambda p: (key(p), p)):
+        ahead = sum(1 for q in range(len(names)) if key(q) < key(p))
+        tied = sum(1 for q in range(len(names)) if key(q) == key(p)) > 1
+        rows.append(EndRow(p, names[p], ahead + 1, tied, p in won, parts[p], scores[p], notes[p]))
+    return heads, rows

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import secrets
 import threading
@@ -233,6 +234,16 @@ class Tables:
     def changed(self, table_id: str) -> None:
         """Tell waiting clients of a write made through this process."""
         self.hub.notify(table_id, self.get(table_id).version)
+
+    def rematch_of(self, table_id: str) -> dict[str, str] | None:
+        """The table a rematch of ``table_id`` was set up at: {"id", "code"}, or None."""
+        row = self.store._db().execute(
+            "SELECT data FROM entries WHERE session = ? AND kind = 'note' AND data LIKE '%\"rematch\"%' "
+            "ORDER BY version DESC LIMIT 1", (table_id,)).fetchone()
+        if row is None:
+            return None
+        found = json.loads(row[0]).get("rematch")
+        return found if isinstance(found, dict) and isinstance(found.get("id"), str) else None
 
     # ------------------------------------------------------------------ tokens
     def _sign(self, role: str, table_id: str) -> str:

@@ -24,7 +24,7 @@ from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart
 from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
 from webui.core.guard import client, csrf_ok, csrf_token, limit, table_created
 from webui.core.owner import is_owner
-from webui.core.i18n import add_strings, choice_words, option_words, t
+from webui.core.i18n import N_, Nn_, Text, both, choice_words, nt, option_words, t
 from webui.phone.routes import redirect_with_token
 
 bp = Blueprint("history", __name__, template_folder="templates", static_folder="static",
@@ -35,130 +35,6 @@ RECENT = 100
 CHART_PLAYS = 30
 """The score chart of a game shows its last this many plays (eight most frequent players)."""
 
-HISTORY_STRINGS: dict[str, tuple[str, str]] = {
-    "history": ("History", "記録"),
-    "history_host_only": ("The history is the host's: open it on the host's machine, or on the phone "
-                          "that created a table.",
-                          "記録はホスト専用です。ホストのコンピューター、またはテーブルを作った端末で開いてください。"),
-    "all_games": ("All games", "すべてのゲーム"),
-    "all_players": ("All players", "すべてのプレイヤー"),
-    "filter": ("Show", "表示"),
-    "plays": ("Plays", "プレイ"),
-    "play_time": ("Time played", "プレイ時間"),
-    "players_n": ("Players", "プレイヤー"),
-    "no_plays": ("No plays yet: a game is recorded here when it ends.",
-                 "まだ記録がありません。ゲームが終わるとここに記録されます。"),
-    "win_share": ("Share of wins", "勝利の割合"),
-    "win_rate": ("Win %", "勝率"),
-    "average": ("Avg", "平均"),
-    "best": ("Best", "最高"),
-    "player": ("Player", "プレイヤー"),
-    "score_over_plays": ("Scores, play by play", "プレイごとの得点"),
-    "distribution": ("Scores of all seats", "全員の得点分布"),
-    "kept_camera": ("camera", "カメラ"),
-    "kept_taps": ("taps", "タップ"),
-    "kept_both": ("camera + taps", "カメラ+タップ"),
-    "rematch": ("Rematch: same players", "同じメンバーで再戦"),
-    "rematch_short": ("Rematch", "再戦"),
-    "rematch_join": ("Rematch: join the new table", "再戦:新しいテーブルに参加"),
-    "rematch_host": ("Rematch: open the new table", "再戦:新しいテーブルを開く"),
-    "export_history": ("Export and backup", "書き出しとバックアップ"),
-    "export_hint": ("Every play, or the days between these dates. JSON is a backup that "
-                    "`companion history import` restores exactly; the BG Stats file holds every play "
-                    "with its real date and duration.",
-                    "全プレイ、またはこの期間のプレイ。JSONは`companion history import`で完全に復元できる"
-                    "バックアップ、BG Statsファイルは実際の日時と所要時間つきの全プレイです。"),
-    "date_from": ("From", "開始日"),
-    "date_to": ("To", "終了日"),
-    "known_players": ("Known players: tap to add", "登録済みのプレイヤー(タップで追加)"),
-    "show_all": ("Show all plays", "すべてのプレイを表示"),
-    "h_overview": ("Overview and records", "概要と記録"),
-    "h_wins": ("Wins", "勝利"),
-    "h_streak_now": ("Win streak", "現在の連勝"),
-    "h_streak_best": ("Longest streak", "最長連勝"),
-    "h_first_played": ("First played", "初プレイ"),
-    "h_last_played": ("Last played", "最後のプレイ"),
-    "h_head_to_head": ("Head to head", "対戦成績"),
-    "h_head_to_head_hint": ("In the plays both sat in: ahead is a win over a non-winner, else the higher score.",
-                            "同じ卓のプレイで比較:勝者が上、どちらも勝者(または敗者)なら得点が高い方が上。"),
-    "h_against": ("Against", "相手"),
-    "h_won": ("Won", "勝"),
-    "h_lost": ("Lost", "敗"),
-    "h_drawn": ("Drawn", "分"),
-    "h_score_over_time": ("Scores over time", "得点の推移"),
-    "h_score_over_time_hint": ("Their plays of each game in order (the last 30), against the other seats' average.",
-                               "ゲームごとのプレイ順(直近30回)。灰色は同じ卓の他の人の平均。"),
-    "h_others_avg": ("Others' avg", "他の平均"),
-    "h_by_game": ("By game", "ゲーム別"),
-    "h_plays_per_month": ("Plays per month", "月ごとのプレイ数"),
-    "h_plays_per_game": ("Plays per game", "ゲームごとのプレイ数"),
-    "h_most_played": ("Most played", "最多プレイ"),
-    "h_index": ("H-index", "Hインデックス"),
-    "h_index_hint": ("n games played at least n times each", "n回以上遊んだゲームがn種類"),
-    "h_player_index": ("Player h-index", "プレイヤーHインデックス"),
-    "h_player_index_hint": ("n players with at least n plays each", "n回以上遊んだプレイヤーがn人"),
-    "h_player_index_with_hint": ("n people played with at least n times each", "n回以上一緒に遊んだ人がn人"),
-    "h_records": ("Records", "最高記録"),
-    "h_highest": ("Highest score", "最高得点"),
-    "h_margin": ("Biggest margin", "最大点差"),
-    "h_longest": ("Longest play", "最長プレイ"),
-    "h_shortest": ("Shortest play", "最短プレイ"),
-    "h_first_play": ("First play", "最初のプレイ"),
-    "h_last_play": ("Latest play", "最新のプレイ"),
-    "h_without_duration": ("without a duration", "所要時間なし"),
-    "h_edit": ("Edit", "編集"),
-    "h_edit_title": ("Correct this play", "このプレイを修正"),
-    "h_edit_hint": ("The correction is kept beside the play: the table's log stays as it was played, a "
-                    "rebuild of the history keeps the correction, and Undo puts the play back as recorded.",
-                    "修正はプレイとは別に保存されます。卓の記録はそのまま残り、履歴を作り直しても修正は保たれ、"
-                    "「元に戻す」で記録どおりに戻ります。"),
-    "h_name": ("Name", "名前"),
-    "h_score": ("Score", "得点"),
-    "h_duration_min": ("Duration (minutes)", "所要時間(分)"),
-    "h_save": ("Save the correction", "修正を保存"),
-    "h_delete": ("Delete this play", "このプレイを削除"),
-    "h_delete_hint": ("For a test game: it leaves every list and statistic; Restore brings it back.",
-                      "テストプレイなどに。一覧と統計から外れます。「復元」で戻せます。"),
-    "h_deleted_msg": ("Play deleted.", "プレイを削除しました。"),
-    "h_corrected_msg": ("Play corrected.", "プレイを修正しました。"),
-    "h_restored_msg": ("Play as recorded again.", "プレイを記録どおりに戻しました。"),
-    "h_imported_msg": ("Imported from BG Stats:", "BG Statsから読み込みました:"),
-    "h_undo": ("Undo", "元に戻す"),
-    "h_undo_correction": ("Undo the correction", "修正を取り消す"),
-    "h_restore": ("Restore", "復元"),
-    "h_deleted_plays": ("Deleted plays", "削除したプレイ"),
-    "h_corrected": ("corrected", "修正済み"),
-    "h_from_bgstats": ("from BG Stats", "BG Statsから"),
-    "h_kept_unknown": ("camera/taps unknown", "カメラ/タップ不明"),
-    "h_duration_unknown": ("duration unknown", "所要時間不明"),
-    "h_scores_unknown": ("no scores", "得点なし"),
-    "h_import": ("Import from BG Stats", "BG Statsから読み込む"),
-    "h_import_hint": ("BG Stats' JSON export (Settings → Export / Backup). The plays of our five games are "
-                      "read; you see what matches before anything is written.",
-                      "BG StatsのJSON書き出し(設定 → エクスポート/バックアップ)。5つのゲームのプレイだけを読み、"
-                      "書き込む前に一致した内容を確認できます。"),
-    "h_import_read": ("Read the file", "ファイルを読む"),
-    "h_import_confirm": ("Import these plays", "これらのプレイを読み込む"),
-    "h_import_games": ("Games that are ours", "このアプリのゲーム"),
-    "h_matched_by": ("matched by", "一致:"),
-    "h_match_title": ("English title", "英語名"),
-    "h_match_title_ja": ("Japanese title", "日本語名"),
-    "h_match_source": ("our own export", "このアプリの書き出し"),
-    "h_match_bgg": ("BGG id", "BGG ID"),
-    "h_who_is": ("Who is who", "プレイヤーの対応"),
-    "h_new_player": ("a new player", "新しいプレイヤー"),
-    "h_anonymous": ("anonymous: a seat, not a person", "匿名(人ではなく席として記録)"),
-    "h_looks_like": ("looks like", "似た名前:"),
-    "h_other_games": ("plays of other games left out", "件の他のゲームのプレイは読み込みません"),
-    "h_left_out": ("left out", "読み込まない"),
-    "h_unknown_fields": ("What BG Stats does not say", "BG Statsにない情報"),
-    "h_no_ours": ("None of the file's games is one of ours: nothing to import.",
-                  "ファイルにこのアプリのゲームがありません。読み込むものはありません。"),
-    "h_stale_form": ("This form is stale or was sent from another page: open the History page again.",
-                     "このフォームは古いか、別のページから送られました。記録のページを開き直してください。"),
-    "h_no_player": ("No plays of this player.", "このプレイヤーのプレイはありません。"),
-}
-add_strings(HISTORY_STRINGS)
 
 
 @bp.record_once
@@ -185,12 +61,12 @@ def known_players() -> list[str]:
 
 def _refuse() -> NoReturn:
     """403 in the reader's language (a page for browsers, JSON for machines)."""
-    en, ja = HISTORY_STRINGS["history_host_only"]
-    raise ApiError(403, en, ja=ja)
+    raise ApiError(403, both("The history is the host's: open it on the host's machine, or on the phone that "
+                             "created a table."))
 
 
 def _bad_dates(err: Exception) -> NoReturn:
-    raise ApiError(400, str(err), ja="日付は 2026-11-24 のように「年-月-日」で指定してください。")
+    raise ApiError(400, str(err), ja=t("Give dates as year-month-day, e.g. 2026-11-24.", "ja"))
 
 
 def _filter() -> query.Filter:
@@ -228,22 +104,21 @@ def _game_section(plays: list[Any], game: str, language: str, colour: dict[str, 
     dist = query.distribution(mine, game)
     most = max((c for _, _, c in dist), default=1) or 1
     return {"game": game, "title": title(game, language), "plays": len(mine), "stats": stats,
-            "line": line_chart(lines, label=t("score_over_plays", language), x_first=window + 1,
+            "line": line_chart(lines, label=t("Scores, play by play", language), x_first=window + 1,
                                colours=[colour.get(name, PALETTE[-1]) for name, _ in lines]),
             "distribution": bar_rows([(f"{lo}" if lo == hi else f"{lo} … {hi}", c / most,
                                        counted(c, "seat", language))
-                                      for lo, hi, c in dist], label=t("distribution", language), colours=[])}
+                                      for lo, hi, c in dist], label=t("Scores of all seats", language), colours=[])}
 
 
-COUNTED = {"win": ("win", "wins", "勝"), "play": ("play", "plays", "回"), "seat": ("seat", "seats", "席")}
+COUNTED = {"win": Nn_("{n} win", "{n} wins"), "play": Nn_("{n} play", "{n} plays"),
+           "seat": Nn_("{n} seat", "{n} seats")}
 
 
 def counted(count: int, what: str, language: str) -> str:
     """``1 win``, ``3 wins`` / ``3勝`` (``what``: win, play or seat)."""
-    one, many, unit = COUNTED[what]
-    if language == "ja":
-        return f"{count}{unit}"
-    return f"{count} {one if count == 1 else many}"
+    one, many = COUNTED[what]
+    return nt(one, many, count, language, n=count)
 
 
 @bp.get("/history")
@@ -265,7 +140,7 @@ def page() -> Any:
     total_wins = sum(w for _, w, _ in share) or 1
     most_wins = max((w for _, w, _ in share), default=0) or 1   # the leader's bar runs the whole width
     chart = bar_rows([(name, w / most_wins, f"{counted(w, 'win', language)} · {round(100 * w / total_wins)}%")
-                      for name, w, _ in share[:10]], label=t("win_share", language),
+                      for name, w, _ in share[:10]], label=t("Share of wins", language),
                      colours=[colour.get(name, PALETTE[-1]) for name, _, _ in share[:10]])
     games = [which.game] if which.game else query.games_played(plays)
     changes = edit.edits(store)
@@ -291,8 +166,7 @@ def export() -> Response:
         _refuse()
     fmt = request.args.get("format", "json")
     if fmt not in exchange.FORMATS:
-        raise ApiError(400, f"format must be one of {', '.join(exchange.FORMATS)}",
-                       ja=f"形式は {', '.join(exchange.FORMATS)} のいずれかです。")
+        raise ApiError(400, both("format must be one of {formats}", formats=", ".join(exchange.FORMATS)))
     try:
         which = _filter()
     except exchange.HistoryError as err:
@@ -311,13 +185,7 @@ def export() -> Response:
 
 def rematch_of(table_id: str) -> dict[str, str] | None:
     """The table a rematch of ``table_id`` was set up at: {"id", "code"}, or None."""
-    row = tables().store._db().execute(
-        "SELECT data FROM entries WHERE session = ? AND kind = 'note' AND data LIKE '%\"rematch\"%' "
-        "ORDER BY version DESC LIMIT 1", (table_id,)).fetchone()
-    if row is None:
-        return None
-    found = json.loads(row[0]).get("rematch")
-    return found if isinstance(found, dict) and isinstance(found.get("id"), str) else None
+    return tables().rematch_of(table_id)
 
 
 def _host_of(table_id: str) -> Response:
@@ -332,17 +200,16 @@ def rematch() -> Any:
     origin = request.headers.get("Origin")
     if origin and urlsplit(origin).netloc != request.host:
         # a page of another site posting to this server (the host's machine is trusted as such)
-        raise ApiError(403, "Refused: a request from another site.", ja="拒否しました: 別のサイトからのリクエストです。")
+        raise ApiError(403, both("Refused: a request from another site."))
     if TOKEN_HEADER not in request.headers and not csrf_ok(request.form.get("csrf")):
         # a form (cookie-borne rights) carries the server's token; an API call its header
-        en, ja = HISTORY_STRINGS["h_stale_form"]
-        raise ApiError(403, en, ja=ja)
+        raise ApiError(403, both("This form is stale or was sent from another page: open the History page again."))
     table_id, play_id = request.form.get("table"), request.form.get("play")
     if table_id:
         require_role(table_id, "host", allow_cookie=True)
         s = get_session(table_id)
         if not s.is_over():
-            raise ApiError(409, "The game is still on: end it first.", ja="ゲームはまだ続いています。先に終了してください。")
+            raise ApiError(409, both("The game is still on: end it first."))
         already = rematch_of(table_id)
         if already:
             return _host_of(already["id"])
@@ -354,18 +221,20 @@ def rematch() -> Any:
             _refuse()
         found = read_plays(tables().store._db(), "WHERE p.id = ?", (play_id,))
         if not found:
-            raise ApiError(404, f"No play {play_id!r} in the history.", ja=f"記録にプレイ{play_id!r}はありません。")
+            raise ApiError(404, both("No play {play_id!r} in the history.", play_id=play_id))
         play = found[0]
         game, names, options = play.game, play.names, dict(play.options)
         options["start_player"] = (options.get("start_player", 0) + 1) % len(names)
         rounds = target = None
     else:
-        raise ApiError(400, "Say which table or play to rematch.", ja="再戦するテーブルかプレイを指定してください。")
+        raise ApiError(400, both("Say which table or play to rematch."))
     wait = limit("create").wait(client())   # a rematch is a new table like any other
     if wait:
-        too_many(wait, "Too many new tables from this address", "このアドレスからの新しいテーブルが多すぎます")
+        too_many(wait, both("Too many new tables from this address"))
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
     table_created(new.id)
+    if table_id:   # every phone follows in the seat it held, with the token it has (no new code)
+        tables().store.copy_phones(table_id, new.id)
     follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
     if table_id:
         with tables().lock(table_id):
@@ -385,8 +254,8 @@ def play_options(play: Any, language: str) -> str:
         if value is True:
             said.append(name)
         else:
-            off = "なし" if language == "ja" else "off"
-            said.append(f"{name}: {off if value is False else choice_words(play.game, opt.name, value, language)}")
+            off = t("off", language) if value is False else choice_words(play.game, opt.name, value, language)
+            said.append(f"{name}: {off}")
     return " · ".join(said)
 
 
@@ -394,11 +263,13 @@ def seat_label(seat: Any, language: str) -> str:
     """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named."""
     if not anonymous(seat):
         return str(seat.name)
-    return f"席{seat.seat + 1}" if language == "ja" else f"Seat {seat.seat + 1}"
+    return t("Seat {n}", language, n=seat.seat + 1)
 
 
 # ----------------------------------------------------------------------------- player, game, overview pages
-MONTHS_JA = tuple(f"{m}月" for m in range(1, 13))
+MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"), N_("Sep"),
+          N_("Oct"), N_("Nov"), N_("Dec"))
+"""The months as a chart's column labels (English as companion.dates writes them)."""
 MONTH_COLUMNS = 24
 """The plays-per-month chart shows at most the last this many months (a phone-wide chart)."""
 
@@ -415,9 +286,8 @@ def month_chart(per_month: Any, language: str) -> Any:
     columns = []
     for month, count in list(per_month)[-MONTH_COLUMNS:]:
         year, m = int(month[:4]), int(month[5:])
-        short = MONTHS_JA[m - 1] if language == "ja" else dates.MONTHS[m - 1]
-        columns.append((short, f"{year}年" if language == "ja" else str(year), count))
-    return column_chart(columns, label=t("h_plays_per_month", language))
+        columns.append((t(MONTHS[m - 1], language), t("{year}", language, year=year), count))
+    return column_chart(columns, label=t("Plays per month", language))
 
 
 @bp.get("/history/player")
@@ -429,15 +299,15 @@ def player() -> Any:
     everything = query.plays(store)
     summary = query.player_summary(everything, name) if name else None
     if summary is None:
-        raise ApiError(404, f"No plays of {name!r}.", ja=f"{name!r}のプレイはありません。")
+        raise ApiError(404, both("No plays of {name!r}.", name=name))
     charts = []   # one small chart a game: scores of different games do not share a scale
     for game in sorted(summary.scores, key=lambda g: -len(summary.scores[g])):
         window = max(0, len(summary.scores[game]) - CHART_PLAYS)
         mine = summary.scores[game][window:]
         first = mine[0][0]
-        lines = [(t("h_score", language), mine), (t("h_others_avg", language),   # the page names the player
+        lines = [(t("Score", language), mine), (t("Others' avg", language),   # the page names the player
                                         [(x, y) for x, y in summary.others.get(game, []) if x >= first])]
-        charts.append((game, line_chart(lines, label=f'{t("h_score_over_time", language)}: {title(game, language)}',
+        charts.append((game, line_chart(lines, label=f'{t("Scores over time", language)}: {title(game, language)}',
                                         x_first=first, height=130, colours=[PALETTE[1], "#8d8d8d"])))
     key = summary.name.casefold()
     recent = [p for p in everything if any(s.person and s.person.casefold() == key for s in p.seats)][-10:]
@@ -452,7 +322,7 @@ def _overview_page(game: str | None) -> Any:
     o = query.overview(plays)
     most = max((n for _, n in o.per_game), default=1)
     per_game = bar_rows([(title(g, language), n / most, counted(n, "play", language)) for g, n in o.per_game],
-                        label=t("h_plays_per_game", language),
+                        label=t("Plays per game", language),
                         colours=[PALETTE[GAME_IDS.index(g) % len(PALETTE)] for g, _ in o.per_game])
     colour = {name: PALETTE[i % len(PALETTE)] for i, (name, _, _) in enumerate(query.win_share(plays))}
     section = _game_section(plays, game, language, colour) if game and plays else None
@@ -471,7 +341,7 @@ def overview() -> Any:
 def game_page(game: str) -> Any:
     """One game: the overview's figures for it, its players' statistics and charts."""
     if game not in GAME_IDS:
-        raise ApiError(404, f"No game {game!r}.", ja=f"ゲーム{game!r}はありません。")
+        raise ApiError(404, both("No game {game!r}.", game=game))
     return _overview_page(game)
 
 
@@ -481,7 +351,7 @@ def _checked_form() -> Any:
     if not allowed():
         _refuse()
     if not csrf_ok(request.form.get("csrf")):
-        en, ja = HISTORY_STRINGS["h_stale_form"]
+        en, ja = both("This form is stale or was sent from another page: open the History page again.")
         raise ApiError(403, en, ja=ja)
     return request.form
 
@@ -489,7 +359,7 @@ def _checked_form() -> Any:
 def _play_or_404(play_id: str) -> Any:
     found = read_plays(tables().store._db(), "WHERE p.id = ?", (play_id,))
     if not found:
-        raise ApiError(404, f"No play {play_id!r} in the history.", ja=f"記録にプレイ{play_id!r}はありません。")
+        raise ApiError(404, both("No play {play_id!r} in the history.", play_id=play_id))
     return found[0]
 
 
@@ -524,8 +394,7 @@ def edit_save(play_id: str) -> Any:
     except exchange.HistoryError as err:   # a GameError is a ValueError: this one first
         return _edit_page(play, err.ja if lang() == "ja" and err.ja else str(err)), 400
     except ValueError:
-        return _edit_page(play, "得点と所要時間は整数で入力してください。" if lang() == "ja"
-                          else "A score and a duration are whole numbers."), 400
+        return _edit_page(play, t("A score and a duration are whole numbers.", lang())), 400
     return _back("corrected", play_id)
 
 
@@ -563,11 +432,21 @@ def _pending() -> dict[str, str]:
     return current_app.extensions.setdefault("history_imports", {})
 
 
+def _keep(text: str) -> str:
+    """Keep an uploaded file until the host confirms it; the token its confirmation sends."""
+    import secrets
+    token = secrets.token_urlsafe(12)
+    pending = _pending()
+    pending[token] = text
+    for old in list(pending)[:-PENDING]:
+        pending.pop(old, None)
+    return token
+
+
 @bp.post("/history/import")
 def import_file() -> Any:
     """Read an uploaded BG Stats export and show what it would import (``file``), or import it as the
     host confirmed, with the players merged as chosen (``token``, ``merge<ref>``)."""
-    import secrets
     request.max_content_length = IMPORT_LIMIT
     form = _checked_form()
     language = lang()
@@ -577,21 +456,28 @@ def import_file() -> Any:
     if token:
         text = _pending().get(token)
         if text is None:
-            en, ja = HISTORY_STRINGS["h_stale_form"]
+            en, ja = both("This form is stale or was sent from another page: open the History page again.")
             raise ApiError(409, en, ja=ja)
     elif upload is not None:
         try:
             text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ApiError(400, "The file is not UTF-8 text (BG Stats exports JSON).",
-                           ja="ファイルがUTF-8のテキストではありません(BG StatsはJSONで書き出します)。") from None
+            raise ApiError(400, both("The file is not UTF-8 text (BG Stats exports JSON).")) from None
     else:
-        raise ApiError(400, "Choose a BG Stats export file.", ja="BG Statsの書き出しファイルを選んでください。")
+        raise ApiError(400, both("Choose a BG Stats export file."))
     try:
         data = exchange.load_json(text)
+        if isinstance(data, dict) and data.get("format") == exchange.FORMAT:   # this app's own backup
+            done = exchange.import_text(store, text, dry_run=not token)
+            if token:
+                _pending().pop(token, None)
+                return _back("restored_backup", n=done.plays)
+            return render_template("history_import.html", lang=language, reading=None, plays=done.plays,
+                                   players=len(data.get("players") or []), token=_keep(text),
+                                   csrf=csrf_token(), title=title, backup=True)
         if not bgstats.is_file(data):
-            raise exchange.HistoryError("not a BG Stats export (\"games\", \"players\", \"plays\")",
-                                        "BG Statsの書き出しではありません(\"games\"、\"players\"、\"plays\")")
+            raise exchange.HistoryError(*both("not a BG Stats export (\"games\", \"players\", \"plays\") nor "
+                                              "this app's backup"))
         known = query.known_players(store)
         merge = {}
         if token:
@@ -601,19 +487,13 @@ def import_file() -> Any:
                     merge[people[int(key[5:])].name] = value
         done = exchange.import_bgstats(store, data, merge=merge, dry_run=not token)
     except exchange.HistoryError as err:
-        raise ApiError(400, f"This file cannot be imported: {err}",
-                       ja=f"このファイルは読み込めません: {err.ja or err}") from None
+        raise ApiError(400, both("This file cannot be imported: {why}", why=Text(str(err), err.ja or str(err)))) from None
     except ValueError as err:   # not JSON
-        raise ApiError(400, f"This file cannot be imported: it is not JSON ({err})",
-                       ja=f"このファイルは読み込めません: JSONではありません({err})") from None
+        raise ApiError(400, both("This file cannot be imported: it is not JSON ({err})", err=err)) from None
     if token:
         _pending().pop(token, None)
         return _back("imported", n=done.plays)
-    token = secrets.token_urlsafe(12)
-    pending = _pending()
-    pending[token] = text
-    for old in list(pending)[:-PENDING]:
-        pending.pop(old, None)
     return render_template("history_import.html", lang=language, reading=done.reading, plays=done.plays,
-                           known=query.known_players(store), token=token, csrf=csrf_token(), title=title,
+                           already=dict(done.reading.left_out).get("already_imported", 0), token=_keep(text),
+                           known=query.known_players(store), csrf=csrf_token(), title=title,
                            unknown_words=UNKNOWN_WORDS, left_out_words=bgstats.LEFT_OUT, counted=counted)

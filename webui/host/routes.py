@@ -11,9 +11,11 @@ from flask import (Blueprint, Response, current_app, make_response, redirect, re
 from companion.games import describe_all
 from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
-from webui.core.common import Caller, error_answer, fail, get_session, lang, require_role, session_module, tables, too_many
+from webui.companion.routes import companion_names, seats_from_form
+from webui.core.common import (Caller, error_answer, fail, get_session, lang, require_role, session_module, tables,
+                               too_many, whole_number)
 from webui.core.guard import csrf_ok, csrf_token, host_allowed, local_request
-from webui.core.i18n import pick
+from webui.core.i18n import both, pick
 from webui.phone.routes import redirect_with_token, view_context
 
 bp = Blueprint("host", __name__, template_folder="templates")
@@ -33,9 +35,8 @@ def create() -> Any:
     """Create a table from the form; the host's cookie holds the host token."""
     form = request.form
     if not csrf_ok(form.get("csrf")):
-        return error_answer(403, "This form is stale or was sent from another page: open /host "
-                                 "again and create the table from there.",
-                            "このフォームは古いか、別のページから送られました。/host を開き直して作成してください。")
+        return error_answer(403, *both("This form is stale or was sent from another page: open /host again "
+                                       "and create the table from there."))
     body: dict[str, Any] = {"game": form.get("game"), "players": form.get("players"),
                             "names": form.get("names", ""), "rounds": form.get("rounds"),
                             "target": form.get("target")}
@@ -45,7 +46,14 @@ def create() -> Any:
             options[key[4:]] = _option_value(value)
     body["options"] = options
     try:
+        # seats given to the companion (webui.companion): checked before the table exists
+        companions = seats_from_form(form, whole_number(body["players"]))
+        if companions:
+            typed = [n.strip() for n in str(body["names"] or "").split(",")] if body["names"] else []
+            body["names"] = companion_names(typed, companions, lang())
         s = create_table(body)
+        if companions:
+            s.set_companions(companions)
     except ApiError as err:
         return render_template("host_new.html", lang=lang(), listed=[],
                                error=pick(err.message, err.extra.get("ja", ""), lang()),
@@ -79,16 +87,14 @@ def table(table_id: str) -> Any:
     if not host_allowed():
         # a page of another site that made its name point here (DNS rebinding) must not get the
         # host's token, whatever address the request seems to come from
-        return error_answer(421, "This server does not answer to that name: open the host page at "
-                                 "127.0.0.1 or the address it printed.",
-                            "このサーバーはその名前では応答しません。127.0.0.1 か表示されたアドレスで開いてください。")
+        return error_answer(421, *both("This server does not answer to that name: open the host page at "
+                                       "127.0.0.1 or the address it printed."))
     token = request.args.get("token")
     if token and tables().role(table_id, token) == "host":
         return _host_redirect(table_id)
     if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
         if not local_request():
-            return error_answer(403, "This is the host's page: open it on the host's machine.",
-                                "ホスト用のページです。ホストのコンピューターで開いてください。")
+            return error_answer(403, *both("This is the host's page: open it on the host's machine."))
         return _host_redirect(table_id)
     registry = cameras(current_app)
     here = registry.get(table_id)
@@ -100,6 +106,22 @@ def table(table_id: str) -> Any:
                            camera_moved=url_for("host.table", table_id=moved, lang=request.args.get("lang"))
                            if moved else None,
                            **view_context(s, Caller(session_module().view.HOST), lang()))
+
+
+@bp.get("/host/<table_id>/replay")
+def replay(table_id: str) -> Any:
+    """A finished game replayed move by move on the host's screen: the table after move ``step``."""
+    s = get_session(table_id)
+    require_role(table_id, "host", allow_cookie=True)
+    if not s.is_over():
+        return error_answer(409, *both("The game is still on: its replay opens once it is over."))
+    step = request.args.get("step", type=int)
+    with tables().lock(table_id):
+        at = session_module().view.replay_for(s, Caller(session_module().view.HOST).viewer,
+                                                   10 ** 6 if step is None else step)
+    return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=list(s.names),
+                           layout=at["layout"], extra=at["view"], view=at["view"], seat=None, role="host",
+                           st={"current_player": at["current_player"], "events": [], "prompts": []})
 
 
 def qr_svg(data: str) -> str:
@@ -130,13 +152,11 @@ def camera(table_id: str) -> Response:
     registry = cameras(current_app)
     moved = registry.moved_to(table_id) if frame is None and registry.get(table_id) is None else None
     if moved:
-        fail(404, "The camera now watches the rematch: open its host page.",
-             ja="カメラは今、再戦のテーブルを見ています。再戦のホスト画面を開いてください。",
+        fail(404, both("The camera now watches the rematch: open its host page."),
              moved=url_for("host.table", table_id=moved, lang=lang()))
     if frame is None:
-        fail(404, "No camera frame: this table is scored by hand (start the server with --camera, "
-                  "--video or --demo).",
-             ja="カメラの映像はありません。この卓は手入力で記録しています(--camera、--video、--demo で起動するとカメラが使えます)。")
+        fail(404, both("No camera frame: this table is scored by hand (start the server with --camera, "
+                       "--video or --demo)."))
     data, mimetype = frame
     resp = make_response(data)
     resp.mimetype = mimetype
@@ -152,13 +172,11 @@ def pair_owner() -> Any:
     from webui.core.owner import OWNER_COOKIE, owner_token, pairing
     wait = limit("join").wait(client())
     if wait > 0:   # wrong pairing codes count with wrong join codes
-        too_many(wait, "Too many wrong codes from this device", "この端末からの誤ったコードが多すぎます")
+        too_many(wait, both("Too many wrong codes from this address"))
     if not pairing().spend(request.args.get("code")):
         limit("join").spend(client())
-        return error_answer(403, "This pairing link is wrong or was used already: start the companion "
-                                 "again on its computer for a new one.",
-                            "このペアリングのリンクは正しくないか、使用済みです。コンピューターでコンパニオンを"
-                            "起動し直して新しいリンクを表示してください。")
+        return error_answer(403, *both("This pairing link is wrong or was used already: start the companion "
+                                       "again on its computer for a new one."))
     resp = redirect(url_for("history.page", lang=lang()), code=303)
     resp.set_cookie(OWNER_COOKIE, owner_token(), max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
     return resp

@@ -11,7 +11,7 @@ from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from webui.api.api import find_table, new_phone, state_for
 from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
-from webui.core.i18n import pick
+from webui.core.i18n import both, pick, t
 from webui.core.render import override_picker, score_chart
 from webui.rules.rules import rules_page
 
@@ -33,7 +33,10 @@ def view_context(s: Any, who: Caller, language: str) -> dict[str, Any]:
     series = st.get("series") or {}
     names = st.get("names") or [f"P{i + 1}" for i in range(s.players)]
     host = who.role == "host"
-    undos = [_worded(s, r, who) for r in tables().pending_undos(s.id)] if host else []
+    asked = tables().pending_undos(s.id)
+    undos = [_worded(s, r, who) for r in asked] if host else []
+    mine = who.phone["phone"] if who.phone else None
+    view = session_module().view
     return {"st": st, "s": s, "game": s.game_id, "seat": who.viewer.seat, "lang": language,
             "role": who.role, "names": names, "view": st.get("view") or {},
             "layout": st.get("layout") or {},
@@ -41,6 +44,9 @@ def view_context(s: Any, who: Caller, language: str) -> dict[str, Any]:
             "undo_requests": undos, "undo_request": undos[-1] if undos else None,
             "may_undo": _may_undo(s, who), "seats": seat_choices(s), "phone": who.phone,
             "phones": tables().store.phones(s.id) if host else [],
+            "turner": view.chance_seat(s.game) if not s.is_over() else None,
+            "undo_pending": bool(mine) and any(r.get("phone") == mine for r in asked),
+            "next_table": tables().rematch_of(s.id) if s.is_over() else None,
             "extra": st.get("view") or {}}
 
 
@@ -94,10 +100,9 @@ def join() -> Any:
     except ApiError as err:   # too many wrong codes from this address
         return _refused_join(err)
     if table_id is None:
-        msg = (pick("Type the code shown on the host screen.", "ホスト画面に表示されたコードを入力してください。", lang())
+        msg = (t("Type the code shown on the host screen.", lang())
                if not code.strip() else
-               pick(f"No table has the code {code.strip().upper()!r}. Check the host screen.",
-                    f"コード{code.strip().upper()!r}のテーブルはありません。ホスト画面を確かめてください。", lang()))
+               t("No table has the code {code!r}. Check the host screen.", lang(), code=code.strip().upper()))
         return render_template("index.html", lang=lang(), error=msg, code=code), 404 if code else 400
     if tables().caller(table_id, request.cookies.get(f"tc_{table_id}")) is not None:
         return redirect(url_for("phone.table", table_id=table_id))   # joined before: keep its seat
@@ -156,13 +161,14 @@ def view(table_id: str) -> Any:
     s = get_session(table_id)
     who = page_caller(table_id)
     if who is None:
-        raise ApiError(401, "Join the table first (scan its QR code or type its code).",
-                       ja="先にテーブルに参加してください(QRコードを読むかコードを入力)。")
+        raise ApiError(401, both("Join the table first (scan its QR code or type its code)."))
     language = lang()
     with tables().lock(table_id):
         pokes = tables().hub.pokes(table_id)       # before drawing: a later poke is news
         version = s.refresh().version
-        pending = tables().pending_undos(table_id) if who.role == "host" else None
+        pending = tables().pending_undos(table_id)
+        if who.role != "host":   # a phone sees only whether its own request is pending
+            pending = [r.get("phone") == (who.phone or {}).get("phone") for r in pending]
         seats = seat_choices(s) if who.role in ("watch", "host") else None
         phones = tables().store.phones(table_id) if who.role == "host" else None
         key = (tables().db_path, table_id, version, who.viewer, language, repr(pending),
@@ -177,6 +183,37 @@ def view(table_id: str) -> Any:
     return resp
 
 
+@bp.get("/t/<table_id>/next")
+def follow(table_id: str) -> Any:
+    """A phone of a finished table follows to its rematch in the seat it held (the rematch copied
+    the phones): no new code, no tap. A phone the rematch does not know joins by its code."""
+    who = page_caller(table_id)
+    found = tables().rematch_of(table_id)
+    if who is None or found is None:
+        return redirect(url_for("phone.table", table_id=table_id))
+    token = request.args.get("token") or request.cookies.get(f"tc_{table_id}")
+    if token and who.phone is not None and tables().caller(found["id"], token) is not None:
+        return redirect_with_token(url_for("phone.table", table_id=found["id"]), f"tc_{found['id']}", token)
+    if who.role == "host":
+        return redirect(url_for("host.table", table_id=found["id"]))
+    return redirect(url_for("phone.join", code=found["code"]))
+
+
+@bp.get("/t/<table_id>/log")
+def log(table_id: str) -> Any:
+    """The whole log of the table, every game of it, numbered as it happened (as the caller may read it)."""
+    s = get_session(table_id)
+    who = page_caller(table_id)
+    if who is None:
+        return redirect(url_for("phone.index"))
+    with tables().lock(table_id):
+        events = session_module().view.events_for(s, who.viewer)
+        st = state_for(s, who.viewer, lang())
+    return render_template("log.html", lang=lang(), s=s, st=st, events=events, game=s.game_id,
+                           back=url_for("host.table", table_id=table_id) if who.role == "host"
+                           else url_for("phone.table", table_id=table_id))
+
+
 @bp.get("/t/<table_id>/override")
 def override(table_id: str) -> Any:
     """The host's override / correction picker for the version now: fetched when the host opens
@@ -184,8 +221,7 @@ def override(table_id: str) -> Any:
     s = get_session(table_id)
     who = page_caller(table_id)
     if who is None or who.role != "host":
-        raise ApiError(403, "Only the host overrides or replaces a move.",
-                       ja="手の上書きや置き換えはホストだけができます。")
+        raise ApiError(403, both("Only the host overrides or replaces a move."))
     language = lang()
     with tables().lock(table_id):
         version = s.refresh().version

@@ -22,77 +22,25 @@ from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, PAPERS, PLAYERS, 
                                SheetLayout, build, players_for)
 from webui.core.common import fail, lang, whole_number
 from webui.core.owner import is_owner
-from webui.core.i18n import add_strings, pick, t
+from webui.core.i18n import N_, both, pick, t
 
 bp = Blueprint("printing", __name__, template_folder="templates")
 
 PREVIEW_PX = 640
 """Width of a preview image: a sheet's detail shows on a laptop, and a phone scales it down."""
 
-PRINT_STRINGS: dict[str, tuple[str, str]] = {
-    "print_cards": ("Print the cards", "カードを印刷"),
-    "print_host_only": ("Printing is the host's: open this page on the host's machine, or on the "
-                        "phone that created a table.",
-                        "印刷はホスト専用です。ホストのコンピューター、またはテーブルを作った端末で開いてください。"),
-    "print_what": ("What to print", "印刷するもの"),
-    "print_count": ("How many", "数"),
-    "print_count_hint": ("Spartacus: colour sets 3–5 · Chains: Pairs decks 1–10 (one per player) · "
-                         "tokens: seat tokens 1–10 · stickers: Pairs decks to label 0–10. The other "
-                         "games always print their whole deck.",
-                         "スパルタクス: 色のセット3〜5 · チェーンズ: ペアーズのデッキ1〜10(1人1デッキ) · "
-                         "トークン: 席トークン1〜10 · ステッカー: ラベルを貼るペアーズのデッキ0〜10。"
-                         "ほかのゲームは常にデッキ全体を印刷します。"),
-    "print_paper": ("Paper", "用紙"),
-    "print_letter": ("Letter", "レター"),
-    "print_bleed": ("Bleed (mm)", "裁ち落とし(mm)"),
-    "print_bleed_hint": ("The cards' art runs this far beyond each cut line, so a cut a little off "
-                         "shows no white edge. Print shops ask for 3 mm; with 0 nine cards fit a sheet.",
-                         "カードの絵柄を切り取り線の外までこの幅だけ伸ばし、少しずれて切っても白い縁が"
-                         "出ないようにします。印刷所の標準は3 mm、0にすると1枚に9枚入ります。"),
-    "print_single": ("One card a page, for a print service (TrimBox and BleedBox set)",
-                     "印刷サービス用に1ページ1枚(TrimBox・BleedBox付き)"),
-    "print_preview": ("Preview", "プレビュー"),
-    "print_download": ("Download the PDF", "PDFをダウンロード"),
-    "print_front": ("Front of the first sheet", "1枚目の表"),
-    "print_back": ("Its back", "その裏"),
-    "print_howto": ("Print at 100 % (actual size), double-sided, flip on the long edge; then cut on "
-                    "the marks. The calibration sheet (last page of the tokens) shows whether the "
-                    "printer kept the size.",
-                    "100 %(実際のサイズ)で両面印刷(長辺とじ)し、トンボに沿って切ってください。"
-                    "較正シート(トークンの最後のページ)で、プリンターが大きさを保ったか確かめられます。"),
-    "print_summary": ("{cards} cards, {pages} pages: {per} a sheet, {bleed} mm bleed",
-                      "{cards}枚、{pages}ページ: 1枚に{per}枚、裁ち落とし{bleed} mm"),
-    "print_summary_single": ("{cards} cards, {pages} pages: one card a page, face then back, {bleed} mm bleed",
-                             "{cards}枚、{pages}ページ: 1ページ1枚(表・裏の順)、裁ち落とし{bleed} mm"),
-    "print_summary_labels": ("{cards} labels, {pages} sheets of labels", "ラベル{cards}枚、ラベル用紙{pages}枚"),
-    "print_bad_target": ("Choose one of the listed things to print.", "一覧から印刷するものを選んでください。"),
-    "print_bad_paper": ("Choose A4 or Letter paper.", "用紙はA4かレターを選んでください。"),
-    "print_bad_bleed": ("The bleed is a number of millimetres from 0 to {most} (3 is usual).",
-                        "裁ち落としは0〜{most} mmの数で指定してください(通常は3)。"),
-    "print_bad_count": ("{what}: give a number from {low} to {high}.", "{what}: {low}〜{high}の数で指定してください。"),
-    "print_bad_single": ("Stickers are label sheets: print them without “one card a page”.",
-                         "ステッカーはラベル用紙です。「1ページ1枚」を外して印刷してください。"),
-    "print_no_font": ("The Japanese print font is missing on the host: install it with "
-                      "`sudo apt-get install fonts-ipaexfont-gothic`.",
-                      "ホストに日本語の印刷用フォントがありません。"
-                      "`sudo apt-get install fonts-ipaexfont-gothic` でインストールしてください。"),
-}
-add_strings(PRINT_STRINGS)
-COUNT_WHAT = {"spartacus": ("Spartacus colour sets", "スパルタクスの色のセット"),
-              "chains": ("Chains Pairs decks", "チェーンズのペアーズのデッキ"),
-              "tokens": ("seat tokens", "席トークン"), "stickers": ("Pairs decks to label", "ラベルを貼るデッキ")}
+COUNT_WHAT = {"spartacus": both("Spartacus colour sets"),
+              "chains": both("Chains Pairs decks"),
+              "tokens": both("seat tokens"), "stickers": both("Pairs decks to label")}
 
 
 class Refused(ValueError):
     """A choice the page cannot print: ``str(err)`` is the English message, ``ja`` the Japanese."""
 
-    def __init__(self, key: str, **values: Any) -> None:
-        """The message ``key`` of ``PRINT_STRINGS`` filled with ``values`` (a pair is (en, ja))."""
-        def words(language: str) -> str:
-            picked = {k: v[language == "ja"] if isinstance(v, tuple) else v for k, v in values.items()}
-            return t(key, language).format(**picked)
-        super().__init__(words("en"))
-        self.ja = words("ja")
+    def __init__(self, msgid: str, **values: Any) -> None:
+        """The message ``msgid`` filled with ``values`` (a ``Text`` value gives each language its words)."""
+        super().__init__(t(msgid, "en", **values))
+        self.ja = t(msgid, "ja", **values)
 
 
 @dataclass(frozen=True)
@@ -133,18 +81,19 @@ def choice_from(args: Any) -> Choice:
     """Read and check the form's parameters; Refused says what to change."""
     target = args.get("game", "wheel")
     if target not in TARGETS:
-        raise Refused("print_bad_target")
+        raise Refused(N_("Choose one of the listed things to print."))
     paper = args.get("paper", "a4")
     if paper not in PAPERS:
-        raise Refused("print_bad_paper")
+        raise Refused(N_("Choose A4 or Letter paper."))
     try:
         bleed = float(args.get("bleed", DEFAULT_BLEED_MM))
         SheetLayout(paper, bleed)
     except ValueError:   # not a number, or PrintError: out of range
-        raise Refused("print_bad_bleed", most=f"{MAX_BLEED_MM:g}") from None
+        raise Refused(N_("The bleed is a number of millimetres from 0 to {most} (3 is usual)."),
+                      most=f"{MAX_BLEED_MM:g}") from None
     single = args.get("single") in ("1", "on", "true")
     if single and target == "stickers":
-        raise Refused("print_bad_single")
+        raise Refused(N_("Stickers are label sheets: print them without “one card a page”."))
     players = None
     if target in PLAYERS:
         low, high, default = PLAYERS[target]
@@ -152,7 +101,8 @@ def choice_from(args: Any) -> Choice:
         try:
             players = players_for(target, int(text) if text else default)
         except ValueError:
-            raise Refused("print_bad_count", what=COUNT_WHAT[target], low=low, high=high) from None
+            raise Refused(N_("{what}: give a number from {low} to {high}."), what=COUNT_WHAT[target], low=low,
+                          high=high) from None
     return Choice(target, players, paper, bleed, single)
 
 
@@ -178,9 +128,10 @@ def pdf_of(choice: Choice) -> tuple[Path, Any]:
 def summary(choice: Choice, printed: Any, language: str) -> str:
     """One line: how many cards and pages, how they sit on the sheet."""
     if choice.target == "stickers":
-        return t("print_summary_labels", language).format(cards=printed.cards, pages=printed.pages)
-    key = "print_summary_single" if choice.single else "print_summary"
-    return t(key, language).format(cards=printed.cards, pages=printed.pages, bleed=f"{choice.bleed:g}",
+        return t("{cards} labels, {pages} sheets of labels", language).format(cards=printed.cards, pages=printed.pages)
+    said = (N_("{cards} cards, {pages} pages: one card a page, face then back, {bleed} mm bleed") if choice.single
+            else N_("{cards} cards, {pages} pages: {per} a sheet, {bleed} mm bleed"))
+    return t(said, language).format(cards=printed.cards, pages=printed.pages, bleed=f"{choice.bleed:g}",
                                    per=SheetLayout(choice.paper, choice.bleed).per_sheet)
 
 
@@ -208,7 +159,9 @@ def _page(choice: Choice, *, error: str | None = None, printed: Any = None, stat
 
 
 def _refuse() -> Any:
-    return render_template("index.html", lang=lang(), code="", error=t("print_host_only", lang())), 403
+    return render_template("index.html", lang=lang(), code="", error=t("Printing is the host's: open this page on the "
+                                                                       "host's machine, or on the phone that created a "
+                                                                       "table.", lang())), 403
 
 
 def host_only(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -238,7 +191,8 @@ def page() -> Any:
         return _page(Choice(), error=pick(str(err), err.ja, lang()), status=400,
                      form=typed(Choice(), request.args))
     except FontMissing:
-        return _page(Choice(), error=t("print_no_font", lang()), status=500)
+        return _page(Choice(), error=t("The Japanese print font is missing on the host: install it with "
+                                       "`sudo apt-get install fonts-ipaexfont-gothic`.", lang()), status=500)
     return _page(choice, printed=printed)
 
 
@@ -267,8 +221,7 @@ def preview() -> Any:
     number = whole_number(request.args.get("page", "1"))
     last = min(2, printed.pages)
     if number is None or not 1 <= number <= last:
-        fail(400, f"The preview has pages 1 to {last} (page=1: the front, page=2: the back).",
-             ja=f"プレビューは1〜{last}ページです(page=1が表、page=2が裏)。")
+        fail(400, both("The preview has pages 1 to {last} (page=1: the front, page=2: the back).", last=last))
     image = render_page(path, number - 1, width_px=PREVIEW_PX)
     ok, png = cv2.imencode(".png", image)
     assert ok

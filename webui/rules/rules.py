@@ -19,6 +19,7 @@ from flask import Blueprint
 from markdown_it import MarkdownIt
 
 from companion.games import GAME_IDS, game_class
+from webui.core.i18n import t
 
 RULES_HEADING = {"en": "Rules", "ja": "ルール"}
 """The ``##`` heading of the rules section in each language."""
@@ -93,9 +94,13 @@ def rules_markdown(game: str, lang: str) -> str:
         raise KeyError(f"docs/{game}.md has no '## {RULES_HEADING[lang]}' section") from None
 
 
-def _renderer() -> MarkdownIt:
-    # CommonMark (what GitHub renders) plus tables; raw HTML off: the page shows only what Markdown says
+def markdown_renderer() -> MarkdownIt:
+    """The Markdown renderer of the docs pages the phone shows: CommonMark (what GitHub renders) plus
+    tables; raw HTML off, so a page shows only what its Markdown says."""
     return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+
+
+_renderer = markdown_renderer
 
 
 def _headings(md: MarkdownIt, text: str) -> list[tuple[int, str]]:
@@ -177,7 +182,7 @@ def rule_link(game: str, citation: str, lang: str, about: str = "") -> RuleLink:
     """A readable link for a rule citation: the game's rules, and the section it points to."""
     cls = game_class(game)
     title = cls.title_ja if lang == "ja" else cls.title
-    label = f"{title}のルール" if lang == "ja" else f"Rules of {title}"
+    label = t("Rules of {title}", lang, title=title)
     anchor = rule_anchor(game, citation, about)
     section = next((s for s in rules_page(game, lang).sections if s.anchor == anchor), None)
     if section is not None:

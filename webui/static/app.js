@@ -84,7 +84,8 @@
         if (v > shown || v < 0 || (forced && v >= shown)) {   /* else never redraw a version shown: taps stay put */
           var view = document.getElementById("view");
           /* a fold-out the reader opened (the host's override) stays open, its reason typed */
-          var open = Array.prototype.map.call(view.querySelectorAll("details[open][class]"),
+          /* (the host's seat list is the server's to open: folded once every seat is taken) */
+          var open = Array.prototype.map.call(view.querySelectorAll("details[open][class]:not(#seat-admin)"),
             function (el) { return el.className; });
           var reason = document.getElementById("override-reason");
           var typed = reason ? reason.value : "";
@@ -104,9 +105,12 @@
           });
           reason = document.getElementById("override-reason");
           if (reason) reason.value = typed;
+          var seats = document.getElementById("seat-admin");
+          if (seats && seatsByHand) seats.open = true;   /* the host opened it: it stays open */
           shown = v;
           body.dataset.version = String(v);
           body.dispatchEvent(new CustomEvent("tc:updated", {detail: v}));
+          afterDraw();
         }
       });
     }).catch(function () { toast(body.dataset.offline || "…", true); })
@@ -131,9 +135,10 @@
       return r.json().catch(function () { return {}; }).then(function (j) {
         if (r.status === 409) toast(body.dataset.stale + (j.error ? " (" + j.error + ")" : ""), true);
         else if (!r.ok) toast(j.error || ("error " + r.status), true);
-        return refresh();
+        /* the caller learns whether it was done: a refusal is never followed by a "✓" */
+        return refresh().then(function () { return {ok: r.ok, status: r.status, answer: j}; });
       });
-    }).catch(function () { toast(body.dataset.offline, true); })
+    }).catch(function () { toast(body.dataset.offline, true); return {ok: false}; })
       .finally(function () { busy = false; body.classList.remove("busy"); });
   }
 
@@ -187,7 +192,10 @@
   }, true);   /* toggle does not bubble */
   body.addEventListener("tc:updated", function () { circle = []; chosen = null; });
 
+  var seatsByHand = false;   /* the host opened the folded seat list (it folds itself once full) */
   document.addEventListener("click", function (ev) {
+    var fold = ev.target.closest("#seat-admin > summary");
+    if (fold) seatsByHand = !fold.parentNode.open;
     var b = ev.target.closest("button");
     if (!b || b.disabled) return;
     if (b.classList.contains("circle-card")) {
@@ -225,6 +233,8 @@
     }
     if (b.classList.contains("mv")) {
       post("move", {move: JSON.parse(b.dataset.move)});
+    } else if (b.classList.contains("companion-confirm")) {   /* the companion's card is laid */
+      post("companion", {});
     } else if (b.classList.contains("answer")) {
       post("answer", {prompt: b.dataset.prompt, choice: b.dataset.choice});
     } else if (b.id === "deal") {
@@ -242,8 +252,8 @@
       if (b.dataset.seat) change.seat = +b.dataset.seat;
       post("phones", change).then(function () { refresh(true); });
     } else if (b.id === "undo-request") {
-      post("undo-request", {}).then(function () {
-        toast("✓");
+      post("undo-request", {}).then(function (done) {
+        if (done && done.ok) toast(body.dataset.undoAsked || "✓");   /* a refusal shows its own words */
       });
     } else if (b.id === "next-game") {
       post("next", {});
@@ -281,6 +291,54 @@
     setCookie("seat_" + tableId, seatSel.value);
     refresh(true);
   });
+
+  /* "your turn": the title, a short vibration and a short sound (switched off on this phone with
+     the bell button); told once when the turn comes, not at every redraw */
+  var sound = document.getElementById("sound-toggle");
+  var quiet = localStorage.getItem("tc_sound") === "off";
+  function drawSound() {
+    if (!sound) return;
+    sound.textContent = quiet ? sound.dataset.off : sound.dataset.on;
+    sound.setAttribute("aria-pressed", quiet ? "false" : "true");
+  }
+  if (sound) {
+    drawSound();
+    sound.addEventListener("click", function () {
+      quiet = !quiet;
+      localStorage.setItem("tc_sound", quiet ? "off" : "on");
+      drawSound();
+    });
+  }
+  var baseTitle = document.title, wasMine = null, audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = 880; gain.gain.value = 0.08;
+      osc.connect(gain); gain.connect(audio.destination);
+      osc.start(); osc.stop(audio.currentTime + 0.15);
+    } catch (e) { /* no sound on this browser */ }
+  }
+  function afterDraw() {
+    var gv = document.querySelector(".gameview");
+    if (!gv) return;
+    var mine = gv.dataset.mine === "1";
+    document.title = (mine ? "★ " + (d.yourTurn || "") + " — " : "") + baseTitle;
+    body.classList.toggle("my-turn", mine);
+    if (mine && wasMine === false) {   /* the turn just came: once */
+      if (navigator.vibrate) navigator.vibrate(120);
+      if (!quiet) beep();
+    }
+    wasMine = mine;
+    if (gv.dataset.seatsFull !== undefined) body.classList.toggle("seats-full", gv.dataset.seatsFull === "1");
+    /* a rematch: a phone follows to the new table in its seat, no code and no tap */
+    var follow = document.querySelector("[data-follow]");
+    if (follow && d.role !== "host" && !afterDraw.left) {
+      afterDraw.left = true;
+      window.location.replace(follow.dataset.follow + "?token=" + encodeURIComponent(token));
+    }
+  }
+  afterDraw();
 
   /* live updates: the stream says "version N"; a sleeping phone reconnects and catches up */
   var source = null;

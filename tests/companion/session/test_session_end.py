@@ -10,6 +10,7 @@ import pytest
 from companion.engine import CHANCE, TERMINAL, IllegalMove, Move
 from companion.history import bgstats
 from companion.session import SessionError, StaleVersion, Store, TableSession
+from companion.session.table import decided
 from tablesim.scripted import play_through_camera, table_move
 
 
@@ -104,7 +105,7 @@ def test_end_at_a_chance_node_before_any_move(store):
     assert s.game.is_chance_node() and s.state()["current_player"] == CHANCE
     events = s.end_game(expected_version=0)
     assert "Nobody is ahead: a draw." in events[0].text and "引き分け" in events[0].ja
-    assert s.chance_moves() == [] and s.state()["winners"] == [0, 1]
+    assert s.chance_moves() == [] and s.state()["winners"] == []   # a draw: nobody won, not a shared win
     assert s.undo(expected_version=1) is None and s.game.is_chance_node()
     with pytest.raises(SessionError, match="no move to undo"):
         s.undo(expected_version=2)
@@ -120,7 +121,8 @@ def test_winners_are_the_engines_ranking_of_the_scores_now(store):
         assert not s.is_over()
         s.end_game(expected_version=s.version)
         st = s.state()
-        assert st["scores"] == s.game.scores() and st["winners"] == s.game.winners()
+        assert st["scores"] == s.game.scores() and st["winners"] == decided(players, s.game.winners())
+        assert st["winners"] == ([] if len(s.game.winners()) == players else s.game.winners())
         assert st["events"][-1]["data"] == {"scores": st["scores"], "winners": st["winners"]}
 
 

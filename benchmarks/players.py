@@ -1,0 +1,170 @@
+"""``companion bench players``: each companion level against the others and against random play.
+
+For every game and player count (``TABLES``) and every pairing (``PAIRINGS``), one seat plays the
+level under test and every other seat the opponent (a level, or ``random``: uniformly random legal
+moves); the tested seat moves round the table game by game (seat = game number mod players), so it
+starts as often as anyone. Game *i* of a row uses seed ``seed + i`` for its chance and its players;
+the seeds are printed. A shared win counts as 1/k of a win. The win rate has a 95 % Wilson interval
+and the even share (1/players) it should clear. Solo games (Prussia, Chains with one player) have no
+opponent: their rows give the victory rate (Prussia) or the share of perfect-or-near games (Chains,
+score ≥ 20 of 23) for each level and for random play.
+
+Time per decision is the time of ``decide`` (building the seat's view and choosing), one process, so
+one core: wall time, and the process's CPU time (what one core spends on it, whatever else the
+machine runs); median and 95th percentile per level.
+
+``companion bench players [--games N] [--seed S] [--game ID] [--players N] [--levels A,B]
+[--markdown FILE]``
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from typing import Any, Sequence
+
+from companion.engine import Game
+from companion.games import new_game
+from companion.players import LEVELS, decide
+
+TABLES = (("hills", 2), ("wheel", 2), ("wheel", 4), ("spartacus", 3), ("spartacus", 5),
+          ("prussia", 2), ("chains", 2), ("chains", 4), ("prussia", 1), ("chains", 1))
+"""(game, players) rows of the bench."""
+PAIRINGS = (("beginner", "random"), ("good", "random"), ("strong", "random"),
+            ("good", "beginner"), ("strong", "good"), ("strong", "beginner"))
+"""(tested level, opponents' level) of every multi-player table."""
+SOLO_LEVELS = ("random", "beginner", "good", "strong")
+NEAR_PERFECT = 20
+"""A solo Chains game counts as won at this score or more (a perfect game is 23)."""
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion ``successes / n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(game_id: str, players: int, levels: Sequence[str], seed: int,
+         times: dict[str, list[float]]) -> Game:
+    """One game with ``levels[s]`` at seat ``s``; decision times go to ``times[level]``."""
+    game = new_game(game_id, players)
+    rng = random.Random(seed)
+    while not game.is_over():
+        if game.is_chance_node():
+            game.apply(game.sample_chance(rng))
+            continue
+        seat = game.current_player()
+        level = levels[seat]
+        if level == "random":
+            game.apply(rng.choice(game.legal_moves()))
+            continue
+        start, cpu = time.perf_counter(), time.process_time()
+        move = decide(game, seat, level, rng)
+        times.setdefault(level, []).append(time.perf_counter() - start)
+        times.setdefault(f"{level} cpu", []).append(time.process_time() - cpu)
+        game.apply(move)
+    return game
+
+
+def solo_won(game: Game) -> bool:
+    """Whether a solo game counts as won (Prussia: a victory; Chains: a near-perfect score)."""
+    if game.id == "prussia":
+        return game.result() in ("victory", "great_victory")
+    return game.scores()[0] >= NEAR_PERFECT
+
+
+def row(game_id: str, players: int, tested: str, against: str, games: int, seed: int,
+        times: dict[str, list[float]]) -> dict[str, Any]:
+    """Play one row of the bench and measure it."""
+    wins = 0.0
+    for i in range(games):
+        seat = i % players
+        levels = [against] * players
+        levels[seat] = tested
+        game = play(game_id, players, levels, seed + i, times)
+        if players == 1:
+            wins += solo_won(game)
+        else:
+            winners = game.winners()
+            wins += 1 / len(winners) if seat in winners else 0.0
+    low, high = wilson(wins, games)
+    return {"game": game_id, "players": players, "level": tested, "against": against,
+            "games": games, "seeds": f"{seed}–{seed + games - 1}", "win": wins / games,
+            "low": low, "high": high, "even": 1 / players if players > 1 else None}
+
+
+def _ms(values: list[float], q: float) -> str:
+    if not values:
+        return "–"
+    values = sorted(values)
+    return f"{values[min(len(values) - 1, int(q * len(values)))] * 1000:.1f}"
+
+
+def markdown(rows: list[dict[str, Any]], times: dict[tuple[str, int], dict[str, list[float]]]) -> str:
+    """The rows as a Markdown table, then decision times per table and level."""
+    out = ["| game | players | level | against | games (seeds) | win rate | 95 % interval | even share |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        even = f"{r['even']:.0%}" if r["even"] is not None else "–"
+        clear = "" if r["even"] is None else (" above" if r["low"] > r["even"] else
+                                              " below" if r["high"] < r["even"] else " touches")
+        out.append(f"| {r['game']} | {r['players']} | {r['level']} | {r['against']} | {r['games']} "
+                   f"({r['seeds']}) | {r['win']:.1%} | {r['low']:.1%}–{r['high']:.1%}{clear} | {even} |")
+    out += ["", "| game | players | level | decisions | median ms | p95 ms | CPU median ms | CPU p95 ms |",
+            "|---|---|---|---|---|---|---|---|"]
+    for (game_id, players), per in times.items():
+        for level in LEVELS:
+            if per.get(level):
+                v, c = per[level], per[f"{level} cpu"]
+                out.append(f"| {game_id} | {players} | {level} | {len(v)} | {_ms(v, 0.5)} | {_ms(v, 0.95)} "
+                           f"| {_ms(c, 0.5)} | {_ms(c, 0.95)} |")
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bench and print its table (``--markdown`` also writes it to a file)."""
+    parser = argparse.ArgumentParser(prog="companion bench players", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per row (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of a row's first game")
+    parser.add_argument("--game", help="only this game id")
+    parser.add_argument("--players", type=int, help="only this player count")
+    parser.add_argument("--levels", help="only these pairings, e.g. strong:good,good:beginner")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the table to FILE")
+    args = parser.parse_args(argv)
+    pairs = PAIRINGS
+    if args.levels:
+        pairs = tuple(tuple(p.split(":")) for p in args.levels.split(","))   # type: ignore[misc]
+        for p in pairs:
+            if len(p) != 2 or any(x not in (*LEVELS, "random") for x in p):
+                parser.error(f"--levels takes LEVEL:LEVEL pairs of {', '.join(LEVELS)}, random")
+    rows, times = [], {}
+    for game_id, players in TABLES:
+        if (args.game and game_id != args.game) or (args.players and players != args.players):
+            continue
+        per: dict[str, list[float]] = times.setdefault((game_id, players), {})
+        todo = ([(lv, "-") for lv in SOLO_LEVELS if any(lv in p for p in pairs)] if players == 1
+                else pairs)
+        for tested, against in todo:
+            start = time.perf_counter()
+            r = row(game_id, players, tested, against, args.games, args.seed, per)
+            rows.append(r)
+            print(f"{game_id} {players}p {tested} vs {against}: {r['win']:.1%} "
+                  f"[{r['low']:.1%}, {r['high']:.1%}] over {args.games} games, seeds {r['seeds']} "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+    table = markdown(rows, times)
+    print(table)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(table + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

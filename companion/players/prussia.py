@@ -1,0 +1,90 @@
+"""Prussia (輪る七年戦争): the beginner's and the good player's rules.
+
+Prussia's side (the start player; the solo player) wants the centre's alliance strong, the other side
+(two players) wants it weak. ``margin`` (the centre's alliance minus every other survivor, from
+``companion.games.prussia_core``) measures it, as in the solo odds' greedy playouts.
+
+* beginner: place the card on a Prussia edge when one is offered (else the first slot); on a turn
+  with two players, play the first card in hand (draw when the hand is empty).
+* good: the choice that leaves the margin best for its side right away (the solo odds' greedy rule);
+  on a turn, the card from hand that does, or a draw when no card helps.
+* strong, solo: the choice with the best chance of victory by ``companion advise``'s odds (the same
+  playouts); two players: the shared information-set search (``companion.players.search``).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from companion.engine import Move
+from companion.games.prussia_core import CENTRE, greedy_choice, margin
+
+SOLO_SAMPLES = 150
+"""Playouts per choice for the strong solo player (``companion advise`` uses 500 for its odds)."""
+
+
+def _side(game: Any, seat: int) -> int:
+    """+1 for Prussia's side (wants a high margin), -1 for the other side."""
+    return 1 if game.players == 1 or seat == game.options["start_player"] else -1
+
+
+def beginner(game: Any, seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
+    """A Prussia edge if offered, else the first choice; on a turn, the first card in hand."""
+    if game.phase == "place":
+        edges = [m for m, key in zip(legal, game.options_now) if CENTRE in key]
+        if edges and _side(game, seat) > 0:
+            return edges[0]
+        return legal[0]
+    if game.phase == "turn":
+        plays = [m for m in legal if m.kind == "play"]
+        return plays[0] if plays else legal[-1]
+    return legal[0]
+
+
+def _after(game: Any, move: Move) -> float:
+    """The margin right after ``move`` is resolved (a draw's card unknown: the margin now)."""
+    copy = game.clone()
+    copy._apply(move)
+    return margin(copy.table)
+
+
+def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
+         hidden: Sequence[str] = ()) -> Move:
+    """The choice that leaves the margin best for this seat's side right away."""
+    side = _side(game, seat)
+    now = margin(game.table)
+    if game.phase == "turn":
+        rated = [(side * (_after(game, m) - now) if m.kind == "play" else 0.0, m) for m in legal]
+    else:
+        rated = [(side * _after(game, m), m) for m in legal]
+    top = max(r for r, _ in rated)
+    return rng.choice([m for r, m in rated if r == top])
+
+
+def strong(view: Any, legal: Sequence[Move], rng: random.Random) -> Move | None:
+    """Solo: the choice with the best chance of victory by the advise odds; else None (search)."""
+    game = view.game
+    if game.players != 1 or game.phase not in ("place", "joker"):
+        return None
+    from companion.games.prussia import odds
+    table = odds(game, SOLO_SAMPLES, rng.randrange(2 ** 31), "greedy")
+    win = {c: p["victory"] + p["great_victory"] for c, p in table.items()}
+    by_choice = {(m.get("slot") if m.kind == "place" else m.get("card")): m for m in legal}
+    best = max(win, key=lambda c: (win[c], -table[c]["defeat"]))
+    return by_choice[best]
+
+
+playout = beginner
+"""The strong player's playouts (two players): ``playout_move``, the good rule's placements."""
+PLAYOUTS = 100
+SCALE = 1.0
+
+
+def playout_move(game: Any, seat: int, rng: random.Random) -> Move:
+    """The good rule's placements (without copying the game); on a turn, the first card in hand."""
+    if game.phase in ("place", "joker") and len(game.options_now) > 1:
+        key = greedy_choice(game.table, game.phase, game.drawn, game.options_now, rng, _side(game, seat))
+        if game.phase == "place":
+            return Move.of(seat, "place", slot=game.slot_name(key))
+        return Move.of(seat, "discard", card=game.table.cards[key])
+    return beginner(game, seat, game.legal_moves(), rng)

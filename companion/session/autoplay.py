@@ -1,0 +1,66 @@
+"""The companion's turn at a table: the move it makes now, in words for people, and the one tap
+that plays it as a normal move of the session.
+
+The host gives seats to the companion (``TableSession.set_companions``: a note in the log, so a
+replay knows them). When such a seat is to move, ``proposal`` asks its player
+(``companion.players``) with the seat's view only, and says the move on the host screen and every
+phone ("The companion (good): Blue places blue 7 face down at hill 3."), with the card to take from
+the companion's face-down pile and where to lay it. Someone lays that card; with a camera the
+session sees it like any move (a wrong card is caught like any misread move), without one a tap on
+"Done" calls ``confirm``, which plays exactly the proposed move.
+
+The choice is seeded by the session and its version, and kept per version: every page shows the
+same move, and asking again (a page refreshed) costs nothing.
+"""
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+from companion.engine import Event, Move
+from companion.i18n import both
+from companion.players import LEVEL_WORDS, player, seat_view
+from companion.session.store import SessionError
+
+_KEPT = 64
+_lock = threading.Lock()
+_proposals: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def proposal(session: Any) -> dict[str, Any] | None:
+    """The companion's move now, with its words and card (None unless a companion seat is to move)."""
+    with session.lock:
+        if session.is_over() or session.blocked():
+            return None
+        game = session.game
+        seat = game.current_player()
+        level = session.companions.get(seat)
+        if seat < 0 or level is None:
+            return None
+        key = (session.id, session.version)
+        with _lock:
+            if key in _proposals:
+                return _proposals[key]
+        view = seat_view(game, seat)   # all the player gets: the seat's knowledge, not the game
+        legal = [m for m in session.legal_moves() if m.player == seat]
+    move = player(game.id, level).choose(view, legal, random.Random(f"{key[0]}:{key[1]}"))
+    words = view.game.describe_move(move)   # "Blue places blue 7 face down at hill 3"
+    level_words = LEVEL_WORDS[level]
+    said = {"seat": seat, "level": level, "move": move.to_json(), "card": move.get("card"),
+            "text": f"The companion ({level_words}): {words}.",
+            "ja": f"コンパニオン({level_words.ja}): {words.ja}。", "version": key[1]}
+    with _lock:
+        _proposals[key] = said
+        while len(_proposals) > _KEPT:
+            _proposals.pop(next(iter(_proposals)))
+    return said
+
+
+def confirm(session: Any, *, by: str, expected_version: int) -> list[Event]:
+    """Play the companion's proposed move (the tap that says its card lies where it was asked)."""
+    with session.lock:
+        said = proposal(session)
+        if said is None:
+            raise SessionError(*both("It is not the companion's turn."))
+        return session.play(Move.from_json(said["move"]), by=by, expected_version=expected_version)

@@ -1,0 +1,25 @@
+"""``companion bench players``: the Wilson interval, and a tiny run's table."""
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import players
+
+
+def test_the_wilson_interval() -> None:
+    """Known values: 50 of 100 → 40.4 %–59.6 %; none of 10 starts at 0 and stays below 31 %."""
+    low, high = players.wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    low, high = players.wilson(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-3)
+
+
+def test_a_small_run_prints_its_seeds_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two games of good against beginner at Seven Hills: seeds, win rate, interval, times."""
+    assert players.main(["--games", "2", "--game", "hills", "--levels", "good:beginner"]) == 0
+    out = capsys.readouterr().out
+    assert "hills 2p good vs beginner" in out and "seeds 0–1" in out
+    assert "| hills | 2 | good | beginner | 2 (0–1) |" in out
+    assert "| hills | 2 | beginner |" in out and "| hills | 2 | good |" in out   # decision times
+    with pytest.raises(SystemExit):
+        players.main(["--levels", "good:grandmaster"])

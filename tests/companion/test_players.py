@@ -1,0 +1,127 @@
+"""The companion's players: they see only their seat's view, and every move they make is legal."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine import Game, Move
+from companion.games import new_game
+from companion.players import LEVELS, decide, player, rules, seat_view
+
+TABLES = (("hills", 2), ("wheel", 2), ("wheel", 4), ("spartacus", 3), ("spartacus", 4),
+          ("prussia", 1), ("prussia", 2), ("chains", 1), ("chains", 2))
+
+
+@pytest.fixture
+def quick_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strong player with a handful of playouts: the same code, a test's time."""
+    for game_id in ("hills", "wheel", "spartacus", "prussia", "chains"):
+        monkeypatch.setattr(rules(game_id), "PLAYOUTS", 4)
+    monkeypatch.setattr(rules("prussia"), "SOLO_SAMPLES", 4)
+
+
+def random_steps(game: Game, steps: int, rng: random.Random) -> Game:
+    """``game`` after up to ``steps`` random moves (chance included)."""
+    for _ in range(steps):
+        if game.is_over():
+            break
+        game.apply(game.sample_chance(rng) if game.is_chance_node() else rng.choice(game.legal_moves()))
+    while game.is_chance_node():
+        game.apply(game.sample_chance(rng))
+    return game
+
+
+@pytest.mark.parametrize("game_id,players", TABLES)
+def test_every_move_a_companion_makes_is_legal(game_id: str, players: int, quick_search: None) -> None:
+    """Whole games with a companion in every seat, levels mixed: each move is one of the legal ones."""
+    for seed in range(2):
+        rng = random.Random(seed)
+        game = new_game(game_id, players)
+        levels = [LEVELS[(seed + s) % 3] for s in range(players)]
+        moves = 0
+        while not game.is_over():
+            if game.is_chance_node():
+                game.apply(game.sample_chance(rng))
+                continue
+            seat = game.current_player()
+            move = decide(game, seat, levels[seat], rng)
+            assert move in game.legal_moves(), (seed, move)
+            game.apply(move)
+            moves += 1
+        assert moves > 0
+
+
+def hills_swapped(seed: int) -> tuple[Game, Game]:
+    """A Seven Hills game where blue has a face-down card, and the same game with that card swapped
+    for one still in blue's hand (red cannot tell them apart)."""
+    rng = random.Random(seed)
+    game = new_game("hills", 2)
+    while True:
+        random_steps(game, 1, rng)
+        face_down = [m for m in game.log if m.player == 1 and not game.hills[m.hill - 1]["revealed"]]
+        if face_down and game.current_player() == 0 and len(game.unseen[1]) >= 2:
+            break
+        if game.is_over():
+            game, rng = new_game("hills", 2), random.Random(rng.random())
+    hidden = face_down[-1].card
+    other = rng.choice(game.unseen[1])
+    swap = {hidden: other, other: hidden}
+    log = [Move.of(m.player, m.kind, hill=m.hill, card=swap.get(m.card, m.card)) for m in game.log]
+    return game, type(game).replay(2, game.options, log)
+
+
+def prussia_swapped(seed: int) -> tuple[Game, Game]:
+    """A two-player Prussia game, and the same game with a card of seat 1's hand swapped for one
+    in the draw pile (seat 0 sees neither)."""
+    rng = random.Random(seed)
+    game = random_steps(new_game("prussia", 2), 1 + seed % 7, rng)
+    while game.current_player() != 0 or not game.hands[1] or not game.table.pile:
+        if game.is_over():
+            return prussia_swapped(seed + 100)
+        random_steps(game, 1, rng)
+    a, b = rng.choice(game.hands[1]), rng.choice(game.table.pile)
+    deal = game.log[0]
+    hands = [[b if c == a else c for c in hand] for hand in deal.hands]
+    log = [Move.of(deal.player, "deal", hands=hands)] + game.log[1:]
+    return game, type(game).replay(2, game.options, log)
+
+
+@pytest.mark.parametrize("swapped", [hills_swapped, prussia_swapped])
+def test_a_choice_never_depends_on_a_hidden_card(swapped, quick_search: None) -> None:
+    """Swapping the other seat's hidden cards changes the table's game but not seat 0's view, nor
+    any level's choice from it."""
+    for seed in range(6):
+        real, other = swapped(seed)
+        assert real.snapshot() != other.snapshot()   # the swap changed where the cards are
+        a, b = seat_view(real, 0), seat_view(other, 0)
+        assert a.game.snapshot() == b.game.snapshot() and a.hidden == b.hidden
+        assert a.game.log == [] and a.game.events == []   # the log names cards played face down
+        legal = [m for m in real.legal_moves() if m.player == 0]
+        assert legal == [m for m in other.legal_moves() if m.player == 0]
+        for level in LEVELS:
+            p = player(real.id, level)
+            assert p.choose(a, legal, random.Random(seed)) == p.choose(b, legal, random.Random(seed))
+
+
+def test_the_view_holds_the_hidden_cards_in_sorted_order_and_leaves_the_game_alone() -> None:
+    """Blue's unseen cards sit in red's view in sorted order, whatever blue really holds; the table's
+    own game keeps its log."""
+    real, _ = hills_swapped(1)
+    before = (real.snapshot(), list(real.log))
+    view = seat_view(real, 0)
+    assert (real.snapshot(), list(real.log)) == before
+    assert list(view.hidden) == sorted(real.public_unseen(1))
+    placed = [c["card"] for h in view.game.hills if not h["revealed"] for c in h["cards"] if c["seat"] == 1]
+    assert placed + list(view.game.unseen[1]) == list(view.hidden)
+    # a determinisation deals the same cards to the same places, in another order
+    sample = view.sample(random.Random(4))
+    again = [c["card"] for h in sample.hills if not h["revealed"] for c in h["cards"] if c["seat"] == 1]
+    assert sorted(again + list(sample.unseen[1])) == list(view.hidden)
+
+
+def test_an_unknown_level_is_refused_in_both_languages() -> None:
+    """A level that does not exist gets a clear message."""
+    with pytest.raises(ValueError) as err:
+        player("hills", "grandmaster")
+    assert "beginner, good, strong" in str(err.value) and err.value.ja

@@ -1,0 +1,448 @@
+"""Print-shop checks on the real PDFs (issue 21): the safe zone, titles inside their bars, backs of
+different games apart in greyscale, contrast and type size of what a player reads, and the CMYK
+print-service output (colour spaces, 100 % K black, ink limit, output intent, PDF/X keys).
+
+`companion print all --single` is written once for the module; the text layer is read with
+pypdfium2 (tight glyph boxes, as the rasteriser draws them) on every page, and pages of every kind
+are rendered to check the same from the pixels."""
+from __future__ import annotations
+
+import ctypes
+import itertools
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pikepdf
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+
+from companion import catalogue as cat
+from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
+from companion.cli import main
+from printables import faces
+from printables.raster import card_pdf
+from printables.style import STYLES, contrast, style_of
+from tests.printables.test_printables import grey_distance   # the measure the faces' test uses
+
+PT_MM = 25.4 / 72
+GAMES = ("wheel", "hills", "spartacus", "prussia", "chains", "tokens")
+BAR_TOP, BAR_BOTTOM = faces.CASCADE + 2.2, CH - faces.CASCADE - 2.2   # where a side bar shows
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory) -> dict[str, Path]:
+    """`companion print all --single` once: every card of the five games and the tokens, face page
+    then back page."""
+    out = tmp_path_factory.mktemp("single")
+    assert main(["print", "all", "--single", "--out", str(out)]) == 0
+    return {name: out / f"{name}-single.pdf" for name in GAMES}
+
+
+def _colour(obj, stroke: bool = False) -> tuple[float, float, float]:
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    get = pdfium_c.FPDFPageObj_GetStrokeColor if stroke else pdfium_c.FPDFPageObj_GetFillColor
+    assert get(obj.raw, *(ctypes.byref(v) for v in (r, g, b, a)))
+    return (r.value / 255, g.value / 255, b.value / 255)
+
+
+def _hex(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{round(v * 255):02x}" for v in rgb)
+
+
+def _filled(obj) -> bool:
+    if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
+        return True
+    mode, stroke = ctypes.c_int(), ctypes.c_int()
+    pdfium_c.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(mode), ctypes.byref(stroke))
+    return mode.value != 0
+
+
+class CardPage:
+    """One page of a --single PDF in card millimetres (origin the trim's top-left, y down)."""
+
+    def __init__(self, page, index: int):
+        self.page, self.index = page, index
+        self.trim = page.get_trimbox()              # left, bottom, right, top in points
+
+    def box(self, l: float, b: float, r: float, t: float) -> tuple[float, float, float, float]:
+        """PDF points (l, b, r, t) → card mm (x0, y0, x1, y1)."""
+        tl, _, _, tt = self.trim
+        return ((l - tl) * PT_MM, (tt - t) * PT_MM, (r - tl) * PT_MM, (tt - b) * PT_MM)
+
+    def chars(self) -> list[tuple[str, tuple[float, float, float, float], float]]:
+        """Every printed character: (char, tight glyph box in card mm, em size in mm)."""
+        tp = self.page.get_textpage()
+        found = []
+        for k in range(tp.count_chars()):
+            ch = tp.get_text_range(k, 1)
+            if not ch.strip():
+                continue
+            box = self.box(*tp.get_charbox(k, loose=False))
+            if box[2] - box[0] <= 0 and box[3] - box[1] <= 0:
+                continue
+            l, b, r, t = tp.get_charbox(k, loose=True)   # the em square along the line (either way up)
+            found.append((ch, box, max(r - l, t - b) * PT_MM))
+        tp.close()
+        return found
+
+    def objects(self):
+        """The page's own objects (frame patterns are forms, left out), with their card-mm boxes."""
+        return [(o, self.box(*o.get_bounds())) for o in self.page.get_objects(max_depth=1)]
+
+
+def pages(path: Path):
+    doc = pdfium.PdfDocument(path)
+    try:
+        for i, page in enumerate(doc):
+            yield CardPage(page, i)
+    finally:
+        doc.close()
+
+
+def in_bar(box) -> bool:
+    """A glyph on a side bar (the titles: they repeat what the index and the back say)."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return (x < faces.BAR_MM or x > CW - faces.BAR_MM) and BAR_TOP - 1 < y < BAR_BOTTOM + 1
+
+
+def gap(box) -> float:
+    """How far a box stays inside the trim (mm)."""
+    return min(box[0], box[1], CW - box[2], CH - box[3])
+
+
+def test_no_text_within_the_safe_zone_on_any_face_or_back(single):
+    """Issue 21: titles sat 1.0–1.4 mm from the cut on 462 of 464 faces; print services keep text
+    3 mm inside the trim. Every glyph of every page of every deck, from the text layer."""
+    worst, pages_seen = {}, 0
+    for name, path in single.items():
+        for page in pages(path):
+            pages_seen += 1
+            for ch, box, _ in page.chars():
+                worst.setdefault(name, (99.0, ""))
+                if gap(box) < worst[name][0]:
+                    worst[name] = (gap(box), f"{ch!r} on page {page.index + 1}")
+    assert pages_seen == 2 * (26 + 27 + 55 + 70 + 275 + 10)
+    for name, (distance, where) in worst.items():
+        assert distance >= faces.SAFE_MM, f"{name}: {where} is {distance:.2f} mm from the cut"
+
+
+def test_titles_fit_their_bars(single):
+    """Issue 21: titles overflowed their 43.6 mm bar by up to 0.68 mm ("Great Northern Wa"). Every
+    glyph on a bar lies along the bar's visible length and across between the safe line and the
+    white panel."""
+    seen = 0
+    for name in ("wheel", "prussia", "chains"):       # the longest titles: eras, nations, Pairs copies
+        for page in pages(single[name]):
+            for ch, box, _ in page.chars():
+                if not in_bar(box):
+                    continue
+                seen += 1
+                assert BAR_TOP <= box[1] and box[3] <= BAR_BOTTOM, f"{name} p{page.index + 1}: {ch!r} {box}"
+                left = box[2] < CW / 2
+                across = (box[0], box[2]) if left else (CW - box[2], CW - box[0])
+                assert across[0] >= faces.SAFE_MM and across[1] <= faces.BAR_MM, \
+                    f"{name} p{page.index + 1}: {ch!r} leaves its bar: {box}"
+    assert seen > 5000
+
+
+def kinds(name: str) -> list[int]:
+    """Pages of every kind in a --single file (0-based): the first face of each kind (number, banner,
+    hill, nation, era, playing card, joker, pawn, seat, Pairs), the first back and the last."""
+    from printables.sheets import slots
+    cards = slots(name)
+    first = {}
+    for i, slot in enumerate(cards):
+        first.setdefault(cat.card(slot.front).kind, i)
+    last = max(i for i, slot in enumerate(cards) if (slot.back or "").startswith("B-"))
+    return sorted({2 * i for i in first.values()} | {1, 2 * last + 1})
+
+
+DPI_MM = 6.0   # 152 dpi: a pixel is 0.17 mm
+
+
+def text_only(page: CardPage, px_per_mm: float) -> np.ndarray:
+    """The page rendered with its text alone on a magenta ground (white lettering shows too): a
+    mask of the pixels that text inks."""
+    for obj in list(page.page.get_objects(max_depth=1)):
+        if obj.type != pdfium_c.FPDF_PAGEOBJ_TEXT:
+            page.page.remove_obj(obj)
+    page.page.gen_content()
+    img = page.page.render(scale=px_per_mm * 25.4 / 72, fill_color=(255, 0, 255, 255)).to_numpy()[:, :, :3]
+    return np.any(np.abs(img.astype(int) - [255, 0, 255]) > 40, axis=2)
+
+
+def test_rendered_text_and_markers_keep_the_safe_zone(single):
+    """The same from the pixels: text drawn alone, and the markers read from the full render, on
+    pages of every kind (each face design and every game's back)."""
+    det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000),
+                                  cv2.aruco.DetectorParameters())
+    for name in GAMES:
+        indices = kinds(name)
+        doc = pdfium.PdfDocument(single[name])
+        try:
+            for i in indices:
+                page = CardPage(doc[i], i)
+                l, b, r, t = page.trim
+                media_w, media_h = (v * PT_MM for v in doc[i].get_size())
+                bleed = l * PT_MM
+                full = doc[i].render(scale=DPI_MM * 25.4 / 72, grayscale=True).to_numpy().squeeze()
+                scale = np.array([full.shape[1] / media_w, full.shape[0] / media_h])
+                corners, ids, _ = det.detectMarkers(full)
+                assert ids is not None, f"{name} p{i + 1}: no marker read"
+                for quad in corners:
+                    mm_pts = (quad.reshape(4, 2) + 0.5) / scale - bleed
+                    box = (*mm_pts.min(axis=0), *mm_pts.max(axis=0))
+                    # a marker's outer corner sits on the 3 mm line (catalogue.MARKER_INSET_MM): measured
+                    # to within a third of a pixel
+                    assert gap(box) >= faces.SAFE_MM - 0.05, f"{name} p{i + 1}: marker at {gap(box):.2f} mm"
+                mask = text_only(page, DPI_MM)
+                ys, xs = np.nonzero(mask)
+                assert len(xs) > 50, f"{name} p{i + 1}: no text drawn"
+                px = 1 / scale
+                x0, x1 = xs.min() * px[0] - bleed, (xs.max() + 1) * px[0] - bleed
+                y0, y1 = ys.min() * px[1] - bleed, (ys.max() + 1) * px[1] - bleed
+                inside = min(x0, y0, CW - x1, CH - y1)
+                assert inside >= faces.SAFE_MM - 0.17, f"{name} p{i + 1}: text ink {inside:.2f} mm from the cut"
+        finally:
+            doc.close()
+
+
+def test_what_a_player_reads_is_large_enough_and_stands_out(single):
+    """Issue 21: yellow on white was 1.97:1 and Chains' deck label 1.6 mm type. Every glyph off the
+    side bars is set at ≥ 2.5 mm (em), and every text and filled mark in the index corners stands
+    ≥ 3:1 on what it lies on (the topmost filled shape under it; WCAG's ratio for large text
+    and graphics)."""
+    checked_text = checked_marks = 0
+    for name in GAMES:
+        for page in pages(single[name]):
+            if page.index % 2:         # faces only; backs below
+                continue
+            for ch, box, em in page.chars():
+                if ch.isalnum() and not in_bar(box):
+                    checked_text += 1
+                    assert em >= faces.PLAYER_TEXT_MM - 0.01, \
+                        f"{name} p{page.index + 1}: {ch!r} is {em:.2f} mm type"
+            objects = page.objects()
+            for k, (obj, box) in enumerate(objects):
+                index = box[1] >= faces.PAD_MM - 0.1 and box[3] <= faces.CASCADE + 0.1 or \
+                    box[1] >= CH - faces.CASCADE - 0.1 and box[3] <= CH - faces.PAD_MM + 0.1
+                if not index or obj.type not in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH) \
+                        or not _filled(obj):
+                    continue
+                fill = _colour(obj)
+                if fill == (1.0, 1.0, 1.0):
+                    continue           # the white corners themselves (the panel is larger than a strip)
+                checked_marks += 1
+                ground = _hex(_background(objects, k))
+                assert contrast(_hex(fill), ground) >= 3.0, \
+                    f"{name} p{page.index + 1}: {_hex(fill)} on {ground} is {contrast(_hex(fill), ground):.2f}:1"
+    assert checked_text > 5000 and checked_marks > 3000
+
+
+def _background(objects, k: int):
+    """The fill colour under object ``k``: the topmost earlier filled object whose box holds it."""
+    _, box = objects[k]
+    for obj, under in reversed(objects[:k]):
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH and _filled(obj) and under[0] <= box[0] + 0.05 \
+                and under[1] <= box[1] + 0.05 and under[2] >= box[2] - 0.05 and under[3] >= box[3] - 0.05:
+            return _colour(obj)
+    return (1.0, 1.0, 1.0)
+
+
+def test_backs_lettering_and_owner_symbols_stand_out():
+    """On every back: its lettering ≥ 3:1 on the cartouche, type ≥ 2.5 mm, and a player's deck's
+    symbol ≥ 3:1 on their colour in the seal (yellow takes a black symbol)."""
+    seals = 0
+    for back in cat.BACKS:
+        doc = pdfium.PdfDocument(card_pdf(back, "back"))
+        try:
+            page = CardPage(doc[0], 0)
+            page.trim = (0, 0, *doc[0].get_size())
+            for ch, _, em in page.chars():
+                assert not ch.isalnum() or em >= faces.PLAYER_TEXT_MM - 0.01, f"{back}: {ch!r} {em:.2f} mm"
+            objects = page.objects()
+            for k, (obj, box) in enumerate(objects):
+                centre = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+                seal = np.hypot(*(centre - [faces.SEAL_X, faces.SEAL_Y])) < 1 and box[2] - box[0] < 2 * faces.SEAL_R - 2
+                if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT or (seal and obj.type == pdfium_c.FPDF_PAGEOBJ_PATH):
+                    ratio = contrast(_hex(_colour(obj)), _hex(_background(objects, k)))
+                    assert ratio >= 3.0, f"{back}: {_hex(_colour(obj))} on {_hex(_background(objects, k))} {ratio:.2f}:1"
+                    seals += seal
+        finally:
+            doc.close()
+    assert seals == sum(1 for b in cat.BACKS if cat.card(b).colour)
+
+
+def back_greys(back_id: str, px_per_mm: float = 4.0) -> np.ndarray:
+    """The whole back in greyscale, as a black-and-white printer renders it."""
+    doc = pdfium.PdfDocument(card_pdf(back_id, "back"))
+    try:
+        return doc[0].render(scale=px_per_mm * 25.4 / 72, grayscale=True).to_numpy().astype(float).ravel()
+    finally:
+        doc.close()
+
+
+def test_backs_of_different_games_tell_apart_in_greyscale_colour_and_emblem():
+    """Issue 21: Spartacus' and Chains' backs were 2.4–3.8 grey levels apart with chain links on
+    both. Now every back of one game is ≥ 25 levels from every back of another over the whole
+    back (seat tokens are no deck), the games' emblems differ, and Prussia's two backs differ by
+    more than a line of text (the playing cards show the four suits in a ruled border)."""
+    backs = [b for b in cat.BACKS if b != "B-TOKEN"]
+    greys = {b: back_greys(b) for b in backs}
+    closest = min((grey_distance(greys[a], greys[b]), a, b) for a, b in itertools.combinations(backs, 2)
+                  if style_of(a).game != style_of(b).game)
+    assert closest[0] >= 25.0, f"{closest[1]} and {closest[2]} are {closest[0]:.1f} grey levels apart"
+    assert len({STYLES[g].emblem for g in ("wheel", "hills", "spartacus", "prussia", "chains")}) == 5
+    nation, play = (back_greys(b).reshape(-1) for b in ("B-NATION", "B-PLAY"))
+    assert np.mean(np.abs(nation - play) > 100) > 0.03
+
+
+def test_print_all_prints_each_card_once(single, tmp_path):
+    """Issue 21: `print all` printed W-PAWN twice (wheel and tokens). Every card's face is on one
+    page of one file: counted from the files' faces by their markers."""
+    det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000),
+                                  cv2.aruco.DetectorParameters())
+    found = Counter()
+    for name in ("wheel", "tokens"):         # the two that both held the pawn
+        doc = pdfium.PdfDocument(single[name])
+        try:
+            for i in range(0, len(doc), 2):
+                img = doc[i].render(scale=3 * 25.4 / 72, grayscale=True).to_numpy().squeeze()
+                _, ids, _ = det.detectMarkers(img)
+                assert ids is not None, f"{name} page {i + 1}"
+                found.update({cat.by_marker(int(m)).id for m in ids.ravel()})
+        finally:
+            doc.close()
+    assert found["W-PAWN"] == 1
+    assert all(n == 1 for n in found.values()), [k for k, n in found.items() if n > 1]
+
+
+# ---------------------------------------------------------------- the print-service output (CMYK)
+
+COLOUR_OPS = {"rg", "RG", "g", "G", "k", "K", "cs", "CS", "sc", "SC", "scn", "SCN"}
+
+
+def colour_use(path: Path) -> tuple[Counter, Counter, Counter]:
+    """Every colour operator of every page and form (pikepdf), the CMYK fills and the fills under
+    which text is shown."""
+    ops, fills, text_fills = Counter(), Counter(), Counter()
+    seen = set()
+
+    def walk(obj) -> None:
+        fill, stack = None, []
+        for operands, op in pikepdf.parse_content_stream(obj):
+            o = str(op)
+            if o in COLOUR_OPS:
+                ops[o] += 1
+                if o == "k":
+                    fill = tuple(round(float(v), 4) for v in operands)
+                    fills[fill] += 1
+            elif o == "q":
+                stack.append(fill)
+            elif o == "Q":
+                fill = stack.pop()
+            elif o in ("Tj", "TJ", "'", '"'):
+                text_fills[fill] += 1
+        for x in obj.get("/Resources", {}).get("/XObject", {}).values():
+            if x.objgen not in seen:
+                seen.add(x.objgen)
+                walk(x)
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            walk(page.obj)
+    return ops, fills, text_fills
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    """`print wheel --single --for-service --order back-face` and `print prussia --for-service`
+    (sheets), and the home (RGB) Prussia file to compare with."""
+    out = tmp_path_factory.mktemp("service")
+    assert main(["print", "wheel", "--single", "--for-service", "--order", "back-face", "--out",
+                 str(out / "wheel.pdf")]) == 0
+    assert main(["print", "prussia", "--for-service", "--out", str(out / "prussia.pdf")]) == 0
+    assert main(["print", "prussia", "--out", str(out / "prussia-rgb.pdf")]) == 0
+    return out
+
+
+def test_service_output_is_cmyk_with_black_on_one_plate(service):
+    """No RGB anywhere; what the home file draws in our black (#212121: text, QR codes, markers, cut
+    marks) is K 100 % alone, exactly as often; at most 300 % ink; black text never four-colour."""
+    for name in ("wheel", "prussia"):
+        ops, fills, text_fills = colour_use(service / f"{name}.pdf")
+        assert set(ops) <= {"k", "K"}, f"{name}: {ops}"
+        assert max(sum(f) for f in fills) <= 3.0
+        assert (0, 0, 0, 1) in fills
+        four = [f for f in fills if min(f) > 0]      # grey component replacement: never all four inks
+        assert not four, f"{name}: fills in four inks: {four}"
+        assert all(f is not None for f in text_fills)
+    rgb_ops, _, _ = colour_use(service / "prussia-rgb.pdf")
+    assert "rg" in rgb_ops and "k" not in rgb_ops          # the home file stays RGB
+    _, cmyk_fills, text_fills = colour_use(service / "prussia.pdf")
+    with pikepdf.open(service / "prussia-rgb.pdf") as pdf:
+        blacks = sum(1 for page in pdf.pages for operands, op in pikepdf.parse_content_stream(page.obj)
+                     if str(op) == "rg" and [round(float(v), 4) for v in operands] == [round(0x21 / 255, 4)] * 3)
+    assert blacks > 300 and cmyk_fills[(0, 0, 0, 1)] == blacks
+    assert text_fills[(0, 0, 0, 1)] > 100                 # black lettering: one plate
+
+
+def test_service_output_declares_its_output_intent_and_pdfx(service):
+    """PDF/X-1a:2003 (ISO 15930-4) as far as it can be checked here: the GTS_PDFX output intent
+    (registered FOGRA39), GTS_PDFXVersion, Trapped /False, an /ID, PDF 1.4, a TrimBox on every page
+    inside the BleedBox and MediaBox, fonts embedded (poppler's pdffonts), no images (pdfimages), no
+    transparency, no annotations."""
+    for name in ("wheel", "prussia"):
+        path = service / f"{name}.pdf"
+        with pikepdf.open(path) as pdf:
+            intent, = pdf.Root.OutputIntents
+            assert intent.S == "/GTS_PDFX" and str(intent.OutputConditionIdentifier) == "FOGRA39"
+            assert str(intent.RegistryName) == "http://www.color.org"
+            assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003"
+            assert pdf.docinfo["/Trapped"] == "/False" and "/Title" in pdf.docinfo
+            assert pdf.trailer.get("/ID") is not None and pdf.pdf_version <= "1.4"
+            for page in pdf.pages:
+                media, trim = [float(v) for v in page.MediaBox], [float(v) for v in page.TrimBox]
+                bleed = [float(v) for v in page.get("/BleedBox", page.MediaBox)]
+                assert bleed[0] >= media[0] and bleed[2] <= media[2] and trim[0] >= bleed[0] and trim[2] <= bleed[2]
+                assert "/Annots" not in page
+                for gs in page.get("/Resources", {}).get("/ExtGState", {}).values():
+                    assert float(gs.get("/ca", 1)) == 1 and float(gs.get("/CA", 1)) == 1 and "/SMask" not in gs
+        fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+        rows = fonts.splitlines()[2:]
+        assert rows and all(" yes yes " in row for row in rows), fonts
+        images = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True, check=True).stdout
+        assert len(images.splitlines()) == 2, images          # the header alone: marks are vectors
+
+
+def test_single_back_face_order_puts_each_back_first(service):
+    """--order back-face: page 1 is the first card's back, page 2 its face (the face's two markers
+    and QR code), and so on."""
+    doc = pdfium.PdfDocument(service / "wheel.pdf")
+    det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000),
+                                  cv2.aruco.DetectorParameters())
+    try:
+        assert len(doc) == 52
+        read = []
+        for i in (0, 1, 2, 3):
+            img = doc[i].render(scale=4 * 25.4 / 72, grayscale=True).to_numpy().squeeze()
+            _, ids, _ = det.detectMarkers(img)
+            read.append(sorted(cat.by_marker(int(m)).id for m in ids.ravel()))
+    finally:
+        doc.close()
+    assert read == [["B-WHEEL", "B-WHEEL"], ["W-R1", "W-R1"], ["B-WHEEL", "B-WHEEL"], ["W-R2", "W-R2"]]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["print", "stickers", "--for-service"], "label sheets"),
+    (["print", "wheel", "--order", "back-face"], "--order is for --single"),
+    (["print", "wheel", "--for-service", "--send"], "--for-service"),
+])
+def test_bad_service_options_say_what_to_do_and_write_nothing(tmp_path, monkeypatch, capsys, argv, words):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
+    assert not list(tmp_path.rglob("*.pdf"))

@@ -1,0 +1,105 @@
+"""Whole games played by the camera alone, through the server's camera source (``CameraFeed``)
+into the table session, from rendered frames of every table state: a hand lies over one card of
+the deal until the first move is made (the session holds the deal it cannot complete yet and then
+applies the deal and the move together); or the deal is entered on the host page and the camera
+reads the game on (the host page counts Wheel's circle from the card after the pawn, the camera
+from 12 o'clock). Frames smaller than 1080p, each table state rendered once, keep it cheap."""
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import CHANCE
+from tests.web_helpers import make_app
+from tablesim import synthetic
+from tablesim.synthetic import frame_size
+from webui.camera.camera import CameraFeed, cameras
+
+WHEEL_FRAME = (1600, 960)       # the whole Wheel table at 1.27 px/mm
+CHAINS_FRAME = (960, 720)       # a one-player Chains table at ~1.7 px/mm
+
+
+def _video(game_id, players, seed, size, **kw):
+    with frame_size(size):
+        return synthetic.game_video(game_id, players, seed, **kw)
+
+
+@pytest.fixture(scope="module")
+def wheel_hidden():
+    return _video("wheel", 3, 4, WHEEL_FRAME, hide_deal=True)
+
+
+@pytest.fixture(scope="module")
+def chains_hidden():
+    # the first 12 table states: a whole game by the camera alone is not there yet (this seed meets
+    # a table the camera cannot tell apart at its 51st move: a prompt); the blur kept light, as
+    # each state is one frame shown again (a blurrier one is refused as out of focus every time)
+    return _video("chains", 1, 2, CHAINS_FRAME, hide_deal=True, max_states=12,
+                  effects=synthetic.Effects(blur=0.6))
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    yield app
+    cameras(app).close()
+
+
+def _watch(app, game_id, players, frames, before=None):
+    """A new table watched by a camera that shows ``frames``; the session once they are read."""
+    tables = app.extensions["tables"]
+    s = tables.create(game_id, players, names=[f"P{i + 1}" for i in range(players)], options={})
+    if before is not None:
+        before(s)
+    feed = CameraFeed(tables, s.id, source=iter(frames)).start()
+    assert feed.done.wait(600) and feed.error is None, feed.error
+    return tables.get(s.id), feed
+
+
+def _entries(s):
+    """(kind, who) of every entry of the session's log."""
+    return [(kind, by) for _, kind, _, by in s.store.entries(s.id)]
+
+
+def test_wheel_a_card_hidden_at_the_deal_loses_no_move(app, wheel_hidden):
+    video = wheel_hidden
+    s, feed = _watch(app, "wheel", 3, video.frames)
+    assert video.hidden is not None
+    assert "held" in feed.outcomes                       # the deal without its hidden card waited
+    assert [m.to_json() for m in s.game.log] == [m.to_json() for m in video.moves]
+    assert set(_entries(s)) == {("moves", "camera")}      # no prompt, no tap: the camera alone
+    assert s.is_over()
+
+
+def test_chains_a_card_hidden_at_the_deal_loses_no_move(app, chains_hidden):
+    video = chains_hidden
+    s, feed = _watch(app, "chains", 1, video.frames)
+    assert video.hidden is not None and feed.outcomes[0] == "held"
+    assert [m.to_json() for m in s.game.log] == [m.to_json() for m in video.moves]
+    assert len(video.moves) > 12
+    assert set(_entries(s)) == {("moves", "camera")}
+
+
+def test_wheel_deal_entered_on_the_host_page_then_read_by_the_camera(app, wheel_hidden):
+    """The host page lays the circle from the card after the pawn (the pawn in the last slot):
+    numbered unlike the camera, which counts from 12 o'clock; every take is still the camera's."""
+    video = wheel_hidden
+    deal = video.moves[0]
+    turn = deal.pawn + 1
+    circle = list(deal.circle[turn:]) + list(deal.circle[:turn])
+    client = app.test_client()
+
+    def enter_deal(s):
+        host = app.extensions["tables"].host_token(s.id)
+        r = client.post(f"/api/tables/{s.id}/move", headers={"X-Table-Token": host},
+                        json={"move": {"player": CHANCE, "kind": "lay_circle", "circle": circle, "pawn": 24},
+                              "version": s.version})
+        assert r.status_code == 200, r.get_json()
+
+    # the camera joins after the deal: from the first take on
+    s, feed = _watch(app, "wheel", 3, video.frames[4:], before=enter_deal)
+    takes = [m.to_json() for m in video.moves[1:]]
+    assert [m.to_json() for m in s.game.log[1:]] == takes
+    assert s.game.log[0].circle == tuple(circle)
+    entries = _entries(s)
+    assert entries[0][0] == "moves" and entries[0][1] != "camera"
+    assert set(entries[1:]) == {("moves", "camera")}

@@ -1,0 +1,116 @@
+"""The companion at a table through the web: the host gives it seats (form, with a level each),
+every page says its move, one tap plays it; whole games of every title with companions in every seat
+but one."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from companion.players import rules
+from tests.web_helpers import NAMES, join, make_app, seat_phone, state
+
+GAMES = (("hills", 2), ("wheel", 3), ("spartacus", 3), ("prussia", 2), ("chains", 2))
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    app = make_app(tmp_path_factory.mktemp("companion"))
+    return app.test_client()
+
+
+def host_table(client, game: str, players: int, companions: dict[int, str], names: str = "") -> dict:
+    """Create a table with the host page's form, companion seats included; its id and host cookie."""
+    page = client.get("/host").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    form = {"csrf": csrf, "game": game, "players": str(players), "names": names}
+    form.update({f"companion_{seat}": level for seat, level in companions.items()})
+    r = client.post("/host", data=form)
+    assert r.status_code == 302, r.get_data(as_text=True)[:500]
+    table_id = r.headers["Location"].split("/host/")[1].split("?")[0]
+    host = client.get(r.headers["Location"], follow_redirects=True)
+    assert host.status_code == 200
+    token = re.search(r'data-token="([^"]+)"', host.get_data(as_text=True)).group(1)
+    code = re.search(r'id="join-code">([^<]+)<', host.get_data(as_text=True)).group(1)
+    return {"id": table_id, "code": code, "host_token": token, "host_page": host.get_data(as_text=True)}
+
+
+@pytest.mark.parametrize("game,players", GAMES)
+def test_a_whole_game_with_companions_in_every_seat_but_one(client, monkeypatch, game, players):
+    """Seat 0 is a person's phone; the others are the companion (levels mixed); its moves are
+    confirmed by a tap on the person's phone. Every move is the one every page announced."""
+    monkeypatch.setattr(rules(game), "PLAYOUTS", 4)
+    monkeypatch.setattr(rules("prussia"), "SOLO_SAMPLES", 4)
+    levels = {seat: ("beginner", "good", "strong")[seat % 3] for seat in range(1, players)}
+    table = host_table(client, game, players, levels)
+    phone = seat_phone(client, table, 0)
+    rng = random.Random(players)
+    companion_moves = 0
+    for _ in range(2000):
+        st = state(client, table, phone)
+        if st["is_over"]:
+            break
+        said = st["companion"]
+        headers = {"X-Table-Token": phone}
+        if st["current_player"] == -1:
+            r = client.post(f"/api/tables/{table['id']}/deal", json={"version": st["version"]},
+                            headers={"X-Table-Token": table["host_token"]})
+        elif said is not None:
+            assert said["seat"] == st["current_player"] and said["level"] == levels[said["seat"]]
+            assert said["text"].startswith(f"The companion ({said['level']}): ") and said["ja"].startswith("コンパニオン")
+            r = client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]},
+                            headers=headers)
+            assert r.status_code == 200, r.get_json()
+            # the host's export names every card: the move played is the one announced
+            moves = client.get(f"/api/tables/{table['id']}/export",
+                               headers={"X-Table-Token": table["host_token"]}).get_json()["games"][-1]["moves"]
+            assert {k: v for k, v in moves[-1].items() if k not in ("version", "override")} == said["move"]
+            companion_moves += 1
+            continue
+        else:
+            assert st["current_player"] == 0
+            moves = [m["move"] for g in st["groups"] for m in g["moves"]]
+            r = client.post(f"/api/tables/{table['id']}/move",
+                            json={"version": st["version"], "move": rng.choice(moves)}, headers=headers)
+        assert r.status_code == 200, r.get_json()
+    assert st["is_over"] and companion_moves > 0
+
+
+def test_seats_given_by_the_host_are_named_and_kept_between_games(client):
+    """The form names a companion seat for its level (the history keeps it as a player); the host
+    changes seats between games, not during one; a bad level changes nothing."""
+    table = host_table(client, "hills", 2, {1: "strong"}, names="Ann")
+    st = state(client, table, table["host_token"])
+    assert st["companions"] == {"1": "strong"}
+    assert "Companion (strong)" in table["host_page"] and 'id="companion-seats"' in table["host_page"]
+    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    bad = client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "godlike"})
+    assert bad.status_code == 400 and "beginner|good|strong" in bad.get_data(as_text=True)
+    assert state(client, table, table["host_token"])["companions"] == {"1": "strong"}
+    phone = seat_phone(client, table, 0)
+    st = state(client, table, phone)
+    move = [m["move"] for g in st["groups"] for m in g["moves"]][0]
+    assert client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": move},
+                       headers={"X-Table-Token": phone}).status_code == 200
+    during = client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "good"})
+    assert during.status_code == 400 and "between games" in during.get_data(as_text=True)
+    assert 'id="companion-seats"' not in client.get(f"/host/{table['id']}").get_data(as_text=True)
+    # a watcher sees the companion's move but has no button for it
+    watcher = join(client, table, "watcher")
+    seen = state(client, table, watcher)
+    assert seen["companion"]["seat"] == 1
+    refused = client.post(f"/api/tables/{table['id']}/companion", json={"version": seen["version"]},
+                          headers={"X-Table-Token": watcher})
+    assert refused.status_code == 403
+    assert len(NAMES) >= 2
+
+
+def test_the_phone_help_on_the_companion_in_both_languages(client):
+    """The help page (docs/players.md's table section) in English and in Japanese."""
+    en = client.get("/help/companion?lang=en").get_data(as_text=True)
+    ja = client.get("/help/companion?lang=ja").get_data(as_text=True)
+    assert "Seats for the companion" in en and "Done: the card is laid" in en and "information-set" in en
+    assert "コンパニオンの席" in ja and "置いた" in ja and "情報集合モンテカルロ法" in ja
+    assert "テーブルで" not in en and "At the table" not in ja

@@ -1,0 +1,2 @@
+"""The ``companion`` blueprint (routes.py): seats given to the companion, and the tap that plays its
+move (issue 22)."""

@@ -1,0 +1,107 @@
+"""The companion at the table: the host gives seats to it (with a level each) when creating the
+table or between games, every page says its move (``companion_turn.html``, included by the game
+view), and a tap on "Done" plays that move once its card lies on the table."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from companion.players import LEVEL_WORDS, LEVELS
+from companion.session import autoplay
+from webui.api.api import _write, who_says
+from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
+from webui.core.errors import error_answer
+from webui.core.guard import csrf_ok, csrf_token
+from webui.core.i18n import both, t
+from webui.rules.rules import docs_dir, markdown_renderer, split_sections
+
+bp = Blueprint("companion", __name__, template_folder="templates")
+
+MOST_SEATS = 5
+"""The table-creation form offers the companion this many seats (the page has no script for it)."""
+
+def level_choices(lang_: str) -> list[tuple[str, str]]:
+    """The levels as (value, words) for a select, after "a person"."""
+    return [(level, LEVEL_WORDS[level].ja if lang_ == "ja" else str(LEVEL_WORDS[level])) for level in LEVELS]
+
+
+@bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    return {"companion_levels": level_choices, "companion_csrf": csrf_token, "companion_seats_offered": MOST_SEATS}
+
+
+def seats_from_form(form: Mapping[str, str], players: int | None = None) -> dict[int, str]:
+    """The seats the form gives to the companion (fields ``companion_<seat>`` = a level; empty for a
+    person); a bad field raises ``ApiError`` before anything is stored."""
+    wanted: dict[int, str] = {}
+    for key, value in form.items():
+        if not key.startswith("companion_") or not value:
+            continue
+        seat = key[len("companion_"):]
+        if not seat.isascii() or not seat.isdigit() or value not in LEVELS:
+            raise ApiError(400, both("A companion seat is given as companion_<seat>=<{levels}>, got "
+                                     "{field}={value!r}.", levels="|".join(LEVELS), field=key, value=value))
+        if players is not None and int(seat) >= players:
+            raise ApiError(400, both("Seat {seat} is not at this table of {players}.", seat=int(seat) + 1,
+                                     players=players))
+        wanted[int(seat)] = value
+    return wanted
+
+
+def companion_names(names: list[str], wanted: Mapping[int, str], lang_: str) -> list[str]:
+    # names: as typed on the form, one per seat in order, "" where none was typed
+    """The seat names with the companion's seats named for it and its level where the host typed no
+    name (the history then keeps "Companion (good)" as a player: records against it come free)."""
+    out = list(names)
+    for seat, level in wanted.items():
+        if seat < len(out) and out[seat].strip():
+            continue   # the host named the seat
+        word = t("Companion", lang_)
+        level_words = LEVEL_WORDS[level].ja if lang_ == "ja" else str(LEVEL_WORDS[level])
+        name = f"{word}({level_words})" if lang_ == "ja" else f"{word} ({level_words})"
+        out += [""] * (seat + 1 - len(out))
+        out[seat] = name
+    return out
+
+
+@bp.post("/host/<table_id>/companions")
+def seats(table_id: str) -> Any:
+    """The host's form on the host screen: which seats the companion plays, at which level."""
+    s = get_session(table_id)
+    if tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
+        return error_answer(403, *both("Only the host gives seats to the companion: open the host page."))
+    if not csrf_ok(request.form.get("csrf")):
+        return error_answer(403, *both("This form is stale or was sent from another page: reload the host "
+                                       "page."))
+    try:
+        wanted = seats_from_form(request.form, s.players)
+        with tables().lock(table_id):
+            s.refresh()
+            s.set_companions(wanted, by="host")
+    except ApiError as err:
+        return error_answer(err.status, err.message, err.extra.get("ja", ""))
+    except session_module().SessionError as err:
+        return error_answer(400, str(err), getattr(err, "ja", ""))
+    tables().changed(table_id)
+    return redirect(url_for("host.table", table_id=table_id, lang=lang()))
+
+
+@bp.post("/api/tables/<table_id>/companion")
+def confirm(table_id: str) -> tuple[Response, int]:
+    """The tap that says the companion's card lies where it was asked: plays its proposed move."""
+    def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        return autoplay.confirm(s, by=f"{who_says(s, who)} (companion)", expected_version=version)
+    return _write(table_id, "player", act)
+
+
+HELP_SECTIONS = {"en": "At the table", "ja": "テーブルで"}
+"""The ``##`` section of docs/players.md the phone's help page shows, per language."""
+
+
+@bp.get("/help/companion")
+def help_page() -> str:
+    """The phone's help on playing against the companion (docs/players.md, in the page language)."""
+    language = lang()
+    text = split_sections((docs_dir() / "players.md").read_text(encoding="utf-8"))[HELP_SECTIONS[language]]
+    return render_template("companion_help.html", lang=language, html=markdown_renderer().render(text))
