@@ -26,11 +26,25 @@ from webui.core.server import free_port
 
 GAME = "wheel"
 PLAYERS = 4
+SERVERS = ("companion", "werkzeug", "cheroot-builtin", "waitress", "gunicorn")
+"""``--server``: ``companion serve`` itself, or the app on another WSGI server to compare
+(``serve_with``): werkzeug, the development server ``companion serve`` used before (threaded, TLS
+in the accept loop); cheroot-builtin, cheroot with its own TLS adapter (handshake in the accept
+loop); waitress, an asyncore loop and a fixed pool of worker threads, no TLS; gunicorn, one process
+of ``gthread`` workers (Unix only). waitress and gunicorn are not dependencies: install them."""
+_TLS: list[Any] = []   # the client's TLS context when the bench runs over --https
+
+
+def _connect(port: int, timeout: float) -> http.client.HTTPConnection:
+    """A connection to the server on loopback (HTTPS, certificate unchecked, under ``--https``)."""
+    if _TLS:
+        return http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=_TLS[0])
+    return http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
 
 
 def _request(port: int, method: str, path: str, body: Any = None, token: str | None = None,
              timeout: float = 10.0) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn = _connect(port, timeout)
     headers = {"Content-Type": "application/json"} if body is not None else {}
     if token:
         headers["X-Table-Token"] = token
@@ -73,7 +87,7 @@ class Phone(threading.Thread):
                                           {"seat": self.seat}, token=token)
                 if status != 200:
                     self.failures.append(f"seat {status}: {answer}")
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            conn = _connect(self.port, 30)
             conn.request("GET", f"/api/tables/{tid}/events?since=0&token={token}")
             resp = conn.getresponse()
             if resp.status != 200:
@@ -99,7 +113,7 @@ class Phone(threading.Thread):
                 self.failures.append(f"stream: {err!r}")
 
     def _fetch_view(self, tid: str, token: str) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = _connect(self.port, 10)
         try:
             conn.request("GET", f"/t/{tid}/view?token={token}")
             resp = conn.getresponse()
@@ -140,7 +154,11 @@ class Mover(threading.Thread):
                 return
             time.sleep(max(0.0, due - time.perf_counter()))
             n += 1
-            status, st = _request(self.port, "GET", f"/api/tables/{tid}/state", token=token)
+            try:
+                status, st = _request(self.port, "GET", f"/api/tables/{tid}/state", token=token)
+            except (OSError, http.client.HTTPException) as err:
+                self.failures.append(f"state: {err!r}")
+                continue
             self.requests += 1
             if status != 200:
                 self.failures.append(f"state {status}")
@@ -155,7 +173,10 @@ class Mover(threading.Thread):
                 path, body, tok = f"/api/tables/{tid}/move", {"version": version,
                                                               "move": self.rng.choice(moves)}, token
             self.sent_at[version + 1] = time.perf_counter()
-            status, answer = _request(self.port, "POST", path, body, token=tok)
+            try:
+                status, answer = _request(self.port, "POST", path, body, token=tok)
+            except (OSError, http.client.HTTPException) as err:
+                status, answer = 0, repr(err)
             self.requests += 1
             if status != 200:
                 self.sent_at.pop(version + 1, None)
@@ -169,27 +190,57 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]:
-    """Start a server process, load it, and return the figures."""
+def start_server(kind: str = "companion", https: bool = False) -> tuple[subprocess.Popen, int]:
+    """A server process on a free loopback port with a fresh database: ``companion serve`` or
+    (``kind``) the app on another WSGI server; returns once ``/health`` answers."""
     port = free_port()
     workdir = tempfile.mkdtemp(prefix="bench-web-")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent) + os.pathsep
                + os.environ.get("PYTHONPATH", ""))
-    server = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", str(port),
-                               "--db", os.path.join(workdir, "bench.db")], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    db = os.path.join(workdir, "bench.db")
+    if kind == "companion":
+        command = ["-m", "companion", "serve", "--port", str(port), "--db", db] + (["--https"] if https else [])
+        # the certificate in the bench's own folder, not the user's data directory
+        env["XDG_DATA_HOME"] = workdir
+    else:
+        command = ["-m", "benchmarks.web", "--serve-with", kind, "--port", str(port), "--db", db] + \
+            (["--https"] if https else [])
+    if https and not _TLS:
+        import ssl
+        _TLS.append(ssl._create_unverified_context())   # the server's own self-signed certificate
+    # its output to a file: a pipe nobody reads fills up and stops a server that logs requests
+    log = open(os.path.join(workdir, "server.log"), "wb")
+    server = subprocess.Popen([sys.executable, *command], env=env, cwd=workdir,
+                              stdout=subprocess.DEVNULL, stderr=log)
+    log.close()
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if _request(port, "GET", "/health", timeout=1)[0] == 200:
+                return server, port
+        except OSError:
+            pass
+        if time.monotonic() > deadline or server.poll() is not None:
+            server.kill()
+            raise RuntimeError(f"the {kind} server did not start: "
+                               + Path(workdir, "server.log").read_text(errors="replace")[-2000:])
+        time.sleep(0.1)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """End a server process started by ``start_server``."""
+    server.terminate()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if _request(port, "GET", "/health", timeout=1)[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise RuntimeError("the server did not start: "
-                                   + (server.stderr.read().decode() if server.poll() is not None else ""))
-            time.sleep(0.1)
+        server.wait(10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def run(tables: int, phones: int, seconds: float, rate: float, kind: str = "companion",
+        https: bool = False) -> dict[str, Any]:
+    """Start a server process, load it, and return the figures."""
+    server, port = start_server(kind, https)
+    try:
         made = []
         for i in range(tables):
             status, t = _request(port, "POST", "/api/tables",
@@ -217,6 +268,7 @@ def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]
         for m in movers:
             m.join()
         time.sleep(2.0)          # let the last updates arrive
+        threads = _threads(server.pid)   # while every phone's stream is still open
         stop.set()
         elapsed = time.perf_counter() - started
         event_ms, view_ms, missed = [], [], 0
@@ -241,13 +293,42 @@ def run(tables: int, phones: int, seconds: float, rate: float) -> dict[str, Any]
                 "event_p50_ms": round(statistics.median(event_ms), 1) if event_ms else None,
                 "event_p95_ms": round(_percentile(event_ms, 0.95), 1),
                 "failed_requests": len(failures), "missed_updates": missed,
-                "failures": failures[:10], "cpus": os.cpu_count()}
+                "failures": failures[:10], "cpus": os.cpu_count(), "server": kind, "https": https,
+                "server_threads": threads}
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
+
+
+def _threads(pid: int) -> int:
+    """The number of threads of process ``pid`` (Linux /proc; 0 where there is none)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
+def idle_tls(kind: str, count: int) -> dict[str, Any]:
+    """Open ``count`` TCP connections to the HTTPS port that send nothing, then time ``/health``
+    over HTTPS (a server that shakes hands in its accept loop waits for each silent one)."""
+    import socket
+    server, port = start_server(kind, https=True)
+    socks = []
+    try:
+        for _ in range(count):
+            socks.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        times, statuses = [], []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            try:
+                statuses.append(_request(port, "GET", "/health", timeout=30)[0])
+            except OSError as err:
+                statuses.append(type(err).__name__)
+            times.append(round((time.perf_counter() - t0) * 1000, 1))
+        return {"server": kind, "silent_sockets": count, "health": statuses, "health_ms": times}
+    finally:
+        for sock in socks:
+            sock.close()
+        stop_server(server)
 
 
 def half_open(count: int, marks: tuple[float, ...] = (1, 5, 9, 11, 13, 15)) -> list[dict[str, Any]]:
@@ -336,6 +417,66 @@ def views(steps: int = 20, seed: int = 1) -> list[dict[str, Any]]:
     return rows
 
 
+THREADS = 256
+"""Worker threads of the fixed-pool servers: each open event stream holds one."""
+
+
+def _app(db: str) -> Any:
+    from webui import create_app
+    return create_app({"DB": db})
+
+
+def _tls(https: bool) -> tuple[str, str] | None:
+    if not https:
+        return None
+    from webui.core.tls import certificate
+    return tuple(map(str, certificate(["127.0.0.1"], os.path.join(os.getcwd(), "tls"))))  # type: ignore[return-value]
+
+
+def serve_with(kind: str, port: int, db: str, https: bool) -> None:
+    """Serve the app on ``kind`` until killed."""
+    tls = _tls(https)
+    app = _app(db) if kind != "gunicorn" else None   # gunicorn: made in its worker process
+    if kind == "werkzeug":
+        from werkzeug.serving import make_server
+        srv = make_server("127.0.0.1", port, app, threaded=True, ssl_context=tls)
+        srv.daemon_threads = True
+        srv.serve_forever()
+    elif kind == "cheroot-builtin":
+        from cheroot import wsgi
+        from cheroot.ssl.builtin import BuiltinSSLAdapter
+        server = wsgi.Server(("127.0.0.1", port), app, numthreads=THREADS, timeout=10,
+                             request_queue_size=128)
+        if tls:
+            server.ssl_adapter = BuiltinSSLAdapter(*tls)
+        server.safe_start()
+    elif kind == "waitress":
+        if tls:
+            sys.exit("waitress has no TLS")
+        import waitress
+        waitress.serve(app, host="127.0.0.1", port=port, threads=THREADS, channel_timeout=10,
+                       connection_limit=2000, _quiet=True)
+    elif kind == "gunicorn":
+        from gunicorn.app.base import BaseApplication
+
+        class One(BaseApplication):
+            def load_config(self) -> None:
+                options = {"bind": f"127.0.0.1:{port}", "workers": 1, "worker_class": "gthread",
+                           "threads": THREADS, "timeout": 30, "keepalive": 10, "loglevel": "warning",
+                           "worker_connections": 2000}
+                if tls:
+                    options.update(certfile=tls[0], keyfile=tls[1])
+                for key, value in options.items():
+                    self.cfg.set(key, value)
+
+            def load(self) -> Any:
+                return _app(db)
+
+        One().run()
+    else:
+        sys.exit(f"unknown server {kind}")
+
+
 SEEN_JS = """() => { window.__seen = {}; document.body.addEventListener('tc:updated',
     e => { window.__seen[e.detail] = Date.now(); }); }"""
 TAP_JS = """([index]) => { const b = document.querySelectorAll('#moves button.mv')[index];
@@ -418,11 +559,29 @@ def main(argv: list[str] | None = None) -> int:
                    help="instead: time rendering each game's host and scorekeeper pages (in this process)")
     p.add_argument("--half-open", type=int, metavar="N",
                    help="instead: open N silent half-sent connections and report the threads they hold")
+    p.add_argument("--server", choices=SERVERS, default="companion",
+                   help="the server: companion serve itself (default), or the app on another WSGI "
+                        "server to compare (waitress and gunicorn must be installed)")
+    p.add_argument("--https", action="store_true", help="over HTTPS (the server's own certificate)")
+    p.add_argument("--idle-tls", type=int, metavar="N",
+                   help="instead: hold N silent connections to the HTTPS port and time /health")
+    p.add_argument("--serve-with", choices=SERVERS[1:], help=argparse.SUPPRESS)   # the server process
+    p.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--db", help=argparse.SUPPRESS)
     p.add_argument("--browser", action="store_true",
                    help="instead: tap → every other phone updated in headless Chromium, a context per player")
     p.add_argument("--players", type=int, default=4, help="--browser: players (a phone each)")
     p.add_argument("--taps", type=int, default=60, help="--browser: taps measured")
     args = p.parse_args(argv)
+    if args.serve_with:
+        serve_with(args.serve_with, args.port, args.db, args.https)
+        return 0
+    if args.idle_tls is not None:
+        row = idle_tls(args.server, args.idle_tls)
+        print(json.dumps(row) if args.json else
+              f"{row['server']}: {row['silent_sockets']} silent TLS sockets, /health {row['health']} "
+              f"in {row['health_ms']} ms")
+        return 0 if row["health"] == [200, 200, 200] else 1
     if args.browser:
         report = browser(args.players, args.taps)
         if args.json:
@@ -451,12 +610,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if rows and rows[-1]["health_status"] == 200 else 1
     if min(args.tables, args.phones) < 1 or args.seconds <= 0 or args.rate <= 0:
         p.error("tables and phones must be at least 1; seconds and rate above 0")
-    report = run(args.tables, args.phones, args.seconds, args.rate)
+    report = run(args.tables, args.phones, args.seconds, args.rate, args.server, args.https)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(f"{report['tables']} tables × {report['phones_per_table']} phones, "
-              f"{report['moves']} moves in {report['seconds']} s ({report['moves_per_second']}/s)")
+        print(f"{report['server']}{' over HTTPS' if args.https else ''}: {report['tables']} tables × "
+              f"{report['phones_per_table']} phones, {report['moves']} moves in {report['seconds']} s "
+              f"({report['moves_per_second']}/s), {report['server_threads']} server threads")
         print(f"move → every phone has the new view: p50 {report['view_p50_ms']} ms, "
               f"p95 {report['view_p95_ms']} ms, max {report['view_max_ms']} ms "
               f"({report['updates_measured']} updates)")
@@ -467,3 +627,7 @@ def main(argv: list[str] | None = None) -> int:
             print("  ", f)
     ok = report["failed_requests"] == 0 and report["missed_updates"] == 0
     return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -74,7 +74,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         server = RunningServer(app, host, args.port, tls=tls)
     except OSError as err:
-        print(tr("companion serve: cannot listen on port {port} ({strerror}); choose another with --port.", port=args.port, strerror=err.strerror), file=sys.stderr)
+        print(tr("companion serve: cannot listen on port {port} ({strerror}); choose another with --port.", port=args.port, strerror=err.strerror or err), file=sys.stderr)
         return 2
     base = app.config["PUBLIC_URL"] = f"{scheme}://{public_host}:{server.port}"
     driver: Any = None
@@ -122,6 +122,11 @@ def _serve(args: argparse.Namespace) -> int:
         print(tr("Host page (create a table, then show its join code): {base}/host", base=base))
     print(tr("Phones join at: {url}", url=url))
     print_qr(url)
+    if args.lan:   # the play history is the owner's: this computer, or the one browser it pairs
+        from webui.core.owner import pairing
+        print(f"The play history is yours: this computer opens {base}/history; to open it on your "
+              f"own phone too, open this link there once (it then stops working): "
+              f"{base}/owner?code={pairing(app).new()}")
     if not args.lan:
         print(tr("Only this computer can connect; start with --lan to let phones on your network join."))
     if tls:
@@ -129,10 +134,12 @@ def _serve(args: argparse.Namespace) -> int:
     elif args.lan:
         print(tr("A phone can be the table's camera (the host page's \"Use a phone as the camera\") only over "
                  "HTTPS: start with --lan --https."))
-    signal.signal(signal.SIGTERM, _stop_on_term)   # a service manager's stop ends it as Ctrl+C does
     print(tr("Press Ctrl+C to stop."))
     try:
         server.start()
+        # a service manager's stop ends it as Ctrl+C does; only once the server runs: raised in
+        # the middle of starting its threads it could leave a lock held and the stop would hang
+        signal.signal(signal.SIGTERM, _stop_on_term)
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:

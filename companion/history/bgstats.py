@@ -250,18 +250,23 @@ def looks_like(name: str, known: Sequence[str]) -> str | None:
     return folded[max(prefix, key=len)] if prefix else None
 
 
+def _ref(value: Any) -> bool:
+    """True for a value that can be an id (a number or a text; a list or an object cannot)."""
+    return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+
 def _score(text: Any) -> int | None:
     if isinstance(text, bool) or text is None:
         return None
     if isinstance(text, (int, float)):
-        return int(round(text))
-    text = str(text).strip().replace(",", ".")
-    if not text:
-        return None
-    try:
-        return int(round(float(text)))
-    except ValueError:
-        return None
+        number = float(text)
+    else:
+        try:
+            number = float(str(text).strip().replace(",", ".")[:40])
+        except ValueError:
+            return None
+    # a text score of "1e400" or "nan" is no score (the JSON reader bounds the numbers themselves)
+    return int(round(number)) if abs(number) <= 2 ** 53 else None
 
 
 def _when(text: Any) -> str:
@@ -294,7 +299,7 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
             raise HistoryError(*both("--merge: {wanted!r} is not a known player (see `companion history "
                                      "players`)", wanted=wanted))
     games = {m.ref: m for m in match_games(data["games"])}
-    names = {g["id"]: str(g.get("name") or "?") for g in data["games"] if isinstance(g, dict) and "id" in g}
+    names = {g["id"]: str(g.get("name") or "?") for g in data["games"] if isinstance(g, dict) and _ref(g.get("id"))}
     players = {p["id"]: p for p in data.get("players") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)}
     other: dict[str, int] = {}
     left: dict[str, int] = {}
@@ -306,15 +311,16 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
             left["not_a_play"] = left.get("not_a_play", 0) + 1
             continue
         ref = raw.get("gameRefId")
-        if ref not in games:
-            name = names.get(ref, f"game {ref}")
+        if not _ref(ref) or ref not in games:   # a list or object id names no game
+            name = names.get(ref, f"game {ref}") if _ref(ref) else "?"
             other[name] = other.get(name, 0) + 1
             continue
         match = games[ref]
         if raw.get("ignored"):
             left["ignored"] = left.get("ignored", 0) + 1
             continue
-        scores = [s for s in raw.get("playerScores") or [] if isinstance(s, dict) and s.get("playerRefId") in players]
+        scores = [s for s in raw.get("playerScores") or [] if isinstance(s, dict) and _ref(s.get("playerRefId"))
+                  and s["playerRefId"] in players] if isinstance(raw.get("playerScores"), list) else []
         if not scores:
             left["no_players"] = left.get("no_players", 0) + 1
             continue

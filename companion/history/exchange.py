@@ -54,6 +54,16 @@ def export_json(db: Any, plays: Sequence[Play], *, everything: bool) -> dict[str
             "edits": [edit_json(e) for e in edits]}
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""A spreadsheet reads a cell that starts so as a formula (=HYPERLINK(...) in a player's name)."""
+
+
+def spreadsheet_text(value: Any) -> Any:
+    """A text cell as a spreadsheet shows it, never as a formula (a leading ' marks it as text);
+    numbers stay numbers (a negative score is no formula)."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
+
+
 def export_csv(plays: Sequence[Play]) -> str:
     """One row per seat of every play (a spreadsheet's view), local ISO dates."""
     from companion.games import game_class
@@ -65,9 +75,10 @@ def export_csv(plays: Sequence[Play]) -> str:
         when, options = iso(p.started), json.dumps(dict(p.options), sort_keys=True)
         for s in p.seats:
             # what an imported play did not say stays empty (0 would read as a real score or duration)
-            writer.writerow([when, p.game, titles[p.game], p.id, round(p.duration / 60) if p.knows("duration") else "",
-                             s.seat + 1, s.name, s.score if p.knows("scores") else "", int(s.winner),
-                             int(s.start) if p.knows("start") else "", int(p.ended_early), p.kept_by, options])
+            writer.writerow([spreadsheet_text(cell) for cell in (
+                when, p.game, titles[p.game], p.id, round(p.duration / 60) if p.knows("duration") else "",
+                s.seat + 1, s.name, s.score if p.knows("scores") else "", int(s.winner),
+                int(s.start) if p.knows("start") else "", int(p.ended_early), p.kept_by, options)])
     return out.getvalue()
 
 
@@ -178,15 +189,42 @@ def _store_play(db: Any, play: Play) -> None:
         write_play(db, kept)
 
 
-def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, dry_run: bool = False) -> Imported:
-    """Import our JSON backup or a BG Stats export (``merge``: {BG Stats name: known player}); all or
-    nothing. ``dry_run`` reads and checks the file and says what it would do, writing nothing."""
+NUMBER_LIMIT = 2 ** 53
+"""Largest number an imported file may hold (a score, minutes, an id): exact in a JSON reader and
+far inside SQLite's 64-bit integers (10**30 made the confirm step fail with an overflow)."""
+DEPTH_HINT = 200
+"""Our files nest a few levels; a reader that recurses fails long before a hostile 100,000."""
+
+
+def _bounded(text: str) -> float | int:
+    number = float(text) if any(c in text for c in ".eE") else (int(text) if len(text) < 20 else None)
+    if number is None or number != number or abs(number) > NUMBER_LIMIT:
+        raise HistoryError(*both("the number {number} is out of range (a score, duration or id is at most {limit})",
+                                 number=text[:24] + ("…" if len(text) > 24 else ""), limit=f"{NUMBER_LIMIT:,}"))
+    return number
+
+
+def _no_constant(name: str) -> Any:
+    raise HistoryError(*both("the file holds {name}, which is not a number a play can have", name=name))
+
+
+def load_json(text: str) -> Any:
+    """A history or BG Stats file's JSON, every number in range and no NaN/Infinity; anything else
+    is a ``HistoryError`` saying what is wrong (never a traceback: the CLI and the web page show it)."""
     try:
-        data = json.loads(text)
+        return json.loads(text, parse_int=_bounded, parse_float=_bounded, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise HistoryError(*both("not JSON ({msg} at line {lineno}); give a file made by `companion history "
                                  "export --format json` or BG Stats' JSON export", msg=err.msg,
                                  lineno=err.lineno)) from None
+    except RecursionError:
+        raise HistoryError(*both("the file is nested too deeply to be a history or BG Stats export")) from None
+
+
+def import_text(store: Any, text: str, *, merge: dict[str, str] | None = None, dry_run: bool = False) -> Imported:
+    """Import our JSON backup or a BG Stats export (``merge``: {BG Stats name: known player}); all or
+    nothing. ``dry_run`` reads and checks the file and says what it would do, writing nothing."""
+    data = load_json(text)
     if bgstats.is_file(data):
         return import_bgstats(store, data, merge=merge, dry_run=dry_run)
     if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import catalogue
-from companion.engine import CHANCE, Game, Move, Reason
+from companion.engine import CHANCE, TERMINAL, Game, Move, Reason
 from companion.session import autoplay
 
 ROLES = ("seat", "table", "host", "watch")
@@ -232,11 +232,32 @@ def _chance_offered(session: Any, game: Game, viewer: Viewer, hidden: set[str]) 
     return moves[:60]
 
 
+def _series_events(events: list[dict[str, Any]], games: list[Game], names: list[str],
+                   viewer: Viewer) -> list[dict[str, Any]]:
+    """The recent events, each worded and redacted as the game it belongs to: an event of an
+    earlier game of the series hides what was hidden at that game's end (a 2-player Prussia
+    game's deal named the other hand's never-played cards once the next game began). The events
+    after the last "next game" are the table game's, those before it the game before, …"""
+    shown, index = [], len(games) - 1
+    for e in reversed(events):
+        game = games[max(index, 0)]
+        shown.append(_event(e, hidden_cards(game, viewer), game, names, viewer))
+        if e.get("kind") == "next_game":
+            index -= 1
+    return shown[::-1]
+
+
+def _earlier_games(session: Any) -> list[Game]:
+    """The engine of every game of the session, the table's game last."""
+    return [game for game, _, _ in session._games()]
+
+
 def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     """The session's state as ``viewer`` may see it (the JSON the web page and API get)."""
     with session.lock:
         st = session.state(None)
         game = session.game
+        games = _earlier_games(session)
         turn = st["current_player"]
         hidden = hidden_cards(game, viewer)
         legal = [] if st["is_over"] else session.legal_moves()
@@ -248,7 +269,7 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         legal_moves=[m.to_json() for m in _moves_shown(game, viewer, legal, hidden)],
         chance_moves=[m.to_json() for m in chance],
         moves=redact(st["moves"], hidden),
-        events=[_event(e, hidden, game, session.names, viewer) for e in st["events"]],
+        events=_series_events(st["events"], games, session.names, viewer),
         prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
         companions={str(k): v for k, v in session.companions.items()},
         events_total=len(session.history()),
@@ -328,17 +349,21 @@ def may_move(game: Game, viewer: Viewer, move: Move) -> str | None:
 
 def export_for(session: Any, viewer: Viewer) -> dict[str, Any]:
     """The session's export as ``viewer`` may see it: the host gets every card; anyone else gets
-    the earlier games of a series whole and the table's game as its redacted view, also once it is
-    over (a hand never played stays as hidden as on the phone's own view, ``hidden_cards``)."""
+    every game of the series as its redacted view, also once it is over (a hand never played stays
+    as hidden as on the phone's own view, ``hidden_cards``, in the next games too)."""
     with session.lock:
         data = session.export()
         if viewer.role == "host":
             return data
-        hidden = hidden_cards(session.game, viewer)
+        engines = _earlier_games(session)
         current = view_for(session, viewer)
     games = list(data["games"])
-    last = games[-1]
-    games[-1] = dict(last, moves=redact(last["moves"], hidden), state=current["view"], redacted=True)
+    for i, (record, game) in enumerate(zip(games, engines)):
+        # every game of a series as the viewer saw it at its end: a hand never played stays hidden
+        hidden = hidden_cards(game, viewer)
+        state = current["view"] if i == len(games) - 1 else (
+            _seat_view(game, viewer.seat, TERMINAL) if viewer.role == "seat" else public_view(game, TERMINAL))
+        games[i] = dict(record, moves=redact(record["moves"], hidden), state=redact(state, hidden), redacted=True)
     return dict(data, games=games)
 
 

@@ -198,8 +198,11 @@ def test_only_the_host_may_rematch_and_only_a_finished_game(tmp_path):
 
 
 # ------------------------------------------------------------------------ the History page
-def test_history_is_the_hosts_page(tmp_path):
-    client = make_app(tmp_path).test_client()
+def test_history_is_the_owners_page(tmp_path):
+    # issue 20: a table's host cookie opens that table, not the history (anyone on the LAN may
+    # create a table and host it); the owner is this computer or the browser it paired once
+    app = make_app(tmp_path)
+    client = app.test_client()
     table = new_table(client, "spartacus")
     finish(client, table)
     assert client.get("/history", environ_base=REMOTE).status_code == 403
@@ -208,8 +211,18 @@ def test_history_is_the_hosts_page(tmp_path):
     assert client.get("/history", environ_base=REMOTE).status_code == 403
     assert client.post("/history/rematch", data={"play": f"{table['id']}-1"}, environ_base=REMOTE).status_code == 403
     client.set_cookie(f"tch_{table['id']}", table["host_token"])         # the host's phone
-    assert client.get("/history", environ_base=REMOTE).status_code == 200
-    assert client.get("/history").status_code == 200                     # the host's machine
+    assert client.get("/history", environ_base=REMOTE).status_code == 403
+    assert client.get("/history").status_code == 200                     # the owner's machine
+    from webui.core.owner import pairing
+    code = pairing(app).new()                                            # printed once by serve --lan
+    assert client.get("/owner?code=WRONGCODE", environ_base=REMOTE).status_code == 403
+    assert client.get("/history", environ_base=REMOTE).status_code == 403
+    assert client.get(f"/owner?code={code}", environ_base=REMOTE).status_code == 303
+    assert client.get("/history", environ_base=REMOTE).status_code == 200    # the paired phone
+    assert client.get("/history/export?format=json", environ_base=REMOTE).status_code == 200
+    other = app.test_client()                                            # the link works once
+    assert other.get(f"/owner?code={code}", environ_base=REMOTE).status_code == 403
+    assert other.get("/history", environ_base=REMOTE).status_code == 403
 
 
 def test_history_lists_plays_with_names_stats_and_filters(tmp_path):
@@ -236,13 +249,16 @@ def test_rematch_from_a_play_of_the_history(tmp_path):
     client = make_app(tmp_path).test_client()
     table = new_table(client, "hills")
     finish(client, table)
-    r = client.post("/history/rematch", data={"play": f"{table['id']}-1"})
+    assert client.post("/history/rematch", data={"play": f"{table['id']}-1"}).status_code == 403  # no CSRF token
+    client.get("/history")                                   # the page's forms carry the server's token
+    csrf = client.get_cookie("csrf").value
+    r = client.post("/history/rematch", data={"play": f"{table['id']}-1", "csrf": csrf})
     assert r.status_code == 302
     new_id = r.headers["Location"].rsplit("/", 1)[-1]
     with sqlite3.connect(tmp_path / "web.db") as db:
         game, settings_ = db.execute("SELECT game, settings FROM sessions WHERE id = ?", (new_id,)).fetchone()
     assert game == "hills" and json.loads(settings_)["names"] == ["Ann", "Ben"]
-    assert client.post("/history/rematch", data={"play": "nope-1"}).status_code == 404
+    assert client.post("/history/rematch", data={"play": "nope-1", "csrf": csrf}).status_code == 404
 
 
 def test_export_downloads_and_a_backup_restores(tmp_path):
@@ -320,7 +336,9 @@ def test_another_site_cannot_start_a_rematch_from_the_hosts_browser(tmp_path):
     finish(client, table)
     r = client.post("/history/rematch", data={"play": f"{table['id']}-1"}, headers={"Origin": "http://evil.example"})
     assert r.status_code == 403
-    r = client.post("/history/rematch", data={"play": f"{table['id']}-1"}, headers={"Origin": "http://localhost"})
+    client.get("/history")
+    r = client.post("/history/rematch", data={"play": f"{table['id']}-1", "csrf": client.get_cookie("csrf").value},
+                    headers={"Origin": "http://localhost"})
     assert r.status_code == 302                       # the page's own origin
     with sqlite3.connect(tmp_path / "web.db") as db:
         assert db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 2

@@ -6,6 +6,7 @@ nothing; an illegal move 422 with the rule's reason; bad input 400/415/413 with 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Any, Callable, NoReturn, Sequence
 
@@ -15,7 +16,7 @@ from companion import catalogue
 from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
 from webui.core import guard
-from webui.core.common import (ApiError, Caller, caller, expected_version, fail, get_session, json_body,
+from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
 from webui.core.i18n import N_, Text, both, pick, t
 from webui.core.render import move_groups
@@ -26,6 +27,10 @@ MAX_NAME = 40
 """A name as long as the session and the history keep (``clean_text``): the charts wrap a long name
 at its line's end, so a table no longer cuts "Alexandra Konstantinopoulou" (27) to 24 characters."""
 ODDS_SAMPLES = 200
+ODDS_AT_ONCE = 2
+"""Tables whose odds are worked out at the same time (each takes a core for a while)."""
+ODDS_WAIT = 20.0
+"""Seconds an odds request waits for its turn before a 503 that says to ask again."""
 
 
 @bp.get("/games")
@@ -88,7 +93,7 @@ def create_table(body: dict[str, Any]) -> Any:
                             target=target)
     except (GameError, session_module().SessionError) as err:
         refuse(400, err)
-    guard.limit("create").spend(guard.client())
+    guard.table_created(s.id)
     return s
 
 
@@ -103,13 +108,6 @@ def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = 
     if isinstance(err, IllegalMove):
         extra["rule"] = err.rule
     fail(status, pick(reason, ja, lang()), reason=reason, ja=ja, **extra)
-
-
-def too_many(wait: float, what: Text) -> NoReturn:
-    """Refuse with 429: what was too many, and how long to wait in words (``Retry-After`` in seconds)."""
-    seconds = guard.retry_after(wait)
-    fail(429, both("{what}: wait {wait}, then try again.", what=what, wait=guard.wait_words(seconds)),
-         retry_after=seconds)
 
 
 def join_url(table_id: str) -> str:
@@ -354,6 +352,11 @@ def undo_request(table_id: str) -> tuple[Response, int]:
     """A phone asks the host to take back its own last move (the scorekeeper: the last move); the
     host's page shows who asks for which move, with accept and decline."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
+        asker = f"{table_id} {who.phone['phone'] if who.phone else 'host'}"
+        wait = guard.limit("undo").wait(asker)
+        if wait:
+            too_many(wait, both("Too many undo requests from this phone"))
+        guard.limit("undo").spend(asker)
         target, moves = s.last_moves_of(who.viewer.seat)
         if not moves:
             fail(400, both("There is no move of yours to take back in this game."))
@@ -478,12 +481,19 @@ def claim_seat(table_id: str) -> tuple[Response, int]:
         fail(400, both("Send {{\"seat\": N}} with N from 0 to {last}.", last=s.players - 1))
     if who.role != "watch":
         fail(409, both("This phone already has a role at this table; the host frees or moves seats."))
+    if (table_id, who.phone["phone"]) in freed_phones():
+        fail(409, both("The host freed this phone's seat: ask the host to give you a seat."))
     try:
         tables().store.set_phone(table_id, who.phone["phone"], "seat", seat, only_if_role="watch")
     except session_module().SessionError as err:
         refuse(409, err)
     tables().hub.poke(table_id)
     return jsonify({"seat": seat, "name": s.names[seat]}), 200
+
+
+def freed_phones() -> set[tuple[str, str]]:
+    """(table, phone) of the phones whose seat the host freed (kept in memory, like the limits)."""
+    return current_app.extensions.setdefault("freed_phones", set())
 
 
 @bp.get("/tables/<table_id>/phones")
@@ -521,6 +531,8 @@ def manage_phone(table_id: str) -> tuple[Response, int]:
             tables().store.set_phone(table_id, phone, role, seat)
     except session_module().SessionError as err:
         refuse(409, err)
+    # a phone the host freed does not claim a seat again by itself (only the host gives it one)
+    (freed_phones().add if role == "watch" else freed_phones().discard)((table_id, phone))
     tables().settle_undos(table_id, phone) if role == "remove" else tables().hub.poke(table_id)
     return jsonify({"phones": tables().store.phones(table_id), "seats": seats_of(table_id, s)}), 200
 
@@ -535,11 +547,30 @@ def odds(table_id: str) -> Response:
         fail(400, str(why), ja=why.ja)
     from companion.advise import advice
     with tables().lock(table_id):
-        game = s.game.clone()
+        game, version = s.game.clone(), s.version
+    # the odds of one version are the same for every asker: one computation per table at a time,
+    # at most ODDS_AT_ONCE tables at once, the answer kept (16 askers at once slowed /health to 2 s)
+    state = current_app.extensions.setdefault("odds", {"cache": {}, "locks": {},
+                                                        "slots": threading.BoundedSemaphore(ODDS_AT_ONCE)})
+    lock = state["locks"].setdefault(table_id, threading.Lock())
+    if not lock.acquire(timeout=ODDS_WAIT):
+        fail(503, both("The odds are being worked out for this table; ask again in a moment."), retry_after=2)
     try:
-        report = advice(game, samples=ODDS_SAMPLES)
-    except GameError as err:
-        refuse(400, err)
+        report = state["cache"].get((table_id, version))
+        if report is None:
+            if not state["slots"].acquire(timeout=ODDS_WAIT):
+                fail(503, both("The server is working out other tables' odds; ask again in a moment."), retry_after=2)
+            try:
+                report = advice(game, samples=ODDS_SAMPLES)
+            except GameError as err:
+                refuse(400, err)
+            finally:
+                state["slots"].release()
+            if len(state["cache"]) > 256:
+                state["cache"].clear()
+            state["cache"][(table_id, version)] = report
+    finally:
+        lock.release()
     language, seat = lang(), game.current_player()
     kind = {"place": ("place", "slot"), "joker": ("discard", "card")}.get(report["decision"])
     labels = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from webui.core.common import get_session, require_role, tables, whole_number
+from webui.core.common import get_session, require_role, tables, token_for, whole_number
 from webui.core.tables import iter_sse
 
 bp = Blueprint("events", __name__)
@@ -24,6 +24,10 @@ def stream(table_id: str) -> Response:
         version = -1
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
     seen_pokes = whole_number(request.args.get("pokes", ""))
-    body = stream_with_context(iter_sse(tables(), table_id, version, keepalive, seen_pokes=seen_pokes))
+    registry, token = tables(), token_for(table_id, allow_cookie=True)
+    # a phone the host removes hears nothing more on its open stream: the token is asked again
+    # after every wake-up
+    body = stream_with_context(iter_sse(registry, table_id, version, keepalive, seen_pokes=seen_pokes,
+                                        allowed=lambda: registry.role(table_id, token) is not None))
     return Response(body, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

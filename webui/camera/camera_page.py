@@ -20,7 +20,7 @@ from flask import (Blueprint, Response, current_app, jsonify, make_response, ren
 from webui.camera.camera import (FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, cameras, decode_frame,
                           vision_available)
 from webui.core.common import error_answer, fail, get_session, lang, tables, token_for
-from webui.core.guard import local_request
+from webui.core.guard import local_request, same_secret
 from webui.host.routes import qr_svg
 from webui.phone.routes import COOKIE_AGE, redirect_with_token
 from webui.core.i18n import both, t
@@ -47,7 +47,7 @@ def _camera_or_host(table_id: str) -> str:
     token = token_for(table_id, allow_cookie=True)
     cookie = request.cookies.get(f"{CAMERA_COOKIE}{table_id}")
     camera = camera_token(tables(), table_id)
-    if any(t and hmac.compare_digest(t, camera) for t in (token, cookie)):
+    if any(same_secret(t, camera) for t in (token, cookie)):
         return "camera"
     role = tables().role(table_id, token)
     if role == "host":
@@ -66,11 +66,11 @@ def page(table_id: str) -> Any:
     token = request.args.get("token")
     here = url_for("camera.page", table_id=table_id)
     camera = camera_token(tables(), table_id)
-    if token and (hmac.compare_digest(token, camera) or tables().role(table_id, token) == "host"):
+    if token and (same_secret(token, camera) or tables().role(table_id, token) == "host"):
         # the link's token leaves the URL; the phone keeps the camera's token, never the host's
         return redirect_with_token(here, f"{CAMERA_COOKIE}{table_id}", camera)
     cookie = request.cookies.get(f"{CAMERA_COOKIE}{table_id}") or ""
-    if not hmac.compare_digest(cookie, camera):
+    if not same_secret(cookie, camera):
         host = tables().role(table_id, request.cookies.get(f"tch_{table_id}")) == "host"
         if host or local_request():     # the host's device, or this computer (as for the host page)
             return redirect_with_token(here, f"{CAMERA_COOKIE}{table_id}", camera)

@@ -134,6 +134,13 @@ def fail(status: int, message: str | Text, **extra: Any) -> NoReturn:
     raise ApiError(status, message, **extra)
 
 
+def too_many(wait: float, what: Text) -> NoReturn:
+    """Refuse with 429: what was too many, and how long to wait in words (``Retry-After`` in seconds)."""
+    seconds = guard.retry_after(wait)
+    fail(429, both("{what}: wait {wait}, then try again.", what=what, wait=guard.wait_words(seconds)),
+         retry_after=seconds)
+
+
 def install_helpers(app: Flask) -> None:
     """Error handlers (JSON for machines, short pages in the page's language for browsers),
     request checks and template globals."""
@@ -164,7 +171,7 @@ def install_helpers(app: Flask) -> None:
         return error_answer(500, *both("Something went wrong on the server; nothing was changed. Try again."))
 
     guard.install(app)
-    app.jinja_env.globals.update(t=t, pt=pt, nt=nt, N_=N_, LANGUAGE_NAMES=LANGUAGE_NAMES, pick=pick, chip=render.chip, card_name=render.card_name,
+    app.jinja_env.globals.update(t=t, pt=pt, nt=nt, N_=N_, LANGUAGE_NAMES=LANGUAGE_NAMES, pick=pick, csrf_token=guard.csrf_token, chip=render.chip, card_name=render.card_name,
                                  short=render.short, seat_name=render.seat_name,
                                  event_text=render.event_text, slot_label=render.slot_label,
                                  circle_xy=render.circle_xy, result_words=render.result_words,

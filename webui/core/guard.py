@@ -7,6 +7,7 @@ The numbers are in docs/webui.md ("Limits"); tests may change them through the a
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import io
@@ -35,6 +36,9 @@ PHONE_LIMIT = (24, 10.0)
 10 and its watchers join at once; one client cannot fill a table's phone list)."""
 CREATE_LIMIT = (20, 30.0)
 """New tables: 20 at once, then one more every 30 s (120 an hour) per client address."""
+UNDO_ASK_LIMIT = (3, 20.0)
+"""Undo requests of one phone at one table: 3 at once, then one every 20 s (each wakes every page
+of the table: 300 in 3.4 s refreshed every phone 300 times)."""
 CSRF_COOKIE = "csrf"
 
 
@@ -124,10 +128,20 @@ def joined_before(table_id: str) -> bool:
 
 def phone_joined(table_id: str) -> None:
     """Count a phone of this address joining ``table_id``; the address's first phone at the table
-    gives it back its wrong-code allowance (its typos before were a family's, not a guesser's)."""
+    gives it back its wrong-code allowance (its typos before were a family's, not a guesser's),
+    unless another device made that table from this address (a guesser joining its own new tables
+    refilled its allowance: 214 codes in 150 s instead of 34); this computer is the owner's."""
     limit("phones").spend(f"{table_id} {client()}")
-    if current_app.extensions["joined"].add((table_id, client())):
+    first = current_app.extensions["joined"].add((table_id, client()))
+    if first and (local_request() or (table_id, client()) not in current_app.extensions["created"]):
         limit("join").refill(client())
+
+
+def table_created(table_id: str) -> None:
+    """Count a new table against this address's creation limit (the API, the host form and a
+    rematch alike) and remember who made it."""
+    limit("create").spend(client())
+    current_app.extensions["created"].add((table_id, client()))
 
 
 def client() -> str:
@@ -163,20 +177,40 @@ def local_request() -> bool:
     return request.remote_addr in ("127.0.0.1", "::1", None) and host_allowed()
 
 
+def same_secret(given: object, expected: str) -> bool:
+    """True if ``given`` is the string ``expected`` (constant time; a non-ASCII or non-string value
+    is simply wrong, where ``hmac.compare_digest`` would raise a TypeError: a 500)."""
+    return (isinstance(given, str) and given.isascii() and len(given) < 256
+            and hmac.compare_digest(given, expected))
+
+
+def _csrf_signed(nonce: str) -> str:
+    secret = current_app.extensions["tables"].secret
+    return nonce + "." + hmac.new(secret, b"csrf:" + nonce.encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def _csrf_valid(token: object) -> bool:
+    """True for a token this server made (a nonce and its signature): a cookie someone else set,
+    with a field to match, is refused."""
+    if not isinstance(token, str) or "." not in token:
+        return False
+    return same_secret(token, _csrf_signed(token.split(".", 1)[0]))
+
+
 def csrf_token() -> str:
-    """The token the host form carries (the same as its cookie: a page of another site cannot
-    read the cookie, so it cannot fill in the field)."""
+    """The token the host's forms carry (the same as its cookie, signed by this server: a page of
+    another site can neither read the cookie nor make a token of its own)."""
     token = request.cookies.get(CSRF_COOKIE)
-    if not token or len(token) < 16:
-        token = getattr(request, "_csrf_new", None) or secrets.token_urlsafe(24)
+    if not _csrf_valid(token):
+        token = getattr(request, "_csrf_new", None) or _csrf_signed(secrets.token_urlsafe(18))
         request._csrf_new = token   # type: ignore[attr-defined]
-    return token
+    return str(token)
 
 
 def csrf_ok(form_value: str | None) -> bool:
-    """True if a form's CSRF field matches the cookie."""
+    """True if a form's CSRF field matches the cookie and this server made it."""
     cookie = request.cookies.get(CSRF_COOKIE)
-    return bool(cookie and form_value and hmac.compare_digest(cookie, form_value))
+    return _csrf_valid(cookie) and same_secret(form_value, str(cookie))
 
 
 def install(app: Flask) -> None:
@@ -185,8 +219,10 @@ def install(app: Flask) -> None:
     create = app.config.get("CREATE_LIMIT") or CREATE_LIMIT
     phones = app.config.get("PHONE_LIMIT") or PHONE_LIMIT
     app.extensions["limits"] = {"join": RateLimit(*join), "create": RateLimit(*create),
-                                "phones": RateLimit(*phones)}
+                                "phones": RateLimit(*phones),
+                                "undo": RateLimit(*(app.config.get("UNDO_ASK_LIMIT") or UNDO_ASK_LIMIT))}
     app.extensions["joined"] = Joined()
+    app.extensions["created"] = Joined()   # (table, address) of each table made here
 
     @app.before_request
     def _known_host() -> Any:
@@ -232,6 +268,19 @@ def install(app: Flask) -> None:
             raise RequestEntityTooLarge()
         request.environ.update({"wsgi.input": io.BytesIO(data), "CONTENT_LENGTH": str(len(data))})
         request.environ.pop("HTTP_TRANSFER_ENCODING", None)
+
+    @app.after_request
+    def _hardened(resp: Any) -> Any:
+        # (registered first, so Flask runs it last: it sees every cookie the others set)
+        # no page of ours may be framed by another site's (a hidden host page under a decoy
+        # button); over HTTPS no cookie of ours travels over plain HTTP
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if request.is_secure:
+            resp.headers.setlist("Set-Cookie", [c if "; secure" in c.lower() else c + "; Secure"
+                                                for c in resp.headers.getlist("Set-Cookie")])
+        return resp
 
     @app.after_request
     def _csrf_cookie(resp: Any) -> Any:

@@ -126,6 +126,11 @@ class Hub:
                           or self._stopping.is_set(), timeout)
             return self._versions[table_id], self._pokes[table_id]
 
+    @property
+    def stopping(self) -> threading.Event:
+        """Set when the server stops: every event stream ends."""
+        return self._stopping
+
     def stop(self) -> None:
         """Let every waiting client and watcher finish."""
         self._stopping.set()
@@ -259,8 +264,8 @@ class Tables:
     def caller(self, table_id: str, token: str | None) -> Caller | None:
         """Who presents ``token`` at ``table_id``: the host, a joined phone (by its role), or None."""
         view = _session_module().view
-        if not token or not isinstance(token, str) or len(token) > 200:
-            return None
+        if not token or not isinstance(token, str) or len(token) > 200 or not token.isascii():
+            return None   # compare_digest raises on non-ASCII text: such a token is simply wrong
         if hmac.compare_digest(token, self.host_token(table_id)):
             return Caller(view.HOST)
         phone = self.store.phone_for(table_id, token)
@@ -285,9 +290,13 @@ class Tables:
 
 
 def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
-             stop: threading.Event | None = None, seen_pokes: int | None = None) -> Iterator[str]:
+             stop: threading.Event | None = None, seen_pokes: int | None = None,
+             allowed: Callable[[], bool] | None = None) -> Iterator[str]:
     """Server-Sent Events for one table: a ``version`` event on each change, comments to keep alive;
-    ``seen_pokes``: the pokes the page's view was drawn after (a poke since then is told at once)."""
+    ``seen_pokes``: the pokes the page's view was drawn after (a poke since then is told at once);
+    the stream ends when ``stop`` is set (or the server stops) or ``allowed()`` turns false (the
+    phone was removed from the table)."""
+    stop = stop or tables.hub.stopping
     yield "retry: 1000\n\n"
     version, pokes = since, 0
     current = tables.get(table_id).version
@@ -298,8 +307,10 @@ def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
     if seen_pokes is not None and seen_pokes != pokes:
         # a role granted or a request made after the page drew its view, before this stream opened
         yield f"event: notice\ndata: {version}\n\n"
-    while not (stop and stop.is_set()):
+    while not stop.is_set():
         new, new_pokes = tables.wait(table_id, version, pokes, keepalive)
+        if stop.is_set() or (allowed is not None and not allowed()):
+            return
         if new != version:
             version = new
             yield f"event: version\ndata: {version}\n\n"

@@ -21,8 +21,9 @@ from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
 from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart
-from webui.core.common import ApiError, get_session, lang, require_role, tables
-from webui.core.guard import csrf_ok, csrf_token
+from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
+from webui.core.guard import client, csrf_ok, csrf_token, limit, table_created
+from webui.core.owner import is_owner
 from webui.core.i18n import N_, Nn_, Text, both, choice_words, nt, option_words, t
 from webui.phone.routes import redirect_with_token
 
@@ -47,13 +48,9 @@ def _install(state: Any) -> None:
 
 
 def allowed() -> bool:
-    """True for the host: this machine, or a browser holding a valid host cookie of some table."""
-    if request.remote_addr in ("127.0.0.1", "::1", None):
-        return True
-    for key, token in request.cookies.items():
-        if key.startswith("tch_") and tables().role(key[4:], token) == "host":
-            return True
-    return False
+    """True for the owner (this computer, or the browser it paired: ``webui.core.owner``); a
+    table's host cookie opens that table, not the history."""
+    return is_owner()
 
 
 def known_players() -> list[str]:
@@ -204,6 +201,9 @@ def rematch() -> Any:
     if origin and urlsplit(origin).netloc != request.host:
         # a page of another site posting to this server (the host's machine is trusted as such)
         raise ApiError(403, both("Refused: a request from another site."))
+    if TOKEN_HEADER not in request.headers and not csrf_ok(request.form.get("csrf")):
+        # a form (cookie-borne rights) carries the server's token; an API call its header
+        raise ApiError(403, both("This form is stale or was sent from another page: open the History page again."))
     table_id, play_id = request.form.get("table"), request.form.get("play")
     if table_id:
         require_role(table_id, "host", allow_cookie=True)
@@ -228,7 +228,11 @@ def rematch() -> Any:
         rounds = target = None
     else:
         raise ApiError(400, both("Say which table or play to rematch."))
+    wait = limit("create").wait(client())   # a rematch is a new table like any other
+    if wait:
+        too_many(wait, both("Too many new tables from this address"))
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
+    table_created(new.id)
     if table_id:   # every phone follows in the seat it held, with the token it has (no new code)
         tables().store.copy_phones(table_id, new.id)
     follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
@@ -443,7 +447,6 @@ def _keep(text: str) -> str:
 def import_file() -> Any:
     """Read an uploaded BG Stats export and show what it would import (``file``), or import it as the
     host confirmed, with the players merged as chosen (``token``, ``merge<ref>``)."""
-    import json as _json
     request.max_content_length = IMPORT_LIMIT
     form = _checked_form()
     language = lang()
@@ -463,7 +466,7 @@ def import_file() -> Any:
     else:
         raise ApiError(400, both("Choose a BG Stats export file."))
     try:
-        data = _json.loads(text)
+        data = exchange.load_json(text)
         if isinstance(data, dict) and data.get("format") == exchange.FORMAT:   # this app's own backup
             done = exchange.import_text(store, text, dry_run=not token)
             if token:

@@ -5,7 +5,7 @@ import io
 import re
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, make_response, render_template,
+from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
                    request, url_for)
 
 from companion.games import describe_all
@@ -13,7 +13,7 @@ from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
 from webui.companion.routes import companion_names, seats_from_form
 from webui.core.common import (Caller, error_answer, fail, get_session, lang, require_role, session_module, tables,
-                               whole_number)
+                               too_many, whole_number)
 from webui.core.guard import csrf_ok, csrf_token, host_allowed, local_request
 from webui.core.i18n import both, pick
 from webui.phone.routes import redirect_with_token, view_context
@@ -161,4 +161,22 @@ def camera(table_id: str) -> Response:
     resp = make_response(data)
     resp.mimetype = mimetype
     resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/owner")
+def pair_owner() -> Any:
+    """Open the one-time pairing link ``companion serve --lan`` printed: this browser becomes the
+    owner's (the play history, its exports and /print), and the link is spent."""
+    from webui.core.guard import client, limit
+    from webui.core.owner import OWNER_COOKIE, owner_token, pairing
+    wait = limit("join").wait(client())
+    if wait > 0:   # wrong pairing codes count with wrong join codes
+        too_many(wait, both("Too many wrong codes from this address"))
+    if not pairing().spend(request.args.get("code")):
+        limit("join").spend(client())
+        return error_answer(403, *both("This pairing link is wrong or was used already: start the companion "
+                                       "again on its computer for a new one."))
+    resp = redirect(url_for("history.page", lang=lang()), code=303)
+    resp.set_cookie(OWNER_COOKIE, owner_token(), max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
     return resp

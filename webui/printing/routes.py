@@ -21,7 +21,7 @@ from printables.fonts import FontMissing
 from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, PAPERS, PLAYERS, TARGETS, TITLES,
                                SheetLayout, build, players_for)
 from webui.core.common import fail, lang, whole_number
-from webui.history.routes import allowed
+from webui.core.owner import is_owner
 from webui.core.i18n import N_, both, pick, t
 
 bp = Blueprint("printing", __name__, template_folder="templates")
@@ -165,10 +165,10 @@ def _refuse() -> Any:
 
 
 def host_only(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Refuse (403, in words) anyone but the host."""
+    """Refuse (403, in words) anyone but the owner (this computer or the browser it paired)."""
     @functools.wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        return view(*args, **kwargs) if allowed() else _refuse()
+        return view(*args, **kwargs) if is_owner() else _refuse()
     return wrapped
 
 
