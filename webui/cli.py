@@ -134,12 +134,12 @@ def _serve(args: argparse.Namespace) -> int:
     elif args.lan:
         print(tr("A phone can be the table's camera (the host page's \"Use a phone as the camera\") only over "
                  "HTTPS: start with --lan --https."))
-    print(tr("Press Ctrl+C to stop."))
     try:
         server.start()
         # a service manager's stop ends it as Ctrl+C does; only once the server runs: raised in
         # the middle of starting its threads it could leave a lock held and the stop would hang
         signal.signal(signal.SIGTERM, _stop_on_term)
+        print(tr("Press Ctrl+C to stop."))
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:

@@ -53,6 +53,15 @@ class GrowingPool(threadpool.ThreadPool):
         self._sizing = threading.Lock()
         self.get = self._get   # the workers call pool.get() for their next connection
 
+    def _spawn_worker(self) -> threadpool.WorkerThread:
+        # daemon threads: a `companion serve` that gives up before serving (no such camera)
+        # exits instead of waiting for workers nobody will stop
+        worker = threadpool.WorkerThread(self.server)
+        worker.daemon = True
+        worker.name = f"webui worker {worker.name}"
+        worker.start()
+        return worker
+
     def put(self, obj: Any) -> None:
         """Queue a connection for the workers; start one more worker if none is free."""
         with self._sizing:
