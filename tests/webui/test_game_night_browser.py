@@ -20,7 +20,7 @@ import pytest
 from companion.session import Store, TableSession
 from tests.webui.test_web_browser import SHOTS, _create, _join, _phone, _post, _version, browser, server  # noqa: F401
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]   # five whole games, ~1 min of the suite
 
 HOST_SCREEN = {"width": 1280, "height": 800}
 NAMES = ["Ann", "Ben", "Chie", "Dai"]

@@ -164,6 +164,7 @@ def test_a_phone_that_slept_catches_up(server, browser):
     ctx_b.close()
 
 
+@pytest.mark.slow   # whole games by taps in Chromium: ./run test --all and CI run them
 @pytest.mark.parametrize("game, players, taps, whole", [
     ("wheel", 4, 60, True),
     ("hills", 2, 40, True),
