@@ -43,6 +43,7 @@ def browser(fake_camera):
         b.close()
 
 
+@pytest.mark.slow   # a phone streams a whole deal over HTTPS in Chromium: ./run test --all and CI run it
 def test_a_phone_streams_the_table_and_the_session_applies_it(tmp_path, browser, fake_camera):
     _, shown = fake_camera
     app = make_app(tmp_path)

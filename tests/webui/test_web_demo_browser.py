@@ -15,6 +15,7 @@ from webui.core.server import RunningServer
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.slow   # the demo served and its camera checked in Chromium: ./run test --all and CI run it
 def test_the_demo_camera_passes_the_set_up_check_on_the_host_page(tmp_path):
     import playwright.sync_api as playwright
     assert Path(CHROMIUM).exists(), "Debian's chromium is not installed: run ./run test as root"
