@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 
 from companion.session import Store, TableSession
-from tests.webui.test_web_browser import SHOTS, _create, _join, _phone, _post, _version, browser, server  # noqa: F401
+from tests.webui.test_web_browser import SHOTS, _create, _join, _phone, _post, _tap_random_move, _version, browser, server  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]   # five whole games, ~1 min of the suite
 
@@ -65,15 +65,7 @@ def _enter_card(page, legal, rng):
 def _tap_a_move(page, rng):
     """Tap one of the page's move buttons (a card first where the move takes two steps); never
     "let the app draw": a seat enters the card it really turned over."""
-    buttons = page.locator("#moves .pick:visible, #moves .mv:visible")
-    count = buttons.count()
-    assert count, page.inner_text("#moves")
-    button = buttons.nth(rng.randrange(count))
-    if "pick" in (button.get_attribute("class") or "").split():
-        button.tap()
-        places = page.locator("#moves .step2:visible button.mv")
-        button = places.nth(rng.randrange(places.count()))
-    button.tap()
+    assert _tap_random_move(page, rng), page.inner_text("#moves")
 
 
 def _step(server, table, host, phones, rng):

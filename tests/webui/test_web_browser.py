@@ -91,23 +91,30 @@ def _version(page):
     return int(page.evaluate("document.body.dataset.version"))
 
 
+def _tap_random_move(page, rng) -> bool:
+    """Tap a random move through the picker: a card first where a move is chosen in two steps,
+    then where it goes. False when the page offers no move."""
+    buttons = page.locator("#moves button.pick:visible, #moves button.mv:visible")
+    count = buttons.count()
+    if not count:
+        return False
+    button = buttons.nth(rng.randrange(count))
+    if "pick" in (button.get_attribute("class") or "").split():
+        button.tap()
+        places = page.locator("#moves .step2:visible button.mv")
+        button = places.nth(rng.randrange(places.count()))
+    button.tap()
+    return True
+
+
 def _tap_once(page, rng):
     """Tap the app's deal button at a chance node, else a random move button; wait for the update."""
     before = _version(page)
     if page.query_selector("#deal"):
         page.tap("#deal")
     else:
-        # the picker: a card first where a move is chosen in two steps, then where it goes
-        buttons = page.locator("#moves button.pick:visible, #moves button.mv:visible")
-        count = buttons.count()
-        if not count:
+        if not _tap_random_move(page, rng):
             return False
-        button = buttons.nth(rng.randrange(count))
-        if "pick" in (button.get_attribute("class") or "").split():
-            button.tap()
-            places = page.locator("#moves .step2:visible button.mv")
-            button = places.nth(rng.randrange(places.count()))
-        button.tap()
     page.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
     return True
 
