@@ -671,7 +671,7 @@ def table_script(game_id: str, players: int, options: dict[str, Any], seed: int)
     deck and turning it over (one motion), plus the table before a ruling is carried out by hand
     (a Chains misfit lying turned over, a Prussia card drawn)."""
     from companion.games import new_game
-    from tablesim.scripted import PRE_RULING_FRAMES, SAME_MOTION, table_move
+    from tablesim.scripted import SAME_MOTION, pre_ruling_layouts, table_move
     rng = random.Random(seed)
     ref = new_game(game_id, players, options)
     steps = [TableStep(ref.layout(), 0)]
@@ -681,11 +681,7 @@ def table_script(game_id: str, players: int, options: dict[str, Any], seed: int)
         events = ref.apply(move)
         if (game_id, move.kind) in SAME_MOTION and move.player != CHANCE and ref.is_chance_node():
             continue
-        for event in events:
-            for frame in PRE_RULING_FRAMES.get(game_id, {}).get(event.kind, []):
-                shown = frame(before, ref.layout(), event)
-                if shown is not None:
-                    steps.append(TableStep(shown, len(ref.log)))
+        steps += [TableStep(shown, len(ref.log)) for shown in pre_ruling_layouts(game_id, before, ref.layout(), events)]
         steps.append(TableStep(ref.layout(), len(ref.log)))
     return list(ref.log), steps
 
