@@ -59,6 +59,11 @@ CREATE TABLE IF NOT EXISTS phones (
     PRIMARY KEY (session, phone)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS phones_one_per_seat ON phones(session, seat) WHERE seat IS NOT NULL;
+CREATE TABLE IF NOT EXISTS held (
+    session  TEXT PRIMARY KEY REFERENCES sessions(id),
+    at       TEXT NOT NULL,          -- JSON [games finished, moves of this game]: the deal they await
+    data     TEXT NOT NULL           -- JSON: the observations, oldest first
+);
 CREATE TABLE IF NOT EXISTS undo_requests (
     session  TEXT NOT NULL REFERENCES sessions(id),
     phone    TEXT NOT NULL,          -- the phone that asks (one request a phone)
@@ -291,6 +296,26 @@ class Store:
         except sqlite3.IntegrityError:
             # the UNIQUE key is the last line of defence should two writers slip past the check
             raise StaleVersion(version - 1, self.version(session_id)) from None
+
+    # ----------------------------------------------------------------- held observations
+    def held(self, session_id: str) -> tuple[list[int] | None, list[dict[str, Any]]]:
+        """The observations of a deal the session holds until it is seen whole, and which deal
+        they await (None, [] when none are held)."""
+        row = self._db().execute("SELECT at, data FROM held WHERE session = ?", (session_id,)).fetchone()
+        return (json.loads(row[0]), json.loads(row[1])) if row else (None, [])
+
+    def hold(self, session_id: str, at: list[int], observations: list[dict[str, Any]]) -> None:
+        """Keep these observations of the awaited deal ``at`` (replacing any held before), so
+        that a restart of the server loses none of them."""
+        with self._write() as db:
+            db.execute("INSERT INTO held (session, at, data) VALUES (?,?,?) ON CONFLICT(session) "
+                       "DO UPDATE SET at = excluded.at, data = excluded.data",
+                       (session_id, json.dumps(at), json.dumps(observations, ensure_ascii=False)))
+
+    def drop_held(self, session_id: str) -> None:
+        """Forget the held observations (the deal was explained, or another state came)."""
+        with self._write() as db:
+            db.execute("DELETE FROM held WHERE session = ?", (session_id,))
 
     # ----------------------------------------------------------------- phones and seats
     def add_phone(self, session_id: str, label: str) -> tuple[str, str]:

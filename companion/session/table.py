@@ -404,7 +404,6 @@ class TableSession:
         self.target: int | None = settings.get("target")
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
-        self._held: list[dict[str, Any]] = []   # observations of the deal waiting for the rest of it
         self._catch_up()
 
     # ----------------------------------------------------------------- creating and opening
@@ -694,17 +693,20 @@ class TableSession:
                 "override": False, "rulings_seen": True, "settled_by": "table", "observation": obs,
                 "close": open_ids.get("ruling", []) + open_ids.get("illegal", [])}, source, version)
             return Outcome("applied", moves, events, version=self.version)
-        deal = (len(self._st.finished), len(game.log))      # held observations are of this deal
-        held = [h for h in self._held if h["at"] == deal]
+        # observations held in the store (a restart loses none), of this deal only
+        deal = [len(self._st.finished), len(game.log)]
+        held_at, kept = self.store.held(self.id)
+        held = kept if held_at == deal else []
         if held:
-            obs = adapter(game.id).complete(obs, [h["obs"] for h in held])
-        found = explain(game, obs, held=[h["obs"] for h in held])
+            obs = adapter(game.id).complete(obs, held)
+        found = explain(game, obs, held=held)
         if not found.sequences and _deal_awaited(game):
             # a deal read off the table that is not whole yet (a card not read, a hand over it):
             # kept, not refused; a later observation completes it (and may show moves after it)
-            self._held = held[-(HELD - 1):] + [{"obs": obs, "at": deal}]
+            self.store.hold(self.id, deal, held[-(HELD - 1):] + [obs])
             return Outcome("held", version=version)
-        self._held = []
+        if held_at is not None:
+            self.store.drop_held(self.id)
         if len(found.sequences) == 1:
             moves = found.sequences[0]
             close = open_ids.get("illegal", []) + ([] if found.pending else open_ids.get("ruling", []))
