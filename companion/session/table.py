@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
-from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
+from companion import catalogue as cat
+from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason
 from companion.games import game_class
 from companion.i18n import N_, Text, both
 from companion.players import LEVELS
@@ -112,6 +113,34 @@ def verdict(names: Sequence[str], winners: Sequence[int]) -> tuple[str, str]:
     if len(who) > 1:
         return f"Shared win: {', '.join(who)}.", f"{'、'.join(who)}が勝利を分かち合います。"
     return f"{who[0]} wins.", f"{who[0]}の勝利。"
+
+
+def _told_apart(sequences: Sequence[Sequence[Move]], labels: Sequence[Reason]) -> list[tuple[str, str]]:
+    """Each choice's words (English, Japanese), made different where two read the same: two
+    copies of a card ("A 3 turned up": Chains has three 3s in a deck) get the name printed on
+    the card, "(deck 1: 3 (2/3))", which a player can look up on the card itself."""
+    out = [(str(label), label.ja or str(label)) for label in labels]
+    same: dict[str, list[int]] = {}
+    for i, (en, _) in enumerate(out):
+        same.setdefault(en, []).append(i)
+    for group in (g for g in same.values() if len(g) > 1):
+        cards = [[m.get("card") for m in sequences[i] if isinstance(m.get("card"), str)] for i in group]
+        shared = set.intersection(*(set(c) for c in cards))
+        for i, ids in zip(group, cards):
+            named = [_card_or_none(c) for c in ids if c not in shared]
+            named = [c for c in named if c is not None]
+            if named:
+                en, ja = out[i]
+                out[i] = (f"{en} ({', '.join(c.name for c in named)})", f"{ja}({'、'.join(c.ja for c in named)})")
+    return out
+
+
+def _card_or_none(card_id: str) -> cat.Card | None:
+    """The catalogue's card of this id, None for a move field that is no printed card."""
+    try:
+        return cat.card(card_id)
+    except KeyError:
+        return None
 
 
 def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), override: bool = False) -> dict[str, Any]:
@@ -755,10 +784,10 @@ class TableSession:
 
     def _choose_prompt(self, sequences: list[list[Move]], waiting: list[bool]) -> Prompt:
         game = self.game
+        labels = _told_apart(sequences, [game.describe_moves(seq, self.names) for seq in sequences])
         choices = []
-        for i, (seq, pending) in enumerate(zip(sequences, waiting)):
-            label = game.describe_moves(seq, self.names)
-            choices.append(dict(_choice(f"c{i + 1}", label, label.ja, seq), rulings_seen=not pending))
+        for i, (seq, pending, (label, ja)) in enumerate(zip(sequences, waiting, labels)):
+            choices.append(dict(_choice(f"c{i + 1}", label, ja, seq), rulings_seen=not pending))
         choices.append(_choice("none", "None of these: we will fix the table", "どれでもない:卓を直します"))
         return Prompt("", "choose", f"{game.title}: the camera cannot tell what happened. Which was it?",
                       f"{game.title_ja}: カメラでは判別できません。どれでしたか?", "", choices)
