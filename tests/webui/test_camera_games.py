@@ -3,7 +3,8 @@ into the table session, from rendered frames of every table state: a hand lies o
 the deal until the first move is made (the session holds the deal it cannot complete yet and then
 applies the deal and the move together); or the deal is entered on the host page and the camera
 reads the game on (the host page counts Wheel's circle from the card after the pawn, the camera
-from 12 o'clock). Frames smaller than 1080p, each table state rendered once, keep it cheap."""
+from 12 o'clock). Frames smaller than 1080p, each table state rendered once, keep it cheap; the
+whole Chains game (~8 s of CPU) is marked slow, its first 12 states run by default."""
 from __future__ import annotations
 
 import pytest
@@ -31,11 +32,19 @@ def wheel_hidden():
 
 @pytest.fixture(scope="module")
 def chains_hidden():
-    # seed 2 turns a misfit over at its 51st move: the camera sees it lying in the work area
-    # before the ruined work area goes to the dead pile (before, the video skipped that moment and
-    # the camera could only ask which of 24 cards it had been); the blur kept light, as each state
-    # is one frame shown again (a blurrier one is refused as out of focus every time)
+    # the whole game (seed 2, 111 moves): its 51st move turns a misfit over, and the camera sees it
+    # lying in the work area before the ruined work area goes to the dead pile (before, the video
+    # skipped that moment and the camera could only ask which of 24 cards it had been); the blur
+    # kept light, as each state is one frame shown again (a blurrier one is refused as out of
+    # focus every time)
     return _video("chains", 1, 2, CHAINS_FRAME, hide_deal=True, effects=synthetic.Effects(blur=0.6))
+
+
+@pytest.fixture(scope="module")
+def chains_opening():
+    # its first 12 table states: the default run's quick look at the same path
+    return _video("chains", 1, 2, CHAINS_FRAME, hide_deal=True, max_states=12,
+                  effects=synthetic.Effects(blur=0.6))
 
 
 @pytest.fixture
@@ -71,6 +80,7 @@ def test_wheel_a_card_hidden_at_the_deal_loses_no_move(app, wheel_hidden):
     assert s.is_over()
 
 
+@pytest.mark.slow   # a whole game, 348 frames: ~8 s of CPU (./run test --all and CI run it)
 def test_chains_a_card_hidden_at_the_deal_loses_no_move(app, chains_hidden):
     video = chains_hidden
     s, feed = _watch(app, "chains", 1, video.frames)
@@ -82,6 +92,15 @@ def test_chains_a_card_hidden_at_the_deal_loses_no_move(app, chains_hidden):
     assert set(_entries(s)) == {("moves", "camera"), ("note", "camera")}
     assert "prompt" not in feed.outcomes
     assert s.is_over()
+
+
+def test_chains_opening_with_a_card_hidden_at_the_deal(app, chains_opening):
+    video = chains_opening
+    s, feed = _watch(app, "chains", 1, video.frames)
+    assert video.hidden is not None and feed.outcomes[0] == "held"
+    assert [m.to_json() for m in s.game.log] == [m.to_json() for m in video.moves]
+    assert len(video.moves) > 12
+    assert set(_entries(s)) == {("moves", "camera")}
 
 
 def _misfits(moves):
