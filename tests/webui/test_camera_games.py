@@ -80,6 +80,27 @@ def test_wheel_a_card_hidden_at_the_deal_loses_no_move(app, wheel_hidden):
     assert s.is_over()
 
 
+def test_wheel_a_held_deal_survives_a_restart_of_serve(tmp_path, wheel_hidden):
+    """The server stops while the hand lies over the deal (the deal held) and comes back on the
+    same database after two takes: the frames it sees then show two gaps in the circle, which only
+    the held frames explain; the game goes on by the camera, nothing lost."""
+    video = wheel_hidden
+    first = make_app(tmp_path)
+    s, feed = _watch(first, "wheel", 3, video.frames[:4])
+    assert feed.outcomes == ["held"] and s.version == 0
+    cameras(first).close()
+    again = make_app(tmp_path)                              # serve restarted: a new app, same file
+    try:
+        tables = again.extensions["tables"]
+        feed = CameraFeed(tables, s.id, source=iter(video.frames[8:])).start()   # the first take unseen
+        assert feed.done.wait(600) and feed.error is None, feed.error
+        s = tables.get(s.id)
+        assert [m.to_json() for m in s.game.log] == [m.to_json() for m in video.moves]
+        assert set(_entries(s)) == {("moves", "camera")} and s.is_over()
+    finally:
+        cameras(again).close()
+
+
 @pytest.mark.slow   # a whole game, 348 frames: ~8 s of CPU (./run test --all and CI run it)
 def test_chains_a_card_hidden_at_the_deal_loses_no_move(app, chains_hidden):
     video = chains_hidden
