@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import importlib
-import re
 import threading
 import time
 from typing import Any, Iterator, NamedTuple
@@ -164,10 +163,6 @@ nothing for ``PHONE_GONE_S`` gives its place up to a new one (``COMPANION`` conf
 _DECODERS = threading.BoundedSemaphore(2)
 """Frames decoded at once in the whole server (two cores): more wait their turn."""
 
-_MARKER = re.compile(rb"\xff+[^\x00\xd0-\xd7\xff]")
-"""The next marker after a scan's entropy-coded data (FF 00 is a stuffed byte, FF D0–D7 restarts)."""
-
-
 class JpegHeader(NamedTuple):
     """What a JPEG's markers say before anything is decoded."""
 
@@ -177,44 +172,39 @@ class JpegHeader(NamedTuple):
 
 
 def jpeg_header(data: bytes) -> JpegHeader | None:
-    """Size and scan count of a JPEG from its markers alone (SOF, each SOS); None if it is no JPEG
-    or its markers are broken. Stops counting past ``FRAME_MAX_SCANS`` + 1."""
+    """Size and scan count of a JPEG from its markers alone; None if it is no JPEG or its markers
+    are broken. The segments are walked by their lengths up to the first scan (an EXIF thumbnail is
+    a JPEG inside one: skipped); after it, coded data never holds FF DA (an FF there is followed by
+    00 or a restart), so the scans are counted with one search in C (a table between scans that
+    happened to hold FF DA would count one scan too many, never one too few)."""
     if data[:3] != b"\xff\xd8\xff":
         return None
     size: tuple[int, int] | None = None
-    scans, i = 0, 2
-    while i + 4 <= len(data) and scans <= FRAME_MAX_SCANS:
+    i = 2
+    while i + 4 <= len(data):
         if data[i] != 0xFF:
             return None
         marker = data[i + 1]
         if marker == 0xFF:                       # fill byte
             i += 1
             continue
-        if marker == 0xD9:                       # end of image
-            break
         if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
             i += 2
             continue
         length = int.from_bytes(data[i + 2:i + 4], "big")
-        if length < 2:
+        if length < 2 or marker == 0xD9:
             return None
         # SOF0..SOF15 carry the size; C4 (Huffman tables), C8 and CC are not frame headers
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) and size is None:
             if i + 9 > len(data):
                 return None
             size = int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
-        i += 2 + length
-        if marker == 0xDA:                       # a scan: its coded data runs to the next marker
+        if marker == 0xDA:                       # the first scan
             if size is None:                     # image data before any frame header: broken
                 return None
-            scans += 1
-            found = _MARKER.search(data, i)
-            if found is None:
-                break
-            i = found.start()
-    if size is None:
-        return None
-    return JpegHeader(size[0], size[1], scans)
+            return JpegHeader(size[0], size[1], 1 + data.count(b"\xff\xda", i + 2 + length))
+        i += 2 + length
+    return None if size is None else JpegHeader(size[0], size[1], 0)   # cut off before its data
 
 
 def jpeg_size(data: bytes) -> tuple[int, int] | None:
