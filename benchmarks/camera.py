@@ -56,12 +56,20 @@ def _ms(values: list[float]) -> dict[str, float]:
             "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000, 1)}
 
 
+def _wheel_table(folder: str) -> tuple[Any, Any, Any, str]:
+    """The web app on a fresh database in ``folder``, its tables, a Wheel table and its host token."""
+    from webui import create_app
+    app = create_app({"DB": os.path.join(folder, "bench.db")})
+    tables = app.extensions["tables"]
+    s = tables.create("wheel", 3, names=["Ann", "Ben", "Chie"], options={})
+    return app, tables, s, tables.host_token(s.id)
+
+
 def run(frames: int = 30, interval: float = 0.3,
         table: tuple[list[bytes], dict] | None = None) -> dict[str, Any]:
     """Send ``frames`` frames, one every ``interval`` s at most (the phone page's pace), to a fresh
     server on a real socket; the figures as a dict. ``table``: the JPEG frames of a dealt Wheel of
     History table and its layout, if already rendered (default: ``dealt_wheel``)."""
-    from webui import create_app
     from webui.camera.camera import cameras
     from webui.core.server import RunningServer
     if table is None:
@@ -70,10 +78,7 @@ def run(frames: int = 30, interval: float = 0.3,
     bodies, shown = table
     load = [round(os.getloadavg()[0], 2)]
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DB": os.path.join(folder, "bench.db")})
-        tables = app.extensions["tables"]
-        s = tables.create("wheel", 3, names=["Ann", "Ben", "Chie"], options={})
-        token = tables.host_token(s.id)
+        app, tables, s, token = _wheel_table(folder)
         with RunningServer(app) as server:
             url = f"{server.url}/api/tables/{s.id}/camera/frame"
             posts: list[float] = []
@@ -133,16 +138,12 @@ def new_sizes(count: int = 120, clients: int = 1) -> dict[str, Any]:
     import urllib.error
     import cv2
     from vision.pipeline import Pipeline
-    from webui import create_app
     from webui.camera.camera import cameras
     from webui.core.server import RunningServer
     base = dealt_wheel(count=1, seed=1)[0][0]
     load = [round(os.getloadavg()[0], 2)]
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DB": os.path.join(folder, "bench.db")})
-        tables = app.extensions["tables"]
-        table = tables.create("wheel", 3, names=["Ann", "Ben", "Chie"], options={})
-        token = tables.host_token(table.id)
+        app, tables, table, token = _wheel_table(folder)
         with RunningServer(app) as srv:
             before = {"rss_mb": _resident_mb(), "threads": len(os.listdir("/proc/self/task"))}
             answers: dict[int, int] = {}
