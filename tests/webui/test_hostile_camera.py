@@ -18,6 +18,7 @@ from tablesim.demo import wait_until
 from tests.web_helpers import make_app
 from vision.reading.markers import THREADS
 from webui.camera.camera import FRAME_MAX_SCANS, cameras, jpeg_header
+from webui.core.guard import DECODE_LIMIT, RateLimit
 
 
 def _pillow_jpeg(width: int, height: int, progressive: bool = True, flat: bool = False) -> bytes:
@@ -149,3 +150,15 @@ def test_a_tables_decoding_time_is_bounded(tmp_path):
         # another table's camera has its own budget
         other, other_host = _wheel(tables)
         assert _post(client, other.id, frame, other_host).status_code == 202
+
+
+def test_a_costly_decode_is_owed_not_forgiven():
+    # 3 s of decoding at once, then 300 ms a second: a frame that cost 2.5 s with 2.1 s left
+    # leaves 0.4 s owed, and the next frame waits for it (a bucket that stopped at zero would have
+    # let the next one in after 3 ms, whatever the last one cost)
+    budget = RateLimit(*DECODE_LIMIT)
+    budget.spend("t", 900.0)
+    assert budget.wait("t") == 0
+    budget.spend("t", 2500.0)
+    assert 1.2 < budget.wait("t") <= 401 / 300
+    assert budget.wait("another table") == 0

@@ -70,10 +70,13 @@ class RateLimit:
             self._buckets.pop(key, None)
 
     def spend(self, key: str, cost: float = 1.0) -> None:
-        """Count one attempt of ``key`` (``cost`` tokens of it: the decode limit counts milliseconds)."""
+        """Count one attempt of ``key``. A ``cost`` of more tokens than one (the decode limit counts
+        milliseconds, known only afterwards) may leave the bucket owing: the next attempt waits
+        until what was spent beyond the budget has refilled too."""
         with self._lock:
             now = time.monotonic()
-            self._buckets[key] = (max(0.0, self._level(key, now) - cost), now)
+            level = self._level(key, now) - cost
+            self._buckets[key] = (level if cost > 1.0 else max(0.0, level), now)
             if len(self._buckets) > 10_000:   # forget clients whose bucket is full again
                 self._buckets = {k: v for k, v in self._buckets.items()
                                  if self._level(k, now) < self.burst}
