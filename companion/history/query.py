@@ -12,12 +12,14 @@ from companion.history.record import Play, Seat, read_plays
 
 @dataclass(frozen=True)
 class Filter:
-    """Which plays: a game id, a player's name (any case), and a date range (ISO UTC instants)."""
+    """Which plays: a game id, a player's name (any case), a date range (ISO UTC instants) and a
+    location (any case)."""
 
     game: str | None = None
     player: str | None = None
     since: str | None = None
     until: str | None = None
+    location: str | None = None
 
     def where(self) -> tuple[str, list[Any]]:
         """The SQL WHERE clause on ``plays p`` and its parameters."""
@@ -34,6 +36,9 @@ class Filter:
         if self.until:
             parts.append("p.started <= ?")
             params.append(self.until)
+        if self.location:
+            parts.append("p.location = ? COLLATE NOCASE")
+            params.append(self.location.strip())
         return ("WHERE " + " AND ".join(parts) if parts else ""), params
 
 
@@ -48,6 +53,14 @@ def known_players(store: Any) -> list[str]:
     rows = store._db().execute(
         "SELECT pl.name, COUNT(s.play) AS n FROM players pl LEFT JOIN play_seats s ON s.player = pl.id "
         "GROUP BY pl.id ORDER BY n DESC, pl.name COLLATE NOCASE").fetchall()
+    return [name for name, _ in rows]
+
+
+def locations(store: Any) -> list[str]:
+    """Every location a play names: the most used first, then alphabetically (the page's filter)."""
+    rows = store._db().execute(
+        "SELECT location, COUNT(*) AS n FROM plays WHERE location IS NOT NULL AND location != '' "
+        "GROUP BY location COLLATE NOCASE ORDER BY n DESC, location COLLATE NOCASE").fetchall()
     return [name for name, _ in rows]
 
 
