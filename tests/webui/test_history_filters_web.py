@@ -41,7 +41,7 @@ def test_locations_come_from_bgstats_and_are_kept_shown_filtered_and_exported_ba
     assert where["t1-1"] is None                                     # a table's play: nobody said where
     assert query.locations(store) == ["Home", "Café Meeple"]          # most used first
     html = client.get("/history?lang=en").get_data(as_text=True)
-    assert "⌖ Café Meeple" in html and "⌖ Home" in html and 'id="location-filter"' in html
+    assert ">Café Meeple</span>" in html and ">Home</span>" in html and 'id="location-filter"' in html
     only = client.get("/history?location=caf%C3%A9+meeple&lang=en").get_data(as_text=True)   # any case
     assert listed(only) == {CAFE} and 'id="play-count">1<' in only
     assert 'id="filter-clear"' in only
