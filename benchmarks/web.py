@@ -484,8 +484,19 @@ def serve_with(kind: str, port: int, db: str, https: bool) -> None:
         sys.exit(f"unknown server {kind}")
 
 
-SEEN_JS = """() => { window.__seen = {}; document.body.addEventListener('tc:updated',
-    e => { window.__seen[e.detail] = Date.now(); }); }"""
+SEEN_JS = """() => { window.__seen = {}; window.__parts = {};
+  document.body.addEventListener('tc:updated', e => {
+    window.__seen[e.detail] = Date.now();
+    // the view fetch that drew it: when the page asked (the event had arrived) and had the answer
+    const views = performance.getEntriesByType('resource').filter(r => r.name.includes('/view?'));
+    const last = views[views.length - 1];
+    if (last) window.__parts[e.detail] = [performance.timeOrigin + last.startTime,
+                                          performance.timeOrigin + last.responseEnd];
+    performance.clearResourceTimings();
+  }); }"""
+PARTS = ("tap → the page asks for its view (move posted and committed, event sent)",
+         "the view fetched (rendered by the server)", "the view drawn (HTML swapped in)")
+"""The three parts of a tap → other phone update the browser bench reports (medians)."""
 TAP_JS = """([index]) => { const b = document.querySelectorAll('#moves button.mv')[index];
     const t = Date.now(); b.click(); return t; }"""
 
@@ -500,6 +511,7 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
     from webui.core.server import RunningServer
     rng = random.Random(seed)
     latencies: list[float] = []
+    parts: list[tuple[float, float, float]] = []
     with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, \
             RunningServer(create_app({"DB": str(Path(tmp) / "browser.db")})) as srv, \
             playwright.sync_playwright() as pw:
@@ -546,12 +558,17 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
             for page in pages:
                 if page is not mover:
                     page.wait_for_function("v => window.__seen[v] !== undefined", arg=version, timeout=10000)
-                    latencies.append(page.evaluate("v => window.__seen[v]", version) - sent)
+                    seen, part = page.evaluate("v => [window.__seen[v], window.__parts[v]]", version)
+                    latencies.append(seen - sent)
+                    if part:
+                        parts.append((part[0] - sent, part[1] - part[0], seen - part[1]))
             done += 1
         chromium.close()
     return {"game": game, "players": players, "taps": done, "updates": len(latencies),
             "p50_ms": round(statistics.median(latencies), 1), "p95_ms": round(_percentile(latencies, 0.95), 1),
-            "max_ms": round(max(latencies), 1), "loadavg": os.getloadavg()[0]}
+            "max_ms": round(max(latencies), 1), "loadavg": os.getloadavg()[0],
+            "parts_p50_ms": {name: round(statistics.median(p[i] for p in parts), 1) for i, name in enumerate(PARTS)}
+            if parts else {}}
 
 
 def _timed_get(port: int, path: str, cookie: str | None = None) -> tuple[int, float]:
@@ -660,6 +677,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{report['game']} {report['players']} phones, {report['taps']} taps: tap → every other phone "
                   f"updated p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, max {report['max_ms']} ms "
                   f"({report['updates']} updates; load average {report['loadavg']:.1f})")
+            for name, ms in report["parts_p50_ms"].items():
+                print(f"  {name}: p50 {ms} ms")
         return 0
     if args.views:
         rows = views()
