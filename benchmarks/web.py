@@ -484,19 +484,26 @@ def serve_with(kind: str, port: int, db: str, https: bool) -> None:
         sys.exit(f"unknown server {kind}")
 
 
+ARRIVAL_JS = """(() => { const Plain = window.EventSource; window.__arrived = {};
+  window.EventSource = function (url, options) {   // the page's stream: when each view event arrives
+    const source = new Plain(url, options);
+    source.addEventListener('view', e => { window.__arrived[JSON.parse(e.data).version] = Date.now(); });
+    return source; }; })()"""
+"""Run before the page's own script: the time each ``view`` event (the view sent with the version)
+reaches the page, before the page draws it."""
 SEEN_JS = """() => { window.__seen = {}; window.__parts = {};
   document.body.addEventListener('tc:updated', e => {
     window.__seen[e.detail] = Date.now();
-    // the view fetch that drew it: when the page asked (the event had arrived) and had the answer
+    // when the view reached the page: sent with the event, or the answer of the page's fetch
     const views = performance.getEntriesByType('resource').filter(r => r.name.includes('/view?'));
     const last = views[views.length - 1];
-    if (last) window.__parts[e.detail] = [performance.timeOrigin + last.startTime,
-                                          performance.timeOrigin + last.responseEnd];
+    if (window.__arrived[e.detail] !== undefined) window.__parts[e.detail] = [window.__arrived[e.detail], 'event'];
+    else if (last) window.__parts[e.detail] = [performance.timeOrigin + last.responseEnd, 'fetch'];
     performance.clearResourceTimings();
   }); }"""
-PARTS = ("tap → the page asks for its view (move posted and committed, event sent)",
-         "the view fetched (rendered by the server)", "the view drawn (HTML swapped in)")
-"""The three parts of a tap → other phone update the browser bench reports (medians)."""
+PARTS = ("tap → the view reaches the page (move posted and committed, view drawn by the server, sent)",
+         "the view drawn (HTML swapped in)")
+"""The parts of a tap → other phone update the browser bench reports (medians)."""
 TAP_JS = """([index]) => { const b = document.querySelectorAll('#moves button.mv')[index];
     const t = Date.now(); b.click(); return t; }"""
 
@@ -511,7 +518,8 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
     from webui.core.server import RunningServer
     rng = random.Random(seed)
     latencies: list[float] = []
-    parts: list[tuple[float, float, float]] = []
+    parts: list[tuple[float, float]] = []
+    how: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, \
             RunningServer(create_app({"DB": str(Path(tmp) / "browser.db")})) as srv, \
             playwright.sync_playwright() as pw:
@@ -528,6 +536,7 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
             ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
             # the phone's cookie, as joining by the code leaves it (the page's event stream sends it)
             ctx.add_cookies([{"name": f"tc_{table['id']}", "value": token, "url": srv.url}])
+            ctx.add_init_script(ARRIVAL_JS)
             page = ctx.new_page()
             page.goto(f"{srv.url}/t/{table['id']}")
             page.wait_for_selector(".gameview")
@@ -561,14 +570,15 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
                     seen, part = page.evaluate("v => [window.__seen[v], window.__parts[v]]", version)
                     latencies.append(seen - sent)
                     if part:
-                        parts.append((part[0] - sent, part[1] - part[0], seen - part[1]))
+                        parts.append((part[0] - sent, seen - part[0]))
+                        how[part[1]] = how.get(part[1], 0) + 1
             done += 1
         chromium.close()
     return {"game": game, "players": players, "taps": done, "updates": len(latencies),
             "p50_ms": round(statistics.median(latencies), 1), "p95_ms": round(_percentile(latencies, 0.95), 1),
             "max_ms": round(max(latencies), 1), "loadavg": os.getloadavg()[0],
             "parts_p50_ms": {name: round(statistics.median(p[i] for p in parts), 1) for i, name in enumerate(PARTS)}
-            if parts else {}}
+            if parts else {}, "views_by": how}
 
 
 def _timed_get(port: int, path: str, cookie: str | None = None) -> tuple[int, float]:
@@ -679,6 +689,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"({report['updates']} updates; load average {report['loadavg']:.1f})")
             for name, ms in report["parts_p50_ms"].items():
                 print(f"  {name}: p50 {ms} ms")
+            print(f"  views reached the pages by: {report['views_by']}")
         return 0
     if args.views:
         rows = views()
