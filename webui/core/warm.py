@@ -1,7 +1,8 @@
 """Warming a freshly started server so its first pages answer at once (issue 23: a cold first host
 page under 300 ms). A fresh ``companion serve`` spent most of its first request importing the five
 game engines and compiling the page templates (Jinja compiles each on first use); ``warm_up`` does
-both in a background thread as the server starts, the host's pages first, and
+both as the server starts (the host's page before it answers, a table's pages in a background
+thread), and
 ``keep_compiled_templates`` keeps the compiled templates on disk for the next start. ``companion
 bench web --cold`` measures it."""
 from __future__ import annotations
@@ -19,20 +20,24 @@ TABLE_PAGES = ("host.html", "view.html", "table.html", "index.html", "end_table.
 FIRST = HOST_PAGE + TABLE_PAGES
 
 
-def warm(app: Any) -> dict[str, float]:
+PARTS = ("host page templates", "game engines", "table templates")
+"""What ``warm`` does, in order."""
+
+
+def warm(app: Any, parts: tuple[str, ...] = PARTS) -> dict[str, float]:
     """Compile the host's first page, import every game engine, then compile the templates of a
-    table's pages (``FIRST``; the history, print and rules pages compile when first opened: warming
-    them too kept the CPU busy while the host's first table opened); returns the milliseconds of
-    each part (for the bench)."""
+    table's pages (``TABLE_PAGES``; the history, print and rules pages compile when first opened:
+    warming them too kept the CPU busy while the host's first table opened), or those of ``parts``;
+    returns the milliseconds of each part (for the bench)."""
     from companion.games import describe_all
     env = app.jinja_env
-    steps = (("host page templates", lambda: [env.get_template(n) for n in HOST_PAGE]),
-             ("game engines", describe_all),   # the create form describes every game
-             ("table templates", lambda: [env.get_template(n) for n in TABLE_PAGES]))
+    steps = {"host page templates": lambda: [env.get_template(n) for n in HOST_PAGE],
+             "game engines": describe_all,   # the create form describes every game
+             "table templates": lambda: [env.get_template(n) for n in TABLE_PAGES]}
     spent: dict[str, float] = {}
-    for what, step in steps:
+    for what in parts:
         start = time.perf_counter()
-        step()
+        steps[what]()
         spent[what] = round((time.perf_counter() - start) * 1000, 1)
     return spent
 
@@ -56,8 +61,10 @@ def keep_compiled_templates(app: Any, folder: str | None = None) -> str | None:
 
 
 def warm_up(app: Any) -> threading.Thread:
-    """Start ``warm(app)`` in a daemon thread (the server answers meanwhile: a request that comes
-    first compiles what it needs itself, as before)."""
-    thread = threading.Thread(target=warm, args=(app,), name="warm-up", daemon=True)
+    """Warm the host's first page now (before the server answers: a first request racing the
+    warm-up for the same templates compiled them twice), then a table's pages in a daemon thread
+    (the server answers meanwhile: a request that comes first compiles what it needs itself)."""
+    warm(app, PARTS[:2])
+    thread = threading.Thread(target=warm, args=(app, PARTS[2:]), name="warm-up", daemon=True)
     thread.start()
     return thread
