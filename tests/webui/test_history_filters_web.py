@@ -4,14 +4,15 @@ page's date filter, the known players offered when a seat is renamed, chart colo
 from __future__ import annotations
 
 import json
+import random
 import re
 import sqlite3
 import urllib.parse
 
-from companion.history import bgstats, exchange, query
+from companion.history import bgstats, edit, exchange, query
 from companion.session.store import SCHEMA, Store
 from tests.companion.history.test_history_stats import figures, play, store  # noqa: F401  (the hand-made plays)
-from tests.web_helpers import make_app
+from tests.web_helpers import make_app, new_table, state, step
 from tests.webui.test_history_pages_web import EXAMPLE, REMOTE, client, csrf, upload  # noqa: F401
 from webui.core import charts
 from webui.history import routes
@@ -127,3 +128,28 @@ def test_log_this_play_in_bgstats_sends_the_play_as_corrected(client):  # noqa: 
     assert payload["durationMin"] == 41 and payload["location"] == "Club Meeple" and payload["sourcePlayId"] == "t1-1"
     assert client.get(button, environ_base=REMOTE).status_code == 403     # the host's only
     assert client.get("/history/play/nope-1/bgstats").status_code == 404
+
+
+def test_the_end_screen_logs_the_table_s_play_in_bgstats_as_corrected(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    table = new_table(client, "hills", 2)
+    rng = random.Random(3)
+    while not state(client, table)["is_over"]:
+        assert step(client, table, rng).status_code == 200
+    tid = table["id"]
+    client.set_cookie(f"tch_{tid}", table["host_token"])
+    screen = client.get(f"/host/{tid}?lang=ja").get_data(as_text=True)
+    assert f'href="/history/table/{tid}/bgstats" id="to-bgstats">このプレイをBG Statsに記録' in screen
+    store = app.extensions["tables"].store
+    played = query.plays(store)[0]
+    edit.correct(store, played.id, [edit.SeatFix(s.name, s.score + 100 * (s.seat == 1), s.seat == 1)
+                                    for s in played.seats])
+    # the host who created the table from a phone (not this computer) may: the link is theirs
+    r = client.get(f"/history/table/{tid}/bgstats", environ_base=REMOTE)
+    assert r.status_code == 303 and r.headers["Location"].startswith(bgstats.LINK)
+    payload = json.loads(urllib.parse.unquote(r.headers["Location"].split("data=", 1)[1]))
+    assert [int(p["score"]) for p in payload["players"]] == [played.seats[0].score, played.seats[1].score + 100]
+    assert [p["winner"] for p in payload["players"]] == [False, True]          # as corrected in History
+    other = app.test_client()                                                  # a phone without the host's cookie
+    assert other.get(f"/history/table/{tid}/bgstats", environ_base=REMOTE).status_code == 403

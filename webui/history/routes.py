@@ -430,6 +430,19 @@ def to_bgstats(play_id: str) -> Response:
     return redirect(bgstats.play_link(_play_or_404(play_id)), code=303)
 
 
+@bp.get("/history/table/<table_id>/bgstats")
+def table_to_bgstats(table_id: str) -> Response:
+    """The same for the last finished game of a table, from its end screen: for the owner, or the
+    table's host (who may have created it from a phone, where BG Stats is)."""
+    from flask import redirect
+    if not allowed() and tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
+        _refuse()
+    found = read_plays(tables().store._db(), "WHERE p.session = ?", (table_id,))
+    if not found:
+        raise ApiError(404, both("No finished game of this table in the history."))
+    return redirect(bgstats.play_link(max(found, key=lambda p: p.number)), code=303)
+
+
 @bp.post("/history/play/<path:play_id>/delete")
 def delete(play_id: str) -> Any:
     """Delete a play from the history (a test game); the page offers Undo."""
