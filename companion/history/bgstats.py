@@ -93,10 +93,15 @@ def push_payload(play: Play) -> dict[str, Any]:
     return payload
 
 
+def link(payload: Mapping[str, Any]) -> str:
+    """The one-play link (``LINK``) carrying ``payload`` (``push_payload``'s JSON)."""
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return LINK + urllib.parse.quote(data, safe="")
+
+
 def play_link(play: Play) -> str:
     """The one-play link that records ``play`` in the BG Stats app."""
-    data = json.dumps(push_payload(play), ensure_ascii=False, separators=(",", ":"))
-    return LINK + urllib.parse.quote(data, safe="")
+    return link(push_payload(play))
 
 
 def session_payload(session: "TableSession", number: int | None = None) -> dict[str, Any]:
@@ -121,8 +126,7 @@ def session_payload(session: "TableSession", number: int | None = None) -> dict[
 
 def session_link(session: "TableSession", number: int | None = None) -> str:
     """The one-play link (``LINK``) that records a game of ``session`` in the BG Stats app."""
-    payload = json.dumps(session_payload(session, number), ensure_ascii=False, separators=(",", ":"))
-    return LINK + urllib.parse.quote(payload, safe="")
+    return link(session_payload(session, number))
 
 
 def export_file(plays: Sequence[Play]) -> dict[str, Any]:
@@ -157,7 +161,8 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
             entry["comments"] = comments(play)
         out_plays.append(entry)
     return {"games": list(games.values()), "players": list(players.values()),
-            "locations": list(locations.values()) or [{"id": 1, "uuid": stable_uuid("location", SOURCE), "name": SOURCE}],
+            "locations": list(locations.values())
+            or [{"id": 1, "uuid": stable_uuid("location", SOURCE), "name": SOURCE}],
             "plays": out_plays}
 
 
