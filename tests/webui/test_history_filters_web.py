@@ -9,6 +9,7 @@ import re
 import sqlite3
 import urllib.parse
 
+from companion.cli import main
 from companion.history import bgstats, edit, exchange, query
 from companion.session.store import SCHEMA, Store
 from tests.companion.history.test_history_stats import figures, play, store  # noqa: F401  (the hand-made plays)
@@ -34,7 +35,7 @@ def listed(html: str) -> set[str]:
     return set(re.findall(r'<article class="play" data-play="([^"]+)"', html))
 
 
-def test_locations_come_from_bgstats_and_are_kept_shown_filtered_and_exported_back(client, tmp_path):  # noqa: F811
+def test_locations_come_from_bgstats_and_are_kept_shown_filtered_and_exported_back(client, tmp_path, capsys):  # noqa: F811
     store = client.application.extensions["tables"].store
     imported(client)
     where = {p.id: p.location for p in query.plays(store)}
@@ -54,6 +55,10 @@ def test_locations_come_from_bgstats_and_are_kept_shown_filtered_and_exported_ba
     backup = json.loads(client.get("/history/export?format=json").get_data(as_text=True))
     assert {p["id"]: p.get("location") for p in backup["plays"]}[CAFE] == "Café Meeple"
     assert "Café Meeple" in client.get("/history/export?format=csv").get_data(as_text=True)
+    # the command line filters by location too, and says where each play was
+    assert main(["history", "list", "--db", str(store.path), "--location", "CAFÉ MEEPLE"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "@ Café Meeple" in out[0] and out[0].endswith(CAFE)
     # our BG Stats file read into an empty history gives every location back ("Table Companion" is none)
     fresh = Store(tmp_path / "fresh.db")
     exchange.import_text(fresh, json.dumps(back))
