@@ -92,7 +92,8 @@ CREATE TABLE IF NOT EXISTS plays (
     duration     INTEGER NOT NULL,   -- seconds from the first move to the end
     ended_early  INTEGER NOT NULL,   -- 1: the host ended it, scores as they stood
     camera_moves INTEGER NOT NULL,   -- moves the camera read (observations, answered or not)
-    tapped_moves INTEGER NOT NULL    -- moves tapped on a phone, typed, or dealt by the app
+    tapped_moves INTEGER NOT NULL,   -- moves tapped on a phone, typed, or dealt by the app
+    location     TEXT                -- where it was played (BG Stats' location, the host's); NULL: not said
 );
 CREATE INDEX IF NOT EXISTS plays_started ON plays (started);
 CREATE TABLE IF NOT EXISTS play_seats (
