@@ -379,12 +379,25 @@ def override_moves(engine: Game, templates: list[dict[str, Any]], players: int) 
 def override_picker(engine: Game, names: list[str], lang: str) -> list[Section]:
     """The host's picker for an override or a correction: per seat (and the table's chance moves),
     every move of the right shape, chosen the way a player chooses a move. The shapes come from the
-    engine (the moves legal now and the last move), not from the host's view, which hides hands:
-    every card of the game is offered anyway, so the picker tells nothing a hand holds."""
+    engine (the moves legal now and the last move), not from the host's view, which hides hands;
+    each seat is offered the cards it could hold as the table can tell (``possible_cards``: in
+    Seven Hills its colour's unseen cards), so the picker tells nothing a hand holds."""
+    from companion.session.view import possible_cards
     templates = [m.to_json() for m in engine.legal_moves()[:400]]
-    if engine.log:
-        templates.append(engine.log[-1].to_json())
+    last = engine.log[-1] if engine.log else None
+    if last is not None:
+        templates.append(last.to_json())
     moves = override_moves(engine, templates, len(names))
+    # per seat only the cards it could hold, as the table can tell (the last move's card is back in
+    # its hand for a correction): a red card for the blue seat is no correction anyone needs
+    could: dict[int, set[str] | None] = {}
+    for seat in range(len(names)):
+        cards = possible_cards(engine, seat)
+        if cards is not None and last is not None and last.player == seat and isinstance(last.get("card"), str):
+            cards.add(last.get("card"))
+        could[seat] = cards
+    moves = [m for m in moves if not isinstance(m.get("card"), str) or m["player"] < 0
+             or could.get(m["player"]) is None or m["card"] in could[m["player"]]]
     by_seat: "OrderedDict[int, list[dict[str, Any]]]" = OrderedDict()
     for m in moves:
         by_seat.setdefault(m["player"], []).append(m)

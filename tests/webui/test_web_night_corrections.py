@@ -1,0 +1,168 @@
+"""Issue 23, point 5: a Seven Hills log that speaks of players, an override picker that offers each
+seat only the cards it could hold, and a face-down card corrected by asking the seat's phone (the
+host cannot see it: the host proposes, that phone confirms or denies with its own card in view)."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.web_helpers import join, make_app
+
+NAMES = ["Ann", "Ben"]
+
+
+@pytest.fixture
+def client(tmp_path):
+    return make_app(tmp_path).test_client()
+
+
+def _hills(client):
+    """A Seven Hills table whose two seats are held by Ann's and Ben's phones; (table, tokens)."""
+    r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": NAMES})
+    table = r.get_json()
+    tokens = []
+    for seat, name in enumerate(NAMES):
+        token = join(client, table, name)
+        assert client.post(f"/api/tables/{table['id']}/seat", json={"seat": seat},
+                           headers={"X-Table-Token": token}).status_code == 200
+        tokens.append(token)
+    return table, tokens
+
+
+def _state(client, table, token):
+    return client.get(f"/api/tables/{table['id']}/state", headers={"X-Table-Token": token}).get_json()
+
+
+def _post(client, table, what, body, token):
+    version = _state(client, table, token)["version"]
+    return client.post(f"/api/tables/{table['id']}/{what}", json=dict(body, version=version),
+                       headers={"X-Table-Token": token})
+
+
+def _place(client, table, token, seat, hill, card):
+    r = _post(client, table, "move", {"move": {"player": seat, "kind": "place", "hill": hill, "card": card}}, token)
+    assert r.status_code == 200, r.get_json()
+
+
+def _log(state, lang="en"):
+    return [e["text"] if lang == "en" else e["ja"] for e in state["events"]]
+
+
+def test_the_log_lists_placements_and_reveals_by_player_name(client):
+    table, (ann, ben) = _hills(client)
+    for token, seat, hill, card in ((ann, 0, 3, "H-R5"), (ben, 1, 1, "H-B2"), (ann, 0, 2, "H-R7")):
+        _place(client, table, token, seat, hill, card)
+    for token in (ben, table["host_token"]):   # Ann's cards lie face down: named by nobody
+        st = _state(client, table, token)
+        assert _log(st) == ["Ann places a card face down at hill 3.", "Ben places a card face down at hill 1.",
+                            "Ann places a card face down at hill 2."]
+        assert "H-R7" not in json.dumps(st) and "red 7" not in json.dumps(st)
+    assert _log(_state(client, table, ben), "ja")[0] == "Annが丘3にカードを伏せて置きました。"
+    _place(client, table, ben, 1, 3, "H-B4")   # the second player arrives: hill 3 turns face up
+    assert _log(_state(client, table, ann))[-2:] == ["Ben places a card face down at hill 3.",
+                                                     "Hill 3 revealed: Ann 5; Ben 4."]
+    _place(client, table, ann, 0, 6, "H-R8")
+    _place(client, table, ben, 1, 7, "H-B7")
+    _place(client, table, ann, 0, 3, "H-R9")   # at a face-up hill the card is seen
+    assert _log(_state(client, table, ben))[-1] == "Ann places red 9 at hill 3."
+
+
+def _picker_cards(client, table, tab):
+    """The cards the host's override picker offers in seat tab ``tab`` (0 Ann, 1 Ben)."""
+    client.set_cookie(f"tc_{table['id']}", table["host_token"])
+    html = client.get(f"/t/{table['id']}/override").get_data(as_text=True)
+    panel = html.split(f'<div class="ov-panel" data-panel="{tab}"')[1].split('<div class="ov-panel"')[0]
+    return {json.loads(m).get("card") for m in re.findall(r"data-move='([^']+)'", panel)}
+
+
+def test_the_override_picker_offers_each_seat_only_the_cards_it_could_hold(client):
+    table, (ann, ben) = _hills(client)
+    for token, seat, hill, card in ((ann, 0, 3, "H-R5"), (ben, 1, 1, "H-B2"), (ann, 0, 2, "H-R7"),
+                                     (ben, 1, 3, "H-B4")):   # red 5 and blue 4 lie face up now
+        _place(client, table, token, seat, hill, card)
+    ann_cards, ben_cards = _picker_cards(client, table, 0), _picker_cards(client, table, 1)
+    assert ann_cards == {f"H-R{v}" for v in range(1, 10) if v != 5} | {None}   # None: a face-down card
+    # blue 4 is back in Ben's hand for a correction of his last move; no red card, no banner (no variant)
+    assert ben_cards == {f"H-B{v}" for v in range(1, 10)} | {None}
+
+
+def test_a_face_down_card_is_corrected_by_asking_its_seat(client):
+    table, (ann, ben) = _hills(client)
+    host = table["host_token"]
+    _place(client, table, ann, 0, 3, "H-R5")
+    # the host saw Ann lay it at hill 4: it proposes "a face-down card at hill 4" (it cannot see which)
+    r = _post(client, table, "correct", {"move": {"player": 0, "kind": "place", "hill": 4, "card": None}}, host)
+    assert r.status_code == 200 and r.get_json()["asked"] == 0, r.get_json()
+    mine = _state(client, table, ann)["prompts"]
+    assert [(p["kind"], p["card"], [c["id"] for c in p["choices"]]) for p in mine] == [("confirm", "H-R5", ["yes", "no"])]
+    assert "red 5" in mine[0]["text"] and "hill 4" in mine[0]["text"]   # her phone words it with her card
+    for token in (host, ben):   # nobody else sees the card, nor may say yes for Ann
+        st = _state(client, table, token)
+        assert "H-R5" not in json.dumps(st)
+        assert [c["id"] for c in st["prompts"][0]["choices"]] == (["no"] if token == host else [])
+    said = _log(_state(client, table, ben))[-1]
+    assert said.startswith("The host asks Ann to confirm on their phone:") and "hill 4" in said
+    assert _post(client, table, "answer", {"prompt": mine[0]["id"], "choice": "yes"}, host).status_code == 403
+    assert _post(client, table, "answer", {"prompt": mine[0]["id"], "choice": "yes"}, ben).status_code == 403
+    # the game waits for Ann's answer
+    r = _post(client, table, "move", {"move": {"player": 1, "kind": "place", "hill": 2, "card": "H-B1"}}, ben)
+    assert r.status_code in (400, 422) and _state(client, table, ben)["view"]["layout"]["hills"][1]["blue"] == []
+    assert _post(client, table, "answer", {"prompt": mine[0]["id"], "choice": "yes"}, ann).status_code == 200
+    st = _state(client, table, ben)
+    hills = st["view"]["layout"]["hills"]
+    assert (hills[2]["red"], hills[3]["red"]) == ([], ["B-HILLR"]) and not st["prompts"]
+    assert _log(st)[-2:] == ["Host replaced Ann (red) places a face-down card at hill 3 with Ann (red) places a "
+                             "face-down card at hill 4 (Ann confirmed it on their phone).",
+                             "Ann places a card face down at hill 4."]
+    # asked again, Ann says no: nothing changes, and the log says so
+    r = _post(client, table, "correct", {"move": {"player": 0, "kind": "place", "hill": 6, "card": None}}, host)
+    pid = _state(client, table, ann)["prompts"][0]["id"]
+    assert _post(client, table, "answer", {"prompt": pid, "choice": "no"}, ann).status_code == 200
+    st = _state(client, table, ben)
+    assert st["view"]["layout"]["hills"][3]["red"] == ["B-HILLR"] and st["view"]["layout"]["hills"][5]["red"] == []
+    assert _log(st)[-1] == "Ann said no: the move stays as it was."
+    # a card the host sees (face up once hill 2 is revealed) is corrected at once, as before
+    for token, seat, hill, card in ((ben, 1, 2, "H-B3"), (ann, 0, 5, "H-R1"), (ben, 1, 6, "H-B6"),
+                                     (ann, 0, 2, "H-R2")):
+        _place(client, table, token, seat, hill, card)
+    r = _post(client, table, "correct", {"move": {"player": 0, "kind": "place", "hill": 2, "card": "H-R8"}}, host)
+    assert r.status_code == 200 and "asked" not in r.get_json()
+    assert _state(client, table, ben)["view"]["layout"]["hills"][1]["red"] == ["H-R8"]
+
+
+def test_a_replay_shows_the_cameras_picture_only_where_one_was_kept(tmp_path):
+    """Point 6: the camera's picture per move (kept by the camera feed, tests/webui/test_web_cli.py
+    films a game) beside the replayed move; a move without one shows none; the store keeps it small."""
+    import numpy as np
+
+    from companion.session.store import FRAME_BYTES, FRAMES_KEPT
+    from webui.camera.camera import small_jpeg
+    app = make_app(tmp_path)
+    tables = app.extensions["tables"]
+    s = tables.create("hills", 2, names=NAMES, options={})
+    moves = [(0, 3, None), (1, 1, None)]   # the camera sees face-down cards as backs
+    from companion.engine import Move
+    for version, (seat, hill, card) in enumerate(moves):
+        s.play(Move.of(seat, "place", hill=hill, card=card), expected_version=version)
+    noisy = np.random.default_rng(1).integers(0, 255, (1080, 1920, 3), dtype=np.uint8)   # the worst case for JPEG
+    picture = small_jpeg(noisy)
+    assert picture is not None and len(picture) <= FRAME_BYTES
+    assert tables.store.keep_frame(s.id, 1, picture)
+    assert not tables.store.keep_frame(s.id, 2, b"\xff\xd8" + bytes(FRAME_BYTES))   # too big: refused
+    assert not tables.store.keep_frame(s.id, 2, b"GIF89a")                          # no JPEG: refused
+    s.end_game(expected_version=s.version)
+    client = app.test_client()
+    client.set_cookie(f"tch_{s.id}", tables.host_token(s.id))
+    first = client.get(f"/host/{s.id}/replay?step=1").get_data(as_text=True)
+    second = client.get(f"/host/{s.id}/replay?step=2").get_data(as_text=True)
+    assert 'id="replay-frame"' in first and f"/replay/frame/1.jpg" in first
+    assert 'id="replay-frame"' not in second   # no picture kept for that move: none shown
+    assert client.get(f"/host/{s.id}/replay/frame/2.jpg").status_code == 404
+    assert client.get(f"/host/{s.id}/replay/frame/1.jpg").data == picture
+    other = app.test_client()   # a phone that is not the host sees no picture
+    assert other.get(f"/host/{s.id}/replay/frame/1.jpg").status_code in (401, 403)
+    for version in range(3, FRAMES_KEPT + 13):   # bounded: the oldest pictures go
+        tables.store.keep_frame(s.id, version, picture)
+    assert len(tables.store.frame_versions(s.id)) == FRAMES_KEPT and 1 not in tables.store.frame_versions(s.id)
