@@ -166,3 +166,48 @@ def test_a_replay_shows_the_cameras_picture_only_where_one_was_kept(tmp_path):
     for version in range(3, FRAMES_KEPT + 13):   # bounded: the oldest pictures go
         tables.store.keep_frame(s.id, version, picture)
     assert len(tables.store.frame_versions(s.id)) == FRAMES_KEPT and 1 not in tables.store.frame_versions(s.id)
+
+
+def test_a_chains_misfit_is_a_thing_to_do_not_a_decision(client):
+    """Point 7: a ruling the players carry out by hand (a ruined work area to the dead pile) shows
+    as "To do at the table", not as a "Needs a decision" box with nothing to decide."""
+    from companion.engine import simulate
+    from companion.games import new_game
+    r = client.post("/api/tables", json={"game": "chains", "players": 2, "names": NAMES})
+    table = r.get_json()
+    ann = join(client, table, "Ann")
+    client.post(f"/api/tables/{table['id']}/seat", json={"seat": 0}, headers={"X-Table-Token": ann})
+    s = client.application.extensions["tables"].get(table["id"])
+    for move, events in simulate(new_game("chains", 2), 2).turns:
+        s.play(move, expected_version=s.version)
+        if any(e.kind == "work_ruined" for e in events):
+            break
+    else:
+        pytest.fail("no misfit in this game")
+    assert [p.kind for p in s.prompts] == ["ruling"]
+    client.set_cookie(f"tc_{table['id']}", ann)
+    for lang, todo, decision in (("en", "To do at the table", "Needs a decision"), ("ja", "卓でやること", "判断が必要")):
+        html = client.get(f"/t/{table['id']}/view?lang={lang}").get_data(as_text=True)
+        box = html.split('class="prompt card k-ruling"')[1].split("</section>")[0]
+        assert todo in box and decision not in html
+        assert "dead pile" in box or "死に札" in box
+
+
+def test_the_watcher_page_speaks_to_a_watcher(client):
+    """Point 7: a phone without a seat is told it watches and what it sees; while a seat is free it
+    may still claim it, and it is told it may also just watch."""
+    r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": NAMES})
+    table = r.get_json()
+    ann = join(client, table, "Ann")
+    client.post(f"/api/tables/{table['id']}/seat", json={"seat": 0}, headers={"X-Table-Token": ann})
+    gran = join(client, table, "Gran")
+    client.set_cookie(f"tc_{table['id']}", gran)
+    html = client.get(f"/t/{table['id']}/view").get_data(as_text=True)
+    assert 'id="seat-picker"' in html and "follows the table as a watcher" in html
+    assert 'data-seat="1"' in html and 'class="big primary claim" data-seat="0"' not in html   # Ann's is taken
+    ben = join(client, table, "Ben")
+    client.post(f"/api/tables/{table['id']}/seat", json={"seat": 1}, headers={"X-Table-Token": ben})
+    for lang, words in (("en", ("You are watching", "no one’s hand")), ("ja", ("観戦中", "誰の手札も見えません"))):
+        html = client.get(f"/t/{table['id']}/view?lang={lang}").get_data(as_text=True)
+        assert 'id="watching"' in html and all(w in html for w in words)
+        assert 'id="seat-picker"' not in html and "Which seat is yours?" not in html and "あなたの席は" not in html

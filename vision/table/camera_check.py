@@ -57,14 +57,14 @@ later): the advice to raise the camera makes it fit so, the advice to lower it k
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "no_frame": ("No picture from the camera yet.", "カメラからの映像がまだありません。"),
-    "calibrate": ("No table found yet: put the four K-CAL markers (the big black-and-white squares "
-                  "K-CAL1 to K-CAL4 that mark the play area's corners; they are printed on the calibration "
-                  "sheet, the last page of `companion print tokens` or of Print → tokens) at the corners "
-                  "of the play area, all in view of the camera.",
-                  "まだテーブルが見つかりません。4枚のK-CALマーカー(プレイエリアの四隅を示す白黒の大きな四角、"
-                  "K-CAL1〜K-CAL4。`companion print tokens` または印刷ページの「トークン」の最終ページの"
-                  "キャリブレーションシートに印刷されています)をプレイエリアの四隅に置き、すべてカメラに"
-                  "写るようにしてください。"),
+    "calibrate": ("No table found yet: put the four K-CAL markers at the corners of the play area, "
+                  "all in view of the camera. They are the black-and-white squares K-CAL1 to K-CAL4 on the "
+                  "calibration sheet (the last page of `companion print tokens`, or of tokens on the Print "
+                  "page): cut them out; the camera measures the table from them.",
+                  "まだテーブルが見つかりません。4枚のK-CALマーカーをプレイエリアの四隅に置き、すべてカメラに"
+                  "写るようにしてください。K-CALマーカーはキャリブレーションシート(`companion print tokens`、"
+                  "または印刷ページの「トークン」の最終ページ)にある白黒の四角K-CAL1〜K-CAL4です。切り取って"
+                  "使います。カメラはこれでテーブルを測ります。"),
     "corners": ("Bring all four K-CAL markers into view ({missing} not seen): from {n} corner markers "
                 "the camera's angle and lens are guessed, and cards far from them are placed up to "
                 "about {mm} mm off.",
