@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from companion import catalogue
-from companion.engine import Game, Move
+from companion.engine import CHANCE, Game, Move
 from webui.core.charts import line_chart
 from webui.core.i18n import N_, pick, t
 
@@ -148,7 +148,12 @@ def move_groups(engine: Game, moves: list[dict[str, Any]], state: dict[str, Any]
     for m in moves:
         words = engine.describe_move(Move.from_json(m), short=True)
         label = pick(words, words.ja, lang)
-        groups.setdefault(_group_key(game, m, state, lang), []).append(
+        key = _group_key(game, m, state, lang)
+        if game == "prussia" and m.get("kind") == "place" and getattr(engine, "drawn", None):
+            # the places read as the move they make: "Place ♥6 between …", each button two nations
+            drawn = engine.describe_move(Move.of(CHANCE, "draw", card=engine.drawn), short=True)
+            key = t("Place {card} between…", lang, card=pick(drawn, drawn.ja, lang))
+        groups.setdefault(key, []).append(
             {"label": label, "move": m, "card": m.get("card") if isinstance(m.get("card"), str) else None,
              "kind": m.get("kind")})
     return list(groups.items())
@@ -426,11 +431,14 @@ def circle_xy(index: int, count: int, radius: float = 42.0) -> tuple[float, floa
     return 50 + radius * math.sin(angle), 50 - radius * math.cos(angle)
 
 
-def phone_words(label: str, lang: str) -> str:
-    """A phone as the host's page names it: its own name, or "phone 3" in the page's language (the
-    server names a phone that gave no name "phone N")."""
+def phone_words(label: str, lang: str, player: str | None = None) -> str:
+    """A phone as the host's page names it: its own name, or for a phone that gave none (the server
+    names it "phone N") its player's ("Ann's phone") when it holds a seat, else "phone 3", in the
+    page's language."""
     import re
     found = re.fullmatch(r"phone (\d+)", label or "")
+    if found and player:
+        return t("{name}'s phone", lang, name=player)
     return t("phone {n}", lang, n=int(found.group(1))) if found else label
 
 

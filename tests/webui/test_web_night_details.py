@@ -1,6 +1,9 @@
-"""Issue 23, point 5: a Seven Hills log that speaks of players, an override picker that offers each
-seat only the cards it could hold, and a face-down card corrected by asking the seat's phone (the
-host cannot see it: the host proposes, that phone confirms or denies with its own card in view)."""
+"""Issue 23, the details of a game night. Point 5: a Seven Hills log that speaks of players, an
+override picker that offers each seat only the cards it could hold, and a face-down card corrected
+by asking the seat's phone (the host cannot see it: the host proposes, that phone confirms or
+denies with its own card in view). Point 6: the camera's picture beside a replayed move. Point 7:
+a ruling is a thing to do, not a decision; the watcher's page. Point 10: Prussia's score and
+places in words."""
 from __future__ import annotations
 
 import json
@@ -211,3 +214,29 @@ def test_the_watcher_page_speaks_to_a_watcher(client):
         html = client.get(f"/t/{table['id']}/view?lang={lang}").get_data(as_text=True)
         assert 'id="watching"' in html and all(w in html for w in words)
         assert 'id="seat-picker"' not in html and "Which seat is yours?" not in html and "あなたの席は" not in html
+
+
+def test_prussia_explains_its_score_and_its_places_read_as_the_move(client):
+    """Point 10: the victory score is explained beside the scores; a placement's buttons stand
+    under the move they make ("Place ♠2 between…", each button the two nations)."""
+    from tests.web_helpers import new_table
+    table = new_table(client, "prussia", 1)
+    token = table["token"]
+    for lang, words in (("en", "0 defeat, 1 draw, 2 victory, 3 great victory"), ("ja", "0 敗北、1 引き分け、2 勝利、3 大勝利")):
+        assert words in client.get(f"/t/{table['id']}/view?token={token}&lang={lang}").get_data(as_text=True)
+    two = new_table(client, "prussia", 2)
+    assert "1 for the side that wins" in client.get(f"/t/{two['id']}/view?token={two['token']}").get_data(as_text=True)
+    s = client.application.extensions["tables"].get(table["id"])
+    while not any(m.kind == "place" for m in s.legal_moves()):   # draw until a card is to be placed
+        move = s.chance_moves()[0] if s.game.current_player() < 0 else s.legal_moves()[0]
+        s.play(move, expected_version=s.version)
+    drawn = s.game.describe_move(_draw(s.game.drawn), short=True)
+    html = client.get(f"/t/{table['id']}/view?token={token}").get_data(as_text=True)
+    title = re.search(r'<h3 class="pick-title">([^<]+)</h3>', html).group(1)
+    assert title == f"Ann&#39;s move: Place {drawn} between…", title
+
+
+def _draw(card):
+    """The chance move that turned ``card`` up (its short words name the card as players say it)."""
+    from companion.engine import CHANCE, Move
+    return Move.of(CHANCE, "draw", card=card)
