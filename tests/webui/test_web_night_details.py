@@ -109,7 +109,9 @@ def test_a_face_down_card_is_corrected_by_asking_its_seat(client):
     assert said.startswith("The host asks Ann to confirm on their phone:") and "hill 4" in said
     assert _post(client, table, "answer", {"prompt": mine[0]["id"], "choice": "yes"}, host).status_code == 403
     assert _post(client, table, "answer", {"prompt": mine[0]["id"], "choice": "yes"}, ben).status_code == 403
-    # the game waits for Ann's answer
+    # the game waits for Ann's answer, and Ben's phone says whose
+    client.set_cookie(f"tc_{table['id']}", ben)
+    assert "Waiting for Ann&#39;s answer" in client.get(f"/t/{table['id']}/view").get_data(as_text=True)
     r = _post(client, table, "move", {"move": {"player": 1, "kind": "place", "hill": 2, "card": "H-B1"}}, ben)
     assert r.status_code in (400, 422) and _state(client, table, ben)["view"]["layout"]["hills"][1]["blue"] == []
     assert _post(client, table, "answer", {"prompt": mine[0]["id"], "choice": "yes"}, ann).status_code == 200
