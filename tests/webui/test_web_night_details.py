@@ -242,3 +242,31 @@ def _draw(card):
     """The chance move that turned ``card`` up (its short words name the card as players say it)."""
     from companion.engine import CHANCE, Move
     return Move.of(CHANCE, "draw", card=card)
+
+
+def test_one_card_in_hand_is_said_in_the_singular(client):
+    """Point 10, plurals: a Seven Hills hand the camera knows only as a set says "1 card in your hand"."""
+    from companion.engine import simulate
+    from companion.games import new_game
+    r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": NAMES,
+                                         "options": {"hidden_values": True}})
+    table = r.get_json()
+    ann = join(client, table, "Ann")
+    client.post(f"/api/tables/{table['id']}/seat", json={"seat": 0}, headers={"X-Table-Token": ann})
+    s = client.application.extensions["tables"].get(table["id"])
+    for seed in range(20):
+        game = new_game("hills", 2, {"hidden_values": True})
+        turns = [m for m, _ in simulate(game, seed).turns]
+        replay = new_game("hills", 2, {"hidden_values": True})
+        for n, move in enumerate(turns):
+            replay.apply(move)
+            if replay.hand_count[0] == 1 and replay.hand(0) is None and replay.current_player() >= 0:
+                break
+        else:
+            continue
+        break
+    for move in turns[:n + 1]:
+        s.play(move, expected_version=s.version)
+    client.set_cookie(f"tc_{table['id']}", ann)
+    html = client.get(f"/t/{table['id']}/view").get_data(as_text=True)
+    assert "1 card in your hand and" in html and "1 cards" not in html
