@@ -270,3 +270,15 @@ def test_one_card_in_hand_is_said_in_the_singular(client):
     client.set_cookie(f"tc_{table['id']}", ann)
     html = client.get(f"/t/{table['id']}/view").get_data(as_text=True)
     assert "1 card in your hand and" in html and "1 cards" not in html
+
+
+def test_a_count_of_one_is_said_in_the_singular(client):
+    """Point 10, plurals: "for 1 player", and a sticker sheet that is one sheet."""
+    r = client.post("/api/tables", json={"game": "prussia", "players": 1, "names": ["Ann", "Ben"]})
+    assert r.status_code == 400 and "2 names for 1 player:" in r.get_json()["error"]
+    from types import SimpleNamespace
+
+    from webui.printing.routes import Choice, summary
+    with client.application.test_request_context():
+        assert summary(Choice("stickers"), SimpleNamespace(cards=12, pages=1), "en") == "12 labels, 1 sheet of labels"
+        assert summary(Choice("stickers"), SimpleNamespace(cards=109, pages=6), "en") == "109 labels, 6 sheets of labels"

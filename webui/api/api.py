@@ -18,7 +18,7 @@ from companion.games import GAME_IDS, describe_all, game_class
 from webui.core import guard
 from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
-from webui.core.i18n import N_, Text, both, pick, t
+from webui.core.i18n import N_, Text, both, nboth, pick, t
 from webui.core.render import move_groups
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -68,8 +68,9 @@ def create_table(body: dict[str, Any]) -> Any:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         fail(400, both("\"names\" must be a list of strings (or one comma-separated string)."))
     if len(names) > players:
-        fail(400, both("{count} names for {players} players: give at most one name per seat.", count=len(names),
-                       players=players))
+        fail(400, nboth("{given} names for {players} player: give at most one name per seat.",
+                        "{given} names for {players} players: give at most one name per seat.", players,
+                        given=len(names), players=players))
     clean = session_module().store.clean_text
     names = [(clean(n, MAX_NAME) or f"P{i + 1}") for i, n in enumerate(names)]
     names += [f"P{i + 1}" for i in range(len(names), players)]
