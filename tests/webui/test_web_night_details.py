@@ -282,3 +282,16 @@ def test_a_count_of_one_is_said_in_the_singular(client):
     with client.application.test_request_context():
         assert summary(Choice("stickers"), SimpleNamespace(cards=12, pages=1), "en") == "12 labels, 1 sheet of labels"
         assert summary(Choice("stickers"), SimpleNamespace(cards=109, pages=6), "en") == "109 labels, 6 sheets of labels"
+
+
+def test_a_hand_the_app_does_not_know_is_picked_suit_first(client):
+    """Point 10: a two-player Prussia hand dealt at the table (any unseen card) is picked by its
+    suit, then the card; the second step asks which card, not where it goes."""
+    from tests.web_helpers import new_table
+    table = new_table(client, "prussia", 2)
+    r = client.post(f"/api/tables/{table['id']}/deal", json={"version": 0}, headers={"X-Table-Token": table["token"]})
+    assert r.status_code == 200, r.get_json()   # dealt at the table: the hands are not entered
+    html = client.get(f"/t/{table['id']}/view?token={table['token']}").get_data(as_text=True)
+    heads = re.findall(r'<p class="step2-head">(.*?)</p>', html, re.S)
+    suits = [h for h in heads if re.search(r"<b>[♠♥♦♣]</b>", h)]
+    assert len(suits) >= 2 and all("which card?" in h and "where does it go" not in h for h in suits)
