@@ -1,5 +1,5 @@
 """The screenshots of docs/webui.md's "A game night" (issue 23), made in headless Chromium:
-``python -m tests.webui.night_shots [chains|spartacus|hills]`` writes docs/img/webui-night-*.png
+``python -m tests.webui.night_shots [chains|spartacus|hills|details]`` writes docs/img/webui-night-*.png
 (390×844 phones, the host at 1280×800). Not a test: the game-night test asserts what these show."""
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def _keep_camera_pictures(srv, table_id: str) -> None:
 
 
 def main(only: str | None = None) -> int:
-    """Make the screenshots (``only``: one game's, "chains", "spartacus" or "hills")."""
+    """Make the screenshots (``only``: one part's, "chains", "spartacus", "hills" or "details")."""
     import playwright.sync_api as playwright
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, RunningServer(create_app({"DB": f"{tmp}/night.db"})) as srv, \
@@ -171,6 +171,25 @@ def main(only: str | None = None) -> int:
             host.wait_for_function("document.getElementById('replay-frame').complete")
             host.screenshot(path=str(OUT / "webui-night-replay-camera.png"))
 
+        if only in (None, "details"):
+            # a Chains misfit: a thing to do at the table, not a decision; Prussia's place in words
+            from companion.engine import simulate
+            from companion.games import new_game
+            table, host, phones, tokens = screens("chains", ["Ann", "Ben"])
+            s = srv.app.extensions["tables"].get(table["id"])
+            for move, events in simulate(new_game("chains", 2), 2).turns:
+                s.play(move, expected_version=s.version)
+                if any(e.kind == "work_ruined" for e in events):
+                    break
+            srv.app.extensions["tables"].changed(table["id"])
+            settle(*phones, version=s.version)
+            phones[0].screenshot(path=str(OUT / "webui-night-ruling.png"))
+            table, host, phones, tokens = screens("prussia", ["Ann"])
+            _play(srv, table, tokens, random.Random(2),
+                  lambda st: any(b["move"]["kind"] == "place" for g in st["groups"] for b in g["moves"]))
+            st = _call(f"{srv.url}/api/tables/{table['id']}/state", table["host_token"])
+            settle(*phones, version=st["version"])
+            phones[0].screenshot(path=str(OUT / "webui-night-prussia-place.png"))
         browser.close()
     return 0
 

@@ -175,7 +175,8 @@ def test_a_replay_shows_the_cameras_picture_only_where_one_was_kept(tmp_path):
 
 def test_a_chains_misfit_is_a_thing_to_do_not_a_decision(client):
     """Point 7: a ruling the players carry out by hand (a ruined work area to the dead pile) shows
-    as "To do at the table", not as a "Needs a decision" box with nothing to decide."""
+    as "To do at the table" in the banner that says it, not as a "Needs a decision" box with nothing
+    to decide."""
     from companion.engine import simulate
     from companion.games import new_game
     r = client.post("/api/tables", json={"game": "chains", "players": 2, "names": NAMES})
@@ -193,9 +194,10 @@ def test_a_chains_misfit_is_a_thing_to_do_not_a_decision(client):
     client.set_cookie(f"tc_{table['id']}", ann)
     for lang, todo, decision in (("en", "To do at the table", "Needs a decision"), ("ja", "卓でやること", "判断が必要")):
         html = client.get(f"/t/{table['id']}/view?lang={lang}").get_data(as_text=True)
-        box = html.split('class="prompt card k-ruling"')[1].split("</section>")[0]
-        assert todo in box and decision not in html
-        assert "dead pile" in box or "死に札" in box
+        # the banner says what to do already: its "Done" stands in it, no second box repeats it
+        banner = html.split('prompt k-ruling"')[1].split("</div>")[0]
+        assert todo in banner and 'data-choice="done"' in banner and decision not in html
+        assert ("dead pile" in banner or "死に札" in banner) and 'class="prompt card' not in html
 
 
 def test_the_watcher_page_speaks_to_a_watcher(client):
