@@ -117,6 +117,11 @@ def verdict(names: Sequence[str], winners: Sequence[int]) -> tuple[str, str]:
     return f"{who[0]} wins.", f"{who[0]}の勝利。"
 
 
+def confirmed_said(en: str, ja: str, who: str) -> tuple[str, str]:
+    """A correction's sentence (English, Japanese) with the player whose phone confirmed it."""
+    return en[:-1] + f" ({who} confirmed it on their phone).", ja + f"({who}が端末で確認)"
+
+
 def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), override: bool = False) -> dict[str, Any]:
     return {"id": choice_id, "label": str(label), "ja": str(ja),
             "move": moves[0].to_json() if moves else None,
@@ -275,7 +280,7 @@ class _State:
         who_ja = "ホスト" if by == "host" else by
         text, ja = f"{who} replaced {was} with {now}.", f"{who_ja}が「{was.ja}」を「{now.ja}」に置き換えました。"
         if confirmed:
-            text, ja = text[:-1] + f" ({confirmed} confirmed it on their phone).", ja + f"({confirmed}が端末で確認)"
+            text, ja = confirmed_said(text, ja, confirmed)
         self.events.append(self.named({
             "kind": "corrected", "text": text, "ja": ja,
             "data": {"was": [m.to_json() for m in old], "now": [m.to_json() for m in moves], "by": by,

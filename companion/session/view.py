@@ -156,8 +156,8 @@ def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], vi
             text = (f"{by} replaced {words['was'][0]} with {words['now'][0]}.",
                     f"{by_ja}が「{words['was'][1]}」を「{words['now'][1]}」に置き換えました。")
             if data.get("confirmed"):   # asked of the seat's phone, which alone saw the card
-                who = data["confirmed"]
-                text = (text[0][:-1] + f" ({who} confirmed it on their phone).", text[1] + f"({who}が端末で確認)")
+                from companion.session.table import confirmed_said
+                text = confirmed_said(*text, str(data["confirmed"]))
         else:
             reason = str(data.get("reason") or "")
             text = (f"House ruling ({reason}): {words['moves'][0]}.", f"ハウスルール({reason}): {words['moves'][1]}。")
