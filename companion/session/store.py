@@ -419,6 +419,13 @@ class Store:
                                  (session_id, version)).fetchone()
         return bytes(row[0]) if row else None
 
+    def frame_between(self, session_id: str, after: int, upto: int) -> int | None:
+        """The newest log version in ``(after, upto]`` with a camera picture (a move settled by
+        answering the camera's question has the picture of that question), or None."""
+        row = self._db().execute("SELECT MAX(version) FROM move_frames WHERE session = ? AND version > ? "
+                                 "AND version <= ?", (session_id, after, upto)).fetchone()
+        return row[0] if row and row[0] is not None else None
+
     def frame_versions(self, session_id: str) -> set[int]:
         """The log versions of the session that have a camera picture."""
         rows = self._db().execute("SELECT version FROM move_frames WHERE session = ?", (session_id,))

@@ -343,7 +343,7 @@ def replay_for(session: Any, viewer: Viewer, step: int) -> dict[str, Any]:
     view = redact(public_view(game, turn), hidden_cards(game, viewer))
     return {"step": step, "moves": len(moves), "view": view, "layout": view["layout"],
             "current_player": turn, "move": said[0], "move_ja": said[1],
-            "version": versions[step - 1] if step else None}
+            "version": versions[step - 1] if step else None, "after": versions[step - 2] if step > 1 else 0}
 
 
 def events_for(session: Any, viewer: Viewer) -> list[dict[str, Any]]:

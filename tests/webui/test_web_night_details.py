@@ -147,10 +147,11 @@ def test_a_replay_shows_the_cameras_picture_only_where_one_was_kept(tmp_path):
     app = make_app(tmp_path)
     tables = app.extensions["tables"]
     s = tables.create("hills", 2, names=NAMES, options={})
-    moves = [(0, 3, None), (1, 1, None)]   # the camera sees face-down cards as backs
     from companion.engine import Move
-    for version, (seat, hill, card) in enumerate(moves):
-        s.play(Move.of(seat, "place", hill=hill, card=card), expected_version=version)
+    s.play(Move.of(0, "place", hill=3, card=None), expected_version=0)   # version 1 (the camera sees backs)
+    s.play(Move.of(1, "place", hill=1, card=None), expected_version=1)   # version 2
+    s.note({"said": "the camera asked"})                                  # version 3: no move
+    s.play(Move.of(0, "place", hill=2, card=None), expected_version=3)   # version 4
     noisy = np.random.default_rng(1).integers(0, 255, (1080, 1920, 3), dtype=np.uint8)   # the worst case for JPEG
     picture = small_jpeg(noisy)
     assert picture is not None and len(picture) <= FRAME_BYTES
@@ -160,15 +161,16 @@ def test_a_replay_shows_the_cameras_picture_only_where_one_was_kept(tmp_path):
     s.end_game(expected_version=s.version)
     client = app.test_client()
     client.set_cookie(f"tch_{s.id}", tables.host_token(s.id))
-    first = client.get(f"/host/{s.id}/replay?step=1").get_data(as_text=True)
-    second = client.get(f"/host/{s.id}/replay?step=2").get_data(as_text=True)
-    assert 'id="replay-frame"' in first and f"/replay/frame/1.jpg" in first
+    assert tables.store.keep_frame(s.id, 3, picture)   # the picture of a question the next move answered
+    first, second, third = (client.get(f"/host/{s.id}/replay?step={n}").get_data(as_text=True) for n in (1, 2, 3))
+    assert 'id="replay-frame"' in first and "/replay/frame/1.jpg" in first
     assert 'id="replay-frame"' not in second   # no picture kept for that move: none shown
+    assert "/replay/frame/3.jpg" in third       # the move settled after the camera's question
     assert client.get(f"/host/{s.id}/replay/frame/2.jpg").status_code == 404
     assert client.get(f"/host/{s.id}/replay/frame/1.jpg").data == picture
     other = app.test_client()   # a phone that is not the host sees no picture
     assert other.get(f"/host/{s.id}/replay/frame/1.jpg").status_code in (401, 403)
-    for version in range(3, FRAMES_KEPT + 13):   # bounded: the oldest pictures go
+    for version in range(5, FRAMES_KEPT + 13):   # bounded: the oldest pictures go
         tables.store.keep_frame(s.id, version, picture)
     assert len(tables.store.frame_versions(s.id)) == FRAMES_KEPT and 1 not in tables.store.frame_versions(s.id)
 

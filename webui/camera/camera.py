@@ -100,7 +100,7 @@ class CameraFeed(FrameWorker):
                 with self.tables.lock(self.table_id):
                     outcome = s.observe(observation, source="camera")
                     self.outcomes.append(outcome.kind)
-                if outcome.kind == "applied":   # the table as the camera saw it then: the replay shows it
+                if outcome.kind in ("applied", "prompt"):   # the table as the camera saw it: the replay shows it
                     picture = small_jpeg(frame)
                     if picture is not None:
                         self.tables.store.keep_frame(self.table_id, outcome.version, picture)

@@ -119,7 +119,9 @@ def replay(table_id: str) -> Any:
     with tables().lock(table_id):
         at = session_module().view.replay_for(s, Caller(session_module().view.HOST).viewer,
                                                    10 ** 6 if step is None else step)
-    pictured = at["version"] is not None and at["version"] in tables().store.frame_versions(table_id)
+    # the camera's picture from after the previous move up to this one (its own, or that of the
+    # camera's question this move answered)
+    pictured = None if at["version"] is None else tables().store.frame_between(table_id, at["after"], at["version"])
     return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=list(s.names),
                            layout=at["layout"], extra=at["view"], view=at["view"], seat=None, role="host",
                            pictured=pictured,
