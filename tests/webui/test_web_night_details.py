@@ -299,3 +299,15 @@ def test_a_hand_the_app_does_not_know_is_picked_suit_first(client):
     heads = re.findall(r'<p class="step2-head">(.*?)</p>', html, re.S)
     suits = [h for h in heads if re.search(r"<b>[♠♥♦♣]</b>", h)]
     assert len(suits) >= 2 and all("which card?" in h and "where does it go" not in h for h in suits)
+
+
+def test_the_phone_camera_fold_out_says_what_k_cal_markers_are(client):
+    """Point 10: the camera set-up says what the K-CAL markers are and where they are printed."""
+    r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": NAMES})
+    table = r.get_json()
+    for lang, words in (("en", ("K-CAL1 to K-CAL4", "companion print tokens", "calibration sheet")),
+                        ("ja", ("K-CAL1〜K-CAL4", "companion print tokens", "キャリブレーションシート"))):
+        client.set_cookie(f"tch_{table['id']}", table["host_token"])
+        html = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
+        said = html.split('id="phonecam-markers">')[1].split("</p>")[0]
+        assert all(w in said for w in words) and 'href="/print' in said, said
