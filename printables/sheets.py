@@ -27,8 +27,8 @@ MAX_BLEED_MM = 6.0
 TARGETS = ("wheel", "hills", "spartacus", "prussia", "chains", "tokens", "stickers")
 TITLES = {"wheel": "Wheel of History · 歴史の車輪", "hills": "Seven Hills of Rome · ローマ七丘",
           "spartacus": "Spartacus · スパルタクス", "prussia": "Prussia · 輪る七年戦争",
-          "chains": "Chains · チェーンズ", "tokens": "Tokens and calibration · トークンと較正シート",
-          "stickers": "Stickers · ステッカー"}
+          "chains": "Chains · チェーンズ", "tokens": "Seat tokens and calibration sheet (K-CAL) · 席トークンと較正シート(K-CAL)",
+          "stickers": "Stickers for Pairs decks · ペアーズのデッキ用ステッカー"}
 PLAYERS = {"spartacus": (3, len(cat.SPARTACUS_COLOURS), 5), "chains": (1, cat.CHAINS_DECKS, 5),
            "tokens": (1, 10, 10), "stickers": (0, cat.CHAINS_DECKS, 1)}
 """Target → (fewest, most, default) for ``--players``: colour sets, Pairs decks, seat tokens, or

@@ -45,6 +45,17 @@ def test_the_form_speaks_both_languages_and_the_host_page_links_to_it(client):
     assert 'id="print-link"' in client.get("/host?lang=en").get_data(as_text=True)
 
 
+def test_the_print_page_leads_back_and_names_what_it_prints(client):
+    """Issue 23, point 10: a way back to the host's start page, and the tokens and stickers named
+    for what they are (the calibration sheet's K-CAL markers are with the tokens)."""
+    for lang, words in (("en", ("New table", "Seat tokens and calibration sheet (K-CAL)", "Stickers for Pairs decks")),
+                        ("ja", ("新しいテーブル", "席トークンと較正シート(K-CAL)", "ペアーズのデッキ用ステッカー"))):
+        page = client.get(f"/print?lang={lang}").get_data(as_text=True)
+        back = re.search(r'<a href="([^"]+)" id="print-back">([^<]+)</a>', page)
+        assert back and back.group(1).startswith("/host?") and words[0] in back.group(2)
+        assert all(w in page for w in words[1:]), lang
+
+
 def test_preview_shows_the_first_sheet_and_the_download_is_that_pdf(client, tmp_path):
     page = client.get("/print?game=hills&paper=letter&bleed=3&lang=en").get_data(as_text=True)
     assert "27 cards, 10 pages: 6 a sheet, 3 mm bleed" in page

@@ -124,13 +124,33 @@ class CameraFeed(FrameWorker):
                     continue
                 s = self.tables.get(self.table_id)
                 with self.tables.lock(self.table_id):
-                    self.outcomes.append(s.observe(observation, source="camera").kind)
+                    outcome = s.observe(observation, source="camera")
+                    self.outcomes.append(outcome.kind)
+                if outcome.kind in ("applied", "prompt"):   # the table as the camera saw it: the replay shows it
+                    picture = small_jpeg(frame)
+                    if picture is not None:
+                        self.tables.store.keep_frame(self.table_id, outcome.version, picture)
                 self.tables.changed(self.table_id)
         except Exception as err:  # a camera unplugged or a broken file: say so on the console
             self.error = f"{type(err).__name__}: {err}"
             print(f"companion serve: the camera stopped: {self.error}")
         finally:
             self.done.set()
+
+
+def small_jpeg(frame: Any, width: int = 320) -> bytes | None:
+    """A camera frame (BGR) as a small JPEG for the replay, ``width`` px wide, made smaller until it
+    fits the store's bound (``FRAME_BYTES``); None if it cannot be encoded."""
+    import cv2
+    from companion.session.store import FRAME_BYTES
+    h, w = frame.shape[:2]
+    for scale, quality in ((1.0, 70), (0.75, 60), (0.5, 50)):
+        size = (max(1, int(width * scale)), max(1, int(h * width * scale / w)))
+        ok, data = cv2.imencode(".jpg", cv2.resize(frame, size, interpolation=cv2.INTER_AREA),
+                                [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok and len(data) <= FRAME_BYTES:
+            return data.tobytes()
+    return None
 
 
 FRAME_MAX_BYTES = 8 * 1024 * 1024

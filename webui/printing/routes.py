@@ -22,7 +22,7 @@ from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, PAPERS, PLAYERS, 
                                SheetLayout, build, players_for)
 from webui.core.common import fail, lang, whole_number
 from webui.core.owner import is_owner
-from webui.core.i18n import N_, both, pick, t
+from webui.core.i18n import N_, both, nt, pick, t
 
 bp = Blueprint("printing", __name__, template_folder="templates")
 
@@ -128,7 +128,8 @@ def pdf_of(choice: Choice) -> tuple[Path, Any]:
 def summary(choice: Choice, printed: Any, language: str) -> str:
     """One line: how many cards and pages, how they sit on the sheet."""
     if choice.target == "stickers":
-        return t("{cards} labels, {pages} sheets of labels", language).format(cards=printed.cards, pages=printed.pages)
+        return nt("{cards} labels, {pages} sheet of labels", "{cards} labels, {pages} sheets of labels", printed.pages,
+                  language, cards=printed.cards, pages=printed.pages)
     said = (N_("{cards} cards, {pages} pages: one card a page, face then back, {bleed} mm bleed") if choice.single
             else N_("{cards} cards, {pages} pages: {per} a sheet, {bleed} mm bleed"))
     return t(said, language).format(cards=printed.cards, pages=printed.pages, bleed=f"{choice.bleed:g}",
