@@ -72,7 +72,8 @@ class Player:
                 return move
         return search.choose(view, legal, rng, game_rules.playout, game_rules.PLAYOUTS,
                              game_rules.SCALE, getattr(game_rules, "playout_move", None),
-                             getattr(game_rules, "playout_chance", None))
+                             getattr(game_rules, "playout_chance", None),
+                             getattr(game_rules, "STEPS", None))
 
 
 def player(game_id: str, level: str) -> Player:

@@ -163,3 +163,26 @@ def test_good_chains_draws_into_an_empty_work_area_only() -> None:
     built = chains_position([10, 9, 8], [3, None, None, None, None])
     built.state[0][6] = "stopped"   # terminal 7 stopped: nothing closes the 10-9-8 now
     assert decide(built, 0, "good", rng).kind == "deck_to_temporary"
+
+
+def test_the_search_stops_once_the_rest_of_the_budget_cannot_change_its_move() -> None:
+    """30 visits against 10 with 19 playouts left is decided; with 21 left it is not."""
+    from companion.players.search import decided
+    assert decided([30, 10, 4], 19) and not decided([30, 10, 4], 21) and not decided([30, 10], 20)
+
+
+def test_a_step_budget_bounds_a_long_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four-player Chains: once every move was tried, a decision stops as soon as its playouts have
+    played STEPS moves (a few playouts, not the budget's 120); the same seed gives the same move."""
+    from companion.players import search
+    played: list[int] = []
+    real = search.playout
+    monkeypatch.setattr(search, "playout", lambda *a, **k: played.append(real(*a, **k)) or played[-1])
+    monkeypatch.setattr(rules("chains"), "STEPS", 1000)
+    game = random_steps(new_game("chains", 4), 12, random.Random(5))
+    seat = game.current_player()
+    first = decide(game, seat, "strong", random.Random(1))
+    legal = len([m for m in game.legal_moves() if m.player == seat])
+    reached = next(n for n in range(len(played)) if sum(played[:n + 1]) >= 1000)
+    assert legal > 1 and len(played) == max(reached, legal) + 1 < 120   # each move once, then the cap
+    assert decide(game, seat, "strong", random.Random(1)) == first
