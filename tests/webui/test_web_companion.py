@@ -150,3 +150,20 @@ def test_the_json_api_gives_seats_to_the_companion_and_the_history_shows_it(clie
     assert "コンパニオンとの対戦" in ja and "上級" in ja and "Against the companion" not in ja
     assert client.get("/history/player?name=Companion%20(strong)&lang=en",
                       environ_base=cookie).status_code == 404   # the companion is no person
+
+
+def test_a_companion_seat_the_host_named_says_so_on_the_play_page_and_in_the_history(client):
+    """Seat "Robo" given to the companion (good): the play page and the history add "companion, good"
+    to the name (「コンパニオン・中級」 in Japanese); a seat called "Companion (good)" needs no tag."""
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann,Robo")
+    view = lambda lang: client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(as_text=True)  # noqa: E731
+    assert 'Robo <span class="small muted companion-seat">(companion, good)</span>' in view("en")
+    assert 'companion-seat">(コンパニオン・中級)</span>' in view("ja")
+    assert view("en").count('class="small muted companion-seat"') == 1   # Ann is a person
+    plain = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    assert 'class="small muted companion-seat"' not in client.get(f"/t/{plain['id']}/view?token={plain['host_token']}&lang=en").get_data(as_text=True)
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 5)
+    history = client.get("/history?lang=en", environ_base={"REMOTE_ADDR": "127.0.0.1"}).get_data(as_text=True)
+    assert "Robo (companion, good)" in history

@@ -141,6 +141,12 @@ def companion_names(names: Sequence[str], wanted: Mapping[int, str], lang_: str)
     return out
 
 
+def named_for_companion(name: str, level: str) -> bool:
+    """True when ``name`` is the name a companion seat at ``level`` gets when nobody names it (in
+    either language): a page then need not add "companion" to it."""
+    return name in {t("Companion ({level})", lang_, level=level_words(level, lang_)) for lang_ in ("en", "ja")}
+
+
 def level_words(level: str, lang_: str) -> str:
     """A companion level as people call it in ``lang_`` ("good" / 「中級」; an unknown one as stored)."""
     words = LEVEL_WORDS.get(level)

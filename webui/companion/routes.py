@@ -9,7 +9,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 
 from companion.players import LEVELS
 from companion.session import autoplay
-from webui.api.api import _write, check_companion_seat, level_words, who_says
+from webui.api.api import _write, check_companion_seat, level_words, named_for_companion, who_says
 from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
 from webui.core.errors import error_answer
 from webui.core.guard import csrf_ok, csrf_token
@@ -29,7 +29,16 @@ def level_choices(lang_: str) -> list[tuple[str, str]]:
 
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
-    return {"companion_levels": level_choices, "companion_csrf": csrf_token, "companion_seats_offered": MOST_SEATS}
+    return {"companion_levels": level_choices, "companion_csrf": csrf_token, "companion_seats_offered": MOST_SEATS,
+            "companion_tag": companion_tag}
+
+
+def companion_tag(name: str, level: str | None, lang_: str) -> str:
+    """What a seat's name needs after it on the play page: "(companion, good)" for a companion seat
+    the host named, nothing for a person or a seat already called "Companion (good)"."""
+    if not level or named_for_companion(name, level):
+        return ""
+    return t("(companion, {level})", lang_, level=level_words(level, lang_))
 
 
 def seats_from_form(form: Mapping[str, str], players: int | None = None) -> dict[int, str]:

@@ -19,7 +19,7 @@ from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
-from webui.api.api import level_words
+from webui.api.api import level_words, named_for_companion
 from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart
 from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
@@ -265,8 +265,7 @@ def seat_label(seat: Any, language: str) -> str:
     a companion seat says so and its level ("Companion (good)", or "Robo (companion, good)")."""
     if seat.companion:
         level = level_words(seat.companion, language)
-        default = {t("Companion ({level})", lang_, level=level_words(seat.companion, lang_)) for lang_ in ("en", "ja")}
-        if anonymous(seat) or seat.name in default:
+        if anonymous(seat) or named_for_companion(seat.name, seat.companion):
             return t("Companion ({level})", language, level=level)
         return t("{name} (companion, {level})", language, name=seat.name, level=level)
     if not anonymous(seat):
