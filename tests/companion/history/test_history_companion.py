@@ -3,6 +3,7 @@ kept through an old database's migration and through export/import, and a person
 it per level."""
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -70,3 +71,14 @@ def test_an_export_and_import_keeps_the_companions_seats_and_a_bad_level_is_refu
     with pytest.raises(HistoryError, match="'companion' must be one of beginner, good, strong"):
         exchange.import_text(fresh, bad)
     assert rows(tmp_path / "c.db")["plays"] == []
+
+
+def test_the_cli_player_page_gives_the_record_against_the_companion(tmp_path, capsys):
+    from companion.cli import main
+    companion_series(Store(tmp_path / "h.db"))
+    assert main(["history", "player", "Ann", "--db", str(tmp_path / "h.db")]) == 0
+    out = capsys.readouterr().out
+    assert "against the companion (good): 1 plays" in out and "against the companion (strong): 1 plays" in out
+    assert main(["history", "player", "Ann", "--db", str(tmp_path / "h.db"), "--json"]) == 0
+    assert [r["level"] for r in json.loads(capsys.readouterr().out)["against_companion"]] == \
+        ["good", "strong"]
