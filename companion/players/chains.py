@@ -83,7 +83,9 @@ def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
     return legal[0]
 
 
-playout = beginner
+playout = good
+"""The strong player's playouts follow the good rule: it beats the beginner, so it is the better
+model of a table (and of the strong player's own later turns)."""
 PLAYOUTS = 120
 STEPS = 12_000
 """At most this many moves over all playouts of one decision: a four-player playout early in the

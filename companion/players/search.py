@@ -3,7 +3,7 @@
 Each playout deals the seat's unseen cards at random (``SeatView.sample``: a determinisation that
 only uses what the seat knows), picks one of the seat's legal moves by UCB1 (the move whose average
 result plus an exploration bonus is best), plays the game out with a fast policy for every seat
-(the game's beginner rule) and chance at random, and credits the move with the result: the seat's
+(the game's good rule) and chance at random, and credits the move with the result: the seat's
 share of the win, plus a little for its score margin. After the budget of playouts it plays the
 move tried most: it stops early once the rest of the budget could not change that move, or (long
 games) once the playouts have played a game's ``STEPS`` moves. Sampling a new deal for every
