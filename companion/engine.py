@@ -77,8 +77,13 @@ class FrozenDict(tuple):
     __slots__ = ()
 
 
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
 def freeze(value: Any) -> Any:
     """Turn JSON-like data into hashable values: lists become tuples, dicts sorted item tuples."""
+    if type(value) in _SCALARS:   # the common case first: every move names a card or a slot
+        return value
     if isinstance(value, FrozenDict):
         return value
     if isinstance(value, (list, tuple)):
@@ -144,6 +149,8 @@ def _param_words(value: Any) -> tuple[str, str]:
 
 
 def _params(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    if len(params) < 2:   # most moves name one thing: nothing to sort (playouts build many)
+        return tuple((k, freeze(v)) for k, v in params.items())
     return tuple(sorted((k, freeze(v)) for k, v in params.items()))
 
 

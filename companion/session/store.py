@@ -110,6 +110,8 @@ CREATE TABLE IF NOT EXISTS play_seats (
     score    INTEGER NOT NULL,
     winner   INTEGER NOT NULL,
     start    INTEGER NOT NULL,       -- 1: this seat started
+    companion TEXT,                  -- the companion's level (beginner, good, strong) if it played
+                                     -- this seat, NULL for a person (added by history schema 2)
     PRIMARY KEY (play, seat)
 );
 CREATE INDEX IF NOT EXISTS play_seats_player ON play_seats (player);

@@ -144,9 +144,16 @@ def _card_or_none(card_id: str) -> cat.Card | None:
         return cat.card(card_id)
     except KeyError:
         return None
+
+
 def confirmed_said(en: str, ja: str, who: str) -> tuple[str, str]:
     """A correction's sentence (English, Japanese) with the player whose phone confirmed it."""
     return en[:-1] + f" ({who} confirmed it on their phone).", ja + f"({who}が端末で確認)"
+
+
+def _first_move_of(moves: Sequence[Move], seat: int) -> Move | None:
+    """The first move ``seat`` makes in ``moves`` (chance moves before it skipped)."""
+    return next((m for m in moves if m.player == seat), None)
 
 
 def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), override: bool = False) -> dict[str, Any]:
@@ -585,6 +592,10 @@ class TableSession:
                 return m["version"], [x["move"] for x in self._st.moves if x["version"] == m["version"]]
         return 0, []
 
+    def game_number(self) -> int:
+        """The current game's number in this session (1 for the first)."""
+        return len(self._st.finished) + 1
+
     def blocked(self) -> Prompt | None:
         """The first open prompt that stops moves (choose or illegal), or None."""
         return next((p for p in self._st.prompts.values() if p.kind in BLOCKING), None)
@@ -768,23 +779,52 @@ class TableSession:
             return Outcome("held", version=version)
         if held_at is not None:
             self.store.drop_held(self.id)
-        if len(found.sequences) == 1:
-            moves = found.sequences[0]
+        sequences = found.sequences
+        asked = self._companion_asked()
+        if asked is not None and sequences:
+            # the companion's seat is to move: only the card it asked for may have been laid
+            sequences = [seq for seq in sequences if _first_move_of(seq, asked.player) == asked]
+            if not sequences:
+                return self._prompt_once(self._wrong_for_companion(asked), obs, open_ids, source, version)
+        if len(sequences) == 1:
+            moves = sequences[0]
             close = open_ids.get("illegal", []) + ([] if found.pending else open_ids.get("ruling", []))
             events = self._commit("moves", {"moves": [m.to_json() for m in moves], "source": source,
                                             "close": close, "rulings_seen": not found.pending,
                                             "observation": obs}, source, version)
             return Outcome("applied", moves, events, version=self.version)
-        if found.sequences:
-            prompt = self._choose_prompt(found.sequences, found.waiting)
+        if sequences:
+            prompt = self._choose_prompt(sequences, found.waiting)
         else:
             prompt = self._illegal_prompt(obs, found.exhausted)
+        return self._prompt_once(prompt, obs, open_ids, source, version)
+
+    def _prompt_once(self, prompt: Prompt, obs: dict[str, Any], open_ids: Mapping[str, list[str]], source: str,
+                     version: int) -> Outcome:
+        """Ask ``prompt`` (an older illegal prompt closes), unless the same question is open already."""
         if any(p.kind == prompt.kind and p.text == prompt.text for p in self.prompts):
             same = next(p for p in self.prompts if p.kind == prompt.kind and p.text == prompt.text)
             return Outcome("prompt", prompt=same, version=version)   # asked already: do not repeat
         self._commit("prompt", {"prompt": prompt.to_json(), "observation": obs,
                                 "close": open_ids.get("illegal", [])}, source, version)
         return Outcome("prompt", prompt=self._st.prompts[f"p{self.version}"], version=self.version)
+
+    def _companion_asked(self) -> Move | None:
+        """The move the companion asked for, when one of its seats is to move (else None)."""
+        if not self._st.companions or self.game.current_player() not in self._st.companions:
+            return None
+        from companion.session import autoplay   # autoplay reads the session: imported when needed
+        said = autoplay.asked(self)
+        return Move.from_json(said["move"]) if said else None
+
+    def _wrong_for_companion(self, asked: Move) -> Prompt:
+        """The table shows a move for the companion's seat that it did not ask for: put it right."""
+        words = self.game.describe_move(asked, self.names)
+        text = (f"The table shows another move for the companion's seat than the one it asked for: "
+                f"{words}. Lay the card it asked for.")
+        ja = f"コンパニオンの席に、指示と違う手が置かれました。指示は「{words.ja}」です。指示どおりのカードを置いてください。"
+        return Prompt("", "illegal", text, ja, "The companion's move (docs/players.md)",
+                      [_choice("fixed", "We will fix the table", "卓を直します")])
 
     def _settled_by_table(self, prompt: Prompt, obs: dict[str, Any]) -> tuple[dict[str, Any], list[Move]] | None:
         """The choice of an open ``choose`` prompt that a newer observation tells apart, with the

@@ -19,6 +19,7 @@ from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
+from webui.api.api import level_words, named_for_companion
 from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart, seat_colours
 from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
@@ -281,7 +282,13 @@ def play_options(play: Any, language: str) -> str:
 
 
 def seat_label(seat: Any, language: str) -> str:
-    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named."""
+    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named;
+    a companion seat says so and its level ("Companion (good)", or "Robo (companion, good)")."""
+    if seat.companion:
+        level = level_words(seat.companion, language)
+        if anonymous(seat) or named_for_companion(seat.name, seat.companion):
+            return t("Companion ({level})", language, level=level)
+        return t("{name} (companion, {level})", language, name=seat.name, level=level)
     if not anonymous(seat):
         return str(seat.name)
     return t("Seat {n}", language, n=seat.seat + 1)
@@ -334,7 +341,8 @@ def player() -> Any:
     key = summary.name.casefold()
     recent = [p for p in everything if any(s.person and s.person.casefold() == key for s in p.seats)][-10:]
     return render_template("history_player.html", lang=language, p=summary, charts=charts, title=title,
-                           recent=list(reversed(recent)), counted=counted, seat_label=seat_label)
+                           recent=list(reversed(recent)), counted=counted, seat_label=seat_label,
+                           level_words=level_words)
 
 
 def _overview_page(game: str | None) -> Any:

@@ -11,7 +11,7 @@ from flask import (Blueprint, Response, abort, current_app, make_response, redir
 from companion.games import describe_all
 from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
-from webui.companion.routes import companion_names, seats_from_form
+from webui.companion.routes import seats_from_form
 from webui.core.common import (Caller, error_answer, fail, get_session, lang, require_role, session_module, tables,
                                too_many, whole_number)
 from webui.core.guard import csrf_ok, csrf_token, host_allowed, local_request
@@ -47,13 +47,8 @@ def create() -> Any:
     body["options"] = options
     try:
         # seats given to the companion (webui.companion): checked before the table exists
-        companions = seats_from_form(form, whole_number(body["players"]))
-        if companions:
-            typed = [n.strip() for n in str(body["names"] or "").split(",")] if body["names"] else []
-            body["names"] = companion_names(typed, companions, lang())
+        body["companions"] = seats_from_form(form, whole_number(body["players"]))
         s = create_table(body)
-        if companions:
-            s.set_companions(companions)
     except ApiError as err:
         return render_template("host_new.html", lang=lang(), listed=[],
                                error=pick(err.message, err.extra.get("ja", ""), lang()),
