@@ -172,6 +172,7 @@ def test_the_host_prints_from_the_host_page_in_chromium(tmp_path):
             assert page.inner_text("#print-summary") == "33枚、12ページ: 1枚に6枚、裁ち落とし3 mm"
             page.wait_for_function("[...document.querySelectorAll('img.print-sheet')]"
                                    ".every(i => i.complete && i.naturalWidth === 640)")
+            assert page.locator("figcaption").all_inner_texts() == ["1枚目の表", "1枚目の裏"]   # was "print_back"
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "print-ja.png"), full_page=True)
             with page.expect_download() as download:
