@@ -492,10 +492,10 @@ def _ring(img: np.ndarray, rect, quiet: float, ppm: float) -> np.ndarray:
 @pytest.mark.parametrize("card_id", FACE_KINDS)
 def test_colour_fields_keep_the_codes_quiet_zones_white(card_id):
     """Issue 21 point 6: the faces' colour fields never reach the QR code's 4 mm quiet zone nor a
-    marker's 2.2 mm one (rendered: every pixel there is paper white), and a field is light enough
-    for the camera's screen rule (vision.reading.plane: a side whose inner strip is mostly under 0.2
-    of the card's white is not framed): luma ≥ FIELD_LUMA, while the face's own white (the 90th
-    percentile the rule takes) stays the paper's."""
+    marker's 2.2 mm one (rendered: every pixel there is paper white; the camera's screen rule,
+    vision.reading.plane, takes a face's white from the QR's quiet zone), and a field is light enough
+    for that rule (a side whose strip 6 mm inside is mostly under 0.2 of the card's white is not
+    framed): luma ≥ FIELD_LUMA."""
     from printables import render_card_png
     from printables.style import FIELD_LUMA, luma
     ppm = 6.0
@@ -510,6 +510,3 @@ def test_colour_fields_keep_the_codes_quiet_zones_white(card_id):
     if ground is not None:        # the field is there, in the index strip, top and bottom
         x, y = round((faces.FIELD[0] + 0.3) * ppm), round((faces.FIELD[1] + faces.FIELD[3]) / 2 * ppm)
         assert abs(int(img[y, x]) - 255 * luma(ground)) < 6 and abs(int(img[-y, -x]) - 255 * luma(ground)) < 6
-    xs, ys = np.meshgrid(np.linspace(3, CW - 3, 10), np.linspace(3, CH - 3, 14))   # plane._samples' inside
-    grid = img[np.round(ys * ppm).astype(int).ravel(), np.round(xs * ppm).astype(int).ravel()]
-    assert np.quantile(grid, 0.9, method="lower") >= 250
