@@ -26,7 +26,8 @@ keeps OpenCV's steps and settings where they cost nothing and changes what was s
    one flat colour (a dark blot: the bulk of the rejects) or with more than ``BORDER_ERRORS`` of its
    24 border cells white is dropped before any lookup.
 3. **Identity**: the 25 inner bits against OpenCV's own ``DICT_5X5_1000`` codes (all 1000 ids in all
-   four turns) in one vectorised Hamming distance; ArUco's error correction (1 bit).
+   four turns) with ArUco's error correction (1 bit): one sorted search among the codes and their
+   one-bit neighbours (``_lookup``).
 4. One result per marker (the largest square of a group, as ArUco), corners refined by
    ``cv2.cornerSubPix`` (in a 5 × 5 window at least: see ``_refine``).
 """
@@ -128,15 +129,22 @@ def _codes() -> np.ndarray:
 
 
 CODES = _codes()
-_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint8)
 
 
-def _hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Bit differences between every code in ``a`` (N,) and every code in ``b`` (M,): (N, M)."""
-    x = np.bitwise_xor(a[:, None], b[None, :])
-    if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(x)
-    return _POPCOUNT[x.view(np.uint8)].reshape(*x.shape, 8).sum(axis=2)
+def _lookup() -> tuple[np.ndarray, np.ndarray]:
+    """(sorted codes, their index in ``CODES``): every code and every code one bit off it
+    (``MAX_CORRECTION``). The dictionary's codes (all turns) lie ≥ 5 bits apart, so no read is
+    within one bit of two of them: a sorted search finds what the nearest-code search over all
+    4000 found, without an (N × 4000) distance table (~5 ms of CPU for the ~1000 squares of a
+    tablecloth frame)."""
+    assert MAX_CORRECTION <= 1
+    flips = np.concatenate([[0], 1 << np.arange(BITS * BITS, dtype=np.int64)] if MAX_CORRECTION else [[0]])
+    keys = np.bitwise_xor(CODES[:, None], flips[None, :]).ravel()
+    index = np.repeat(np.arange(len(CODES)), len(flips))
+    order = np.argsort(keys, kind="stable")
+    keys, index = keys[order], index[order]
+    assert len(np.unique(keys)) == len(keys), "codes closer than 2 · MAX_CORRECTION + 1 bits"
+    return keys, index
 
 
 def _sample_grid() -> np.ndarray:
@@ -148,6 +156,7 @@ def _sample_grid() -> np.ndarray:
 
 
 _SAMPLE_GRID = _sample_grid()
+_CODE_KEYS, _CODE_INDEX = _lookup()
 
 
 def _homographies(quads: np.ndarray) -> np.ndarray:
@@ -303,7 +312,8 @@ class MarkerFinder:
         centre = quads.mean(axis=1, keepdims=True)
         away = quads - centre
         grown = centre + away * (1 + GROW_PX * np.sqrt(2) / np.linalg.norm(away, axis=2, keepdims=True))
-        points = _homographies(grown) @ _SAMPLE_GRID                        # (N, 3, P)
+        homographies = _homographies(grown)
+        points = homographies @ _SAMPLE_GRID                                # (N, 3, P)
         map_x = (points[:, 0] / points[:, 2]).astype(np.float32)
         map_y = (points[:, 1] / points[:, 2]).astype(np.float32)
         samples = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -318,10 +328,10 @@ class MarkerFinder:
             return np.zeros(0, np.int64), quads[:0]
         inner = white[keep, 1:-1, 1:-1].reshape(len(keep), -1).astype(np.int64)
         codes = inner @ (1 << np.arange(BITS * BITS, dtype=np.int64))
-        distance = _hamming(codes, CODES)
-        best = distance.argmin(axis=1)
-        good = distance[np.arange(len(keep)), best] <= MAX_CORRECTION
-        keep, best = keep[good], best[good]
+        # the dictionary's code within ``MAX_CORRECTION`` bits (``_lookup``), if any
+        at = np.minimum(np.searchsorted(_CODE_KEYS, codes), len(_CODE_KEYS) - 1)
+        good = _CODE_KEYS[at] == codes
+        keep, best = keep[good], _CODE_INDEX[at[good]]
         ids, turns = best // 4, best % 4
         # the cells read turned by k quarter turns: the marker's first corner is k corners on
         rolled = np.array([np.roll(quads[i], int(t), axis=0) for i, t in zip(keep, turns)]).reshape(-1, 4, 2)
