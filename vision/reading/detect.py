@@ -297,7 +297,6 @@ class Detector:
                 calibration[card.id] = hit.corners
             else:
                 hits.setdefault(card.id, []).append(hit)
-        # a coarse marker alone is a card only when its bits matched its code with none corrected
         doubtful = [h for h in coarse if not h.exact]
         cal = calibrate(calibration) if calibrate is not None else None
         sightings: list[Sighting] = []
@@ -311,9 +310,13 @@ class Detector:
         for card_id, group in hits.items():
             poses = np.array([next(first) for _ in group])
             found_cards = _group(card_id, group, poses) if cal is None else _group_on_table(card_id, group, poses, cal)
-            if doubtful:
-                alone = [s for s in found_cards if s.markers == 1 and any(s.image_pts is h.corners for h in doubtful)]
-                faint += [h for h in doubtful if any(s.image_pts is h.corners for s in alone)]
+            # a coarse marker alone is a card only when read exactly, and only where no other
+            # sighting of its id is (two coarse reads that do not agree on one card: a picture on
+            # a tilted screen, not two copies of a card)
+            unsure = doubtful if len(found_cards) < 2 else coarse
+            if unsure:
+                alone = [s for s in found_cards if s.markers == 1 and any(s.image_pts is h.corners for h in unsure)]
+                faint += [h for h in unsure if any(s.image_pts is h.corners for s in alone)]
                 found_cards = [s for s in found_cards if not any(s is a for a in alone)]
             if len(found_cards) > 1 and not card_id.startswith("B-"):
                 where = ", ".join(f"({x:.0f}, {y:.0f}) px" for x, y in (s.centre_px() for s in found_cards))
