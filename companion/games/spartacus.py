@@ -155,6 +155,8 @@ class Game(EngineGame):
         """Play a card (by the events' card words) or pass."""
         if move.kind == "pass":
             return Reason("pass", "パスする")
+        if move.kind == "play" and move.get("card") is None:   # a card now face down in a won trick
+            return Reason("play a card", "カードを出す")
         if move.kind == "play":
             return Reason(f"play {self._card_text(move.card)}", f"{self._card_text_ja(move.card)}を出す")
         return None
