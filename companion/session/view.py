@@ -165,10 +165,9 @@ def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], vi
                 "version": e.get("version")}
     if game.id == "spartacus" and e.get("kind") in ("play", "trick"):
         # a card now face down in a won trick: who played, who took the trick (its worth is public)
-        if e["kind"] == "play":
-            en, ja = moves_words(game, names, [Move.of(int(data["player"]), "play", card=data["card"])],
-                                 viewer, hidden)
-            text = (f"{en}.", f"{ja}。")
+        if e["kind"] == "play":   # worded as the engine's own event, in the past in Japanese
+            who = game.seat_label(int(data["player"]), names)
+            text = (f"{who} plays a card.", f"{who.ja}がカードを出した。")
         else:
             who = game.seat_label(int(data["winner"]), names)
             text = (f"Trick won by {who} (worth {data['so_far']} so far).",

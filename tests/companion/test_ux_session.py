@@ -164,7 +164,7 @@ def test_a_spartacus_trick_taken_face_down_still_says_who_played_and_who_took_it
     events = events_for(s, Viewer.of_seat(2))
     texts = [e["text"] for e in events] + [e["ja"] for e in events]
     assert HIDDEN_EVENT[0] not in texts and HIDDEN_EVENT[1] not in texts
-    assert "Ann (red) plays a card." in texts and "Ann(赤)がカードを出す。" in texts
+    assert "Ann (red) plays a card." in texts and "Ann(赤)がカードを出した。" in texts
     assert any(t.startswith("Trick won by Ben (blue) (worth 8 so far)") for t in texts)
     assert any(t.startswith("Ben(青)がトリックを獲得(ここまで8点)") for t in texts)
     said = json.dumps(events, ensure_ascii=False)
