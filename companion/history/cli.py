@@ -16,6 +16,7 @@ from companion.dates import day_bounds, duration, human, iso
 from companion.history import bgstats, exchange, query
 from companion.history.record import UNKNOWN_WORDS, HistoryError
 from companion.i18n import N_, both, cli_lang, ntr, pick, tr
+from companion.players import LEVEL_WORDS
 
 
 def _store(args: argparse.Namespace) -> Any:
@@ -168,6 +169,9 @@ def _player(args: argparse.Namespace) -> int:
                           "games": [stats_json(r) for r in summary.games],
                           "head_to_head": [{"other": h.other, "plays": h.plays, "wins": h.wins,
                                             "losses": h.losses, "draws": h.draws} for h in summary.head_to_head],
+                          "against_companion": [{"level": h.other, "plays": h.plays, "wins": h.wins,
+                                                 "losses": h.losses, "draws": h.draws}
+                                                for h in summary.against_companion],
                           "scores": {g: [s for _, s in pts] for g, pts in summary.scores.items()}},
                          ensure_ascii=False, indent=2))
         return 0
@@ -187,6 +191,11 @@ def _player(args: argparse.Namespace) -> int:
             right(w, 5) for w in (tr("plays"), tr("won"), tr("lost"), tr("drawn"))))
         for h in summary.head_to_head:
             print(f"    {padded(h.other, 16)} {h.plays:>5} {h.wins:>5} {h.losses:>5} {h.draws:>5}")
+    for h in summary.against_companion:   # one line per level the companion played against them
+        words = LEVEL_WORDS.get(h.other)
+        level = h.other if words is None else pick(str(words), words.ja, lang)
+        print(tr("    against the companion ({level}): {plays} plays, {wins} won, {losses} lost, {draws} drawn",
+                 level=level, plays=h.plays, wins=h.wins, losses=h.losses, draws=h.draws))
     return 0
 
 

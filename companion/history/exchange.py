@@ -16,6 +16,7 @@ from companion.history import bgstats
 from companion.history.record import UNKNOWN_FIELDS, Edit, HistoryError, Play, Seat, amended, clean_location, \
     edits_of, keep_edit, play_dict, write_play
 from companion.i18n import both
+from companion.players import LEVELS
 
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
@@ -124,8 +125,13 @@ def _play_from(data: Any, where: str) -> Play:
         player = s.get("player")
         if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
             raise HistoryError(*both("{at}: 'player' must be a player id or null", at=at))
+        companion = s.get("companion")
+        if companion is not None and companion not in LEVELS:
+            raise HistoryError(*both("{at}: 'companion' must be one of {levels} or absent, got {value!r}",
+                                     at=at, levels=", ".join(LEVELS), value=companion))
         seats.append(Seat(_need(s, "seat", int, at), _need(s, "name", str, at), _need(s, "score", int, at),
-                          _need(s, "winner", bool, at), _need(s, "start", bool, at), player))
+                          _need(s, "winner", bool, at), _need(s, "start", bool, at), player,
+                          companion=companion))
     session = data.get("session")
     if session is not None and not isinstance(session, str):
         raise HistoryError(*both("{where}: 'session' must be text or null", where=where))
@@ -147,7 +153,7 @@ def _play_from(data: Any, where: str) -> Play:
 def _local(play: Play, ids: dict[int, int]) -> Play:
     """``play`` with the file's player ids turned into this database's (an unknown one: found by name)."""
     seats = tuple(Seat(s.seat, s.name, s.score, s.winner, s.start, ids.get(s.player) if s.player is not None
-                       else None) for s in play.seats)
+                       else None, companion=s.companion) for s in play.seats)
     return replace(play, seats=seats)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Sequence
 
 from companion.history.record import Play, Seat, read_plays
+from companion.players import LEVELS
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,9 @@ class PlayerSummary:
     """Per game, (the person's play number, score) for the plays with scores: the score-over-time chart."""
     others: dict[str, list[tuple[int, float]]]
     """Per game, (the same play number, the other seats' average score): what the score was up against."""
+    against_companion: tuple[HeadToHead, ...] = ()
+    """The person against the companion, one row per level it played (``other`` is the level),
+    weakest level first."""
 
     @property
     def win_rate(self) -> float:
@@ -237,15 +241,24 @@ def player_summary(history: Sequence[Play], name: str) -> PlayerSummary | None:
     person = mine[0][1].person or name
     current, longest = streaks([seat.winner for _, seat in mine])
     versus: dict[str, list[int]] = {}
+    machine: dict[str, list[int]] = {}   # level → plays, wins, losses, draws against the companion
     for play, seat in mine:
         for other in play.seats:
-            if other is seat or other.player is None or not other.person or other.person.casefold() == key:
+            if other is seat:
                 continue
-            row = versus.setdefault(other.person, [0, 0, 0, 0])
+            if other.companion:
+                row = machine.setdefault(other.companion, [0, 0, 0, 0])
+            elif other.player is None or not other.person or other.person.casefold() == key:
+                continue
+            else:
+                row = versus.setdefault(other.person, [0, 0, 0, 0])
             result = ahead(play, seat, other)
             row[0] += 1
             row[1 if result > 0 else 2 if result < 0 else 3] += 1
     h2h = sorted((HeadToHead(o, *r) for o, r in versus.items()), key=lambda h: (-h.plays, h.other.casefold()))
+    order = {level: i for i, level in enumerate(LEVELS)}
+    companion = tuple(HeadToHead(level, *r) for level, r in sorted(machine.items(),
+                                                                   key=lambda kv: order.get(kv[0], 9)))
     scores: dict[str, list[tuple[int, int]]] = {}
     others: dict[str, list[tuple[int, float]]] = {}
     counter: dict[str, int] = defaultdict(int)
@@ -260,7 +273,7 @@ def player_summary(history: Sequence[Play], name: str) -> PlayerSummary | None:
     return PlayerSummary(person, len(mine), sum(seat.winner for _, seat in mine),
                          tuple(sorted(games, key=lambda r: (-r.plays, r.game))), current, longest,
                          mine[0][0], mine[-1][0], sum(p.duration for p, _ in mine if p.knows("duration")),
-                         tuple(h2h), scores, others)
+                         tuple(h2h), scores, others, companion)
 
 
 # ----------------------------------------------------------------------------- a game's page, the overview

@@ -48,6 +48,9 @@ class Seat:
     """``players.id`` (None for a seat nobody named, P1, P2, …)."""
     person: str | None = field(default=None, compare=False)
     """The known player's name as first written ("ann" at one table is Ann); None for a placeholder."""
+    companion: str | None = None
+    """The companion's level (``companion.players.LEVELS``) when it played this seat; None for a person.
+    A companion seat is no person: it has no ``player``, and statistics count a person against it."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,17 @@ def _camera_read(version: int, kinds: dict[int, str], data: dict[int, dict[str, 
     return False
 
 
+def companions_by_version(kinds: Mapping[int, str], data: Mapping[int, Mapping[str, Any]],
+                          version: int) -> dict[int, str]:
+    """The seats the companion played (seat → level) as the log stood at ``version``: the host's
+    last "companions" note before it (``TableSession.set_companions``)."""
+    seats: dict[int, str] = {}
+    for v in sorted(v for v, kind in kinds.items() if kind == "note" and v <= version):
+        if isinstance(data[v].get("companions"), dict):
+            seats = {int(k): str(level) for k, level in data[v]["companions"].items()}
+    return seats
+
+
 def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
     """The plays of a session whose log is in ``db``; ``state``: a ``TableSession``, or the state a
     game-over listener is given (both have ``game_id``, ``names`` and ``finished_games()``)."""
@@ -138,7 +152,8 @@ def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
         camera = sum(_camera_read(v, kinds, data) for v in versions)
         scores, winners = game.scores(), set(decided(len(state.names), game.winners()))   # a draw: nobody won
         first = game.options.get("start_player", 0)
-        seats = tuple(Seat(i, name, int(scores[i]), i in winners, i == first)
+        companions = companions_by_version(kinds, data, end)
+        seats = tuple(Seat(i, name, int(scores[i]), i in winners, i == first, companion=companions.get(i))
                       for i, name in enumerate(state.names))
         plays.append(Play(f"{session_id}-{number}", session_id, number, state.game_id, dict(game.options),
                           iso_utc(created[start]), max(0, round(created[end] - created[start])),
@@ -164,9 +179,13 @@ def write_play(db: sqlite3.Connection, play: Play) -> None:
                 play.started, play.duration, int(play.ended_early), play.camera_moves, play.tapped_moves,
                 play.location or None))
     for s in play.seats:
-        pid = s.player if s.player is not None else player_id(db, s.name, play.started)
-        db.execute("INSERT INTO play_seats (play, seat, name, player, score, winner, start) "
-                   "VALUES (?,?,?,?,?,?,?)", (play.id, s.seat, s.name, pid, s.score, int(s.winner), int(s.start)))
+        if s.companion is not None:
+            pid = None   # the companion is no person: never a player of its own
+        else:
+            pid = s.player if s.player is not None else player_id(db, s.name, play.started)
+        db.execute("INSERT INTO play_seats (play, seat, name, player, score, winner, start, companion) "
+                   "VALUES (?,?,?,?,?,?,?,?)",
+                   (play.id, s.seat, s.name, pid, s.score, int(s.winner), int(s.start), s.companion))
     db.execute("DELETE FROM play_sources WHERE play = ?", (play.id,))
     if play.source or play.unknown:
         db.execute("INSERT INTO play_sources (play, source, unknown) VALUES (?,?,?)",
@@ -195,7 +214,7 @@ def sync(db: sqlite3.Connection, session_id: str, plays: Sequence[Play]) -> None
 
 
 def _comparable(play: Play) -> tuple[Any, ...]:
-    seats = tuple((s.seat, s.name, s.score, s.winner, s.start) for s in play.seats)
+    seats = tuple((s.seat, s.name, s.score, s.winner, s.start, s.companion) for s in play.seats)
     return (play.id, play.session, play.number, play.game, json.dumps(dict(play.options), sort_keys=True),
             play.started, play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats,
             play.source, tuple(sorted(play.unknown)), play.location or None)
@@ -227,11 +246,12 @@ def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = 
         return []
     seats: dict[str, list[Seat]] = {}
     marks = ",".join("?" * len(rows))
-    for play, seat, name, player, score, winner, start, person in db.execute(
-            "SELECT s.play, s.seat, s.name, s.player, s.score, s.winner, s.start, pl.name FROM play_seats s "
-            f"LEFT JOIN players pl ON pl.id = s.player WHERE s.play IN ({marks}) ORDER BY s.play, s.seat",
-            [r[0] for r in rows]).fetchall():
-        seats.setdefault(play, []).append(Seat(seat, name, score, bool(winner), bool(start), player, person))
+    for play, seat, name, player, score, winner, start, person, companion in db.execute(
+            "SELECT s.play, s.seat, s.name, s.player, s.score, s.winner, s.start, pl.name, s.companion "
+            f"FROM play_seats s LEFT JOIN players pl ON pl.id = s.player WHERE s.play IN ({marks}) "
+            "ORDER BY s.play, s.seat", [r[0] for r in rows]).fetchall():
+        seats.setdefault(play, []).append(Seat(seat, name, score, bool(winner), bool(start), player, person,
+                                               companion))
     return [Play(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], bool(r[7]), r[8], r[9],
                  tuple(seats.get(r[0], [])), r[10] or None, tuple(json.loads(r[11])) if r[11] else (), r[12] or None)
             for r in rows]
@@ -245,7 +265,8 @@ def play_dict(play: Play) -> dict[str, Any]:
            "ended_early": play.ended_early, "camera_moves": play.camera_moves,
            "tapped_moves": play.tapped_moves,
            "seats": [{"seat": s.seat, "name": s.name, "player": s.player, "score": s.score,
-                      "winner": s.winner, "start": s.start} for s in play.seats]}
+                      "winner": s.winner, "start": s.start, **({"companion": s.companion} if s.companion else {})}
+                     for s in play.seats]}
     if play.source or play.unknown:
         out.update(source=play.source, unknown=sorted(play.unknown))
     if play.location:
@@ -255,8 +276,8 @@ def play_dict(play: Play) -> dict[str, Any]:
 
 def play_of_dict(data: Mapping[str, Any]) -> Play:
     """The play ``play_dict`` wrote (trusted input: the database's own rows)."""
-    seats = tuple(Seat(s["seat"], s["name"], s["score"], s["winner"], s["start"], s.get("player"))
-                  for s in data["seats"])
+    seats = tuple(Seat(s["seat"], s["name"], s["score"], s["winner"], s["start"], s.get("player"),
+                       companion=s.get("companion")) for s in data["seats"])
     return Play(data["id"], data["session"], data["number"], data["game"], data["options"], data["started"],
                 data["duration"], data["ended_early"], data["camera_moves"], data["tapped_moves"], seats,
                 data.get("source"), tuple(data.get("unknown") or ()), data.get("location") or None)
@@ -307,7 +328,7 @@ def apply_changes(play: Play, changes: Mapping[str, Any]) -> Play:
         return play
     new_seats = tuple(Seat(old.seat, str(new["name"]), int(new["score"]), bool(new["winner"]), old.start,
                            None if str(new["name"]).strip().casefold() != old.name.strip().casefold()
-                           else old.player)
+                           else old.player, companion=old.companion)
                       for old, new in zip(play.seats, seats))
     duration = changes.get("duration")
     unknown = tuple(u for u in play.unknown if not (u == "duration" and duration is not None)
@@ -350,7 +371,7 @@ def backfill(store: "Store") -> int:
     return count
 
 
-ADDED_COLUMNS = (("plays", "location", "TEXT"),)
+ADDED_COLUMNS = (("plays", "location", "TEXT"), ("play_seats", "companion", "TEXT"))
 """Columns the history's tables gained after their first release: (table, column, SQL type)."""
 
 
@@ -368,13 +389,15 @@ def migrate(store: "Store") -> None:
                     raise
 
 
-HISTORY_SCHEMA_VERSION = 1
-"""``PRAGMA user_version`` once the play history was backfilled from the sessions already stored."""
+HISTORY_SCHEMA_VERSION = 2
+"""``PRAGMA user_version`` once the play history was backfilled from the sessions already stored:
+1, the plays; 2, which seats the companion played (``play_seats.companion``)."""
 
 
 def backfill_once(store: "Store") -> None:
     """The store's open hook (``companion.session.store.on_open``): a database from before the play
-    history gets the games its sessions finished recorded, once."""
+    history gets the games its sessions finished recorded, once; one from before schema 2 gets its
+    plays recorded again (``migrate`` added the companion column) (the logs say which seats the companion played)."""
     db = store._db()
     if db.execute("PRAGMA user_version").fetchone()[0] < HISTORY_SCHEMA_VERSION:
         backfill(store)

@@ -19,6 +19,7 @@ from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
+from webui.api.api import level_words, named_for_companion
 from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart, seat_colours
 from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
@@ -281,7 +282,13 @@ def play_options(play: Any, language: str) -> str:
 
 
 def seat_label(seat: Any, language: str) -> str:
-    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named."""
+    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named;
+    a companion seat says so and its level ("Companion (good)", or "Robo (companion, good)")."""
+    if seat.companion:
+        level = level_words(seat.companion, language)
+        if anonymous(seat) or named_for_companion(seat.name, seat.companion):
+            return t("Companion ({level})", language, level=level)
+        return t("{name} (companion, {level})", language, name=seat.name, level=level)
     if not anonymous(seat):
         return str(seat.name)
     return t("Seat {n}", language, n=seat.seat + 1)
@@ -334,7 +341,8 @@ def player() -> Any:
     key = summary.name.casefold()
     recent = [p for p in everything if any(s.person and s.person.casefold() == key for s in p.seats)][-10:]
     return render_template("history_player.html", lang=language, p=summary, charts=charts, title=title,
-                           recent=list(reversed(recent)), counted=counted, seat_label=seat_label)
+                           recent=list(reversed(recent)), counted=counted, seat_label=seat_label,
+                           level_words=level_words)
 
 
 def _overview_page(game: str | None) -> Any:
@@ -488,6 +496,12 @@ def _keep(text: str) -> str:
     return token
 
 
+PICK_ALL = 12
+"""Up to this many known players (a family's), each new player's picker lists them all; past it, the
+picker has the closest few and anyone else is typed (one list for the page: 1,500 pickers of 1,713
+players each were 2.6 million options)."""
+
+
 @bp.post("/history/import")
 def import_file() -> Any:
     """Read an uploaded BG Stats export and show what it would import (``file``), or import it as the
@@ -527,9 +541,15 @@ def import_file() -> Any:
         merge = {}
         if token:
             people = {p.ref: p for p in bgstats.read_file(data, known).people}
+            spelled = {k.casefold(): k for k in known}
             for key, value in form.items():
-                if key.startswith("merge") and key[5:].isdigit() and value and int(key[5:]) in people:
-                    merge[people[int(key[5:])].name] = value
+                # a suggestion picked (merge<ref>), or another known player typed (other<ref>: it wins)
+                ref = key[5:] if key.startswith(("merge", "other")) else ""
+                if not (ref.isdigit() and int(ref) in people and value.strip()):
+                    continue
+                if key.startswith("merge") and form.get(f"other{ref}", "").strip():
+                    continue
+                merge[people[int(ref)].name] = spelled.get(value.strip().casefold(), value.strip())
         done = exchange.import_bgstats(store, data, merge=merge, dry_run=not token)
     except exchange.HistoryError as err:
         raise ApiError(400, both("This file cannot be imported: {why}", why=Text(str(err), err.ja or str(err)))) from None
@@ -538,7 +558,8 @@ def import_file() -> Any:
     if token:
         _pending().pop(token, None)
         return _back("imported", n=done.plays)
+    known = query.known_players(store)
     return render_template("history_import.html", lang=language, reading=done.reading, plays=done.plays,
                            already=dict(done.reading.left_out).get("already_imported", 0), token=_keep(text),
-                           known=query.known_players(store), csrf=csrf_token(), title=title,
+                           known=known, pick_all=len(known) <= PICK_ALL, csrf=csrf_token(), title=title,
                            unknown_words=UNKNOWN_WORDS, left_out_words=bgstats.LEFT_OUT, counted=counted)
