@@ -183,6 +183,10 @@ class Move:
         """A parameter's value, or ``default`` when the move has no such parameter."""
         return dict(self.params).get(name, default)
 
+    def without(self, name: str) -> "Move":
+        """The same move without parameter ``name`` (a move worded without its hidden card)."""
+        return Move(self.player, self.kind, tuple(kv for kv in self.params if kv[0] != name))
+
     def to_json(self) -> dict[str, Any]:
         """The move as a JSON object: ``{"player": 0, "kind": "take", ...params}``."""
         return {"player": self.player, "kind": self.kind, **{k: thaw(v) for k, v in self.params}}

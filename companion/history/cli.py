@@ -30,7 +30,8 @@ def _filter(args: argparse.Namespace) -> query.Filter:
         until = day_bounds(args.date_to, end=True) if getattr(args, "date_to", None) else None
     except ValueError as err:
         raise HistoryError(*both("--from/--to: {err}", err=err)) from None
-    return query.Filter(getattr(args, "game", None), getattr(args, "player", None), since, until)
+    return query.Filter(getattr(args, "game", None), getattr(args, "player", None), since, until,
+                        getattr(args, "location", None))
 
 
 def columns(text: str) -> int:
@@ -72,6 +73,7 @@ def _list(args: argparse.Namespace) -> int:
     for p in reversed(plays):   # newest first, as on the History page
         early = tr(", ended early") if p.ended_early else ""
         imported = tr(", from {source}", source=p.source) if p.source else ""
+        imported += f", @ {p.location}" if p.location else ""
         seats = ", ".join(f"{s.name} {s.score if p.knows('scores') else '–'}{' ★' if s.winner else ''}"
                           for s in p.seats)
         took = duration(p.duration, cli_lang()) if p.knows("duration") else "–"
@@ -373,6 +375,7 @@ def register(subparsers: Any) -> None:
         q = add(name, func, tr(text))
         q.add_argument("--game", choices=GAME_IDS)
         q.add_argument("--player", help=tr("only plays with this player (any case)"))
+        q.add_argument("--location", help=tr("only plays at this location (any case)"))
         q.add_argument("--json", action="store_true", help=tr("machine-readable, ISO 8601 dates"))
 
     q = add("player", _player, tr("one player: plays, wins and win %% per game, average, best, streaks, "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Sequence
 
 from companion.history.record import Play, Seat, read_plays
@@ -13,12 +13,14 @@ from companion.players import LEVELS
 
 @dataclass(frozen=True)
 class Filter:
-    """Which plays: a game id, a player's name (any case), and a date range (ISO UTC instants)."""
+    """Which plays: a game id, a player's name (any case), a date range (ISO UTC instants) and a
+    location (any case)."""
 
     game: str | None = None
     player: str | None = None
     since: str | None = None
     until: str | None = None
+    location: str | None = None
 
     def where(self) -> tuple[str, list[Any]]:
         """The SQL WHERE clause on ``plays p`` and its parameters."""
@@ -35,11 +37,18 @@ class Filter:
         if self.until:
             parts.append("p.started <= ?")
             params.append(self.until)
+        if self.location:   # ``plays`` gives the location as stored (SQLite folds only ASCII case)
+            parts.append("p.location = ?")
+            params.append(self.location)
         return ("WHERE " + " AND ".join(parts) if parts else ""), params
 
 
 def plays(store: Any, which: Filter = Filter()) -> list[Play]:
-    """The plays that match, oldest first."""
+    """The plays that match, oldest first (a location in any case: "CAFÉ MEEPLE" is Café Meeple)."""
+    if which.location:
+        wanted = which.location.strip().casefold()
+        stored = [name for name in locations(store) if name.casefold() == wanted]
+        which = replace(which, location=stored[0] if stored else which.location.strip())
     where, params = which.where()
     return read_plays(store._db(), where, params)
 
@@ -49,6 +58,14 @@ def known_players(store: Any) -> list[str]:
     rows = store._db().execute(
         "SELECT pl.name, COUNT(s.play) AS n FROM players pl LEFT JOIN play_seats s ON s.player = pl.id "
         "GROUP BY pl.id ORDER BY n DESC, pl.name COLLATE NOCASE").fetchall()
+    return [name for name, _ in rows]
+
+
+def locations(store: Any) -> list[str]:
+    """Every location a play names: the most used first, then alphabetically (the page's filter)."""
+    rows = store._db().execute(
+        "SELECT location, COUNT(*) AS n FROM plays WHERE location IS NOT NULL AND location != '' "
+        "GROUP BY location ORDER BY n DESC, location").fetchall()
     return [name for name, _ in rows]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from companion.dates import iso_utc
@@ -74,6 +74,8 @@ class Play:
     """Where the play came from when not from a table of ours: ``bgstats``."""
     unknown: tuple[str, ...] = ()
     """What that source did not say (``UNKNOWN_FIELDS``): such values are stored as 0 and never counted."""
+    location: str | None = None
+    """Where it was played ("Home", "Café Meeple"): from BG Stats, or the host's correction; None: not said."""
 
     def knows(self, what: str) -> bool:
         """False when the play's source did not say ``what`` (moves, duration, scores, start)."""
@@ -97,6 +99,17 @@ class Play:
     def winners(self) -> list[str]:
         """The winners' names."""
         return [s.name for s in self.seats if s.winner]
+
+
+LOCATION_LIMIT = 80
+"""Characters a location's name keeps ("Café Meeple, Shibuya, upstairs room")."""
+
+
+def clean_location(text: Any) -> str | None:
+    """A location's name as stored (control characters out, spaces made one, at most
+    ``LOCATION_LIMIT`` characters); None for no name."""
+    from companion.session.store import clean_text
+    return clean_text(str(text), LOCATION_LIMIT) or None if text else None
 
 
 def _camera_read(version: int, kinds: dict[int, str], data: dict[int, dict[str, Any]]) -> bool:
@@ -161,9 +174,10 @@ def write_play(db: sqlite3.Connection, play: Play) -> None:
     """Insert or replace one play and its seats (players are added as needed)."""
     db.execute("DELETE FROM play_seats WHERE play = ?", (play.id,))
     db.execute("INSERT OR REPLACE INTO plays (id, session, number, game, options, started, duration, "
-               "ended_early, camera_moves, tapped_moves) VALUES (?,?,?,?,?,?,?,?,?,?)",
+               "ended_early, camera_moves, tapped_moves, location) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                (play.id, play.session, play.number, play.game, json.dumps(dict(play.options), sort_keys=True),
-                play.started, play.duration, int(play.ended_early), play.camera_moves, play.tapped_moves))
+                play.started, play.duration, int(play.ended_early), play.camera_moves, play.tapped_moves,
+                play.location or None))
     for s in play.seats:
         if s.companion is not None:
             pid = None   # the companion is no person: never a player of its own
@@ -203,7 +217,7 @@ def _comparable(play: Play) -> tuple[Any, ...]:
     seats = tuple((s.seat, s.name, s.score, s.winner, s.start, s.companion) for s in play.seats)
     return (play.id, play.session, play.number, play.game, json.dumps(dict(play.options), sort_keys=True),
             play.started, play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats,
-            play.source, tuple(sorted(play.unknown)))
+            play.source, tuple(sorted(play.unknown)), play.location or None)
 
 
 def record(db: sqlite3.Connection, session_id: str, state: Any) -> None:
@@ -225,7 +239,7 @@ def record(db: sqlite3.Connection, session_id: str, state: Any) -> None:
 def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = ()) -> list[Play]:
     """Plays (with their seats) matching a WHERE clause on ``plays p``, oldest first."""
     rows = db.execute("SELECT p.id, p.session, p.number, p.game, p.options, p.started, p.duration, "
-                      "p.ended_early, p.camera_moves, p.tapped_moves, src.source, src.unknown FROM plays p "
+                      "p.ended_early, p.camera_moves, p.tapped_moves, src.source, src.unknown, p.location FROM plays p "
                       "LEFT JOIN play_sources src ON src.play = p.id "
                       f"{where} ORDER BY p.started, p.rowid", tuple(params)).fetchall()
     if not rows:
@@ -239,7 +253,7 @@ def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = 
         seats.setdefault(play, []).append(Seat(seat, name, score, bool(winner), bool(start), player, person,
                                                companion))
     return [Play(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], bool(r[7]), r[8], r[9],
-                 tuple(seats.get(r[0], [])), r[10] or None, tuple(json.loads(r[11])) if r[11] else ())
+                 tuple(seats.get(r[0], [])), r[10] or None, tuple(json.loads(r[11])) if r[11] else (), r[12] or None)
             for r in rows]
 
 
@@ -255,6 +269,8 @@ def play_dict(play: Play) -> dict[str, Any]:
                      for s in play.seats]}
     if play.source or play.unknown:
         out.update(source=play.source, unknown=sorted(play.unknown))
+    if play.location:
+        out["location"] = play.location
     return out
 
 
@@ -264,7 +280,7 @@ def play_of_dict(data: Mapping[str, Any]) -> Play:
                        companion=s.get("companion")) for s in data["seats"])
     return Play(data["id"], data["session"], data["number"], data["game"], data["options"], data["started"],
                 data["duration"], data["ended_early"], data["camera_moves"], data["tapped_moves"], seats,
-                data.get("source"), tuple(data.get("unknown") or ()))
+                data.get("source"), tuple(data.get("unknown") or ()), data.get("location") or None)
 
 
 @dataclass(frozen=True)
@@ -317,9 +333,9 @@ def apply_changes(play: Play, changes: Mapping[str, Any]) -> Play:
     duration = changes.get("duration")
     unknown = tuple(u for u in play.unknown if not (u == "duration" and duration is not None)
                     and not (u == "scores" and changes.get("scores_known")))
-    return Play(play.id, play.session, play.number, play.game, play.options, play.started,
-                play.duration if duration is None else int(duration), play.ended_early, play.camera_moves,
-                play.tapped_moves, new_seats, play.source, unknown)
+    location = play.location if "location" not in changes else (changes["location"] or None)
+    return replace(play, duration=play.duration if duration is None else int(duration), seats=new_seats,
+                   unknown=unknown, location=location)
 
 
 def amended(db: sqlite3.Connection, play: Play) -> Play | None:
@@ -355,28 +371,34 @@ def backfill(store: "Store") -> int:
     return count
 
 
+ADDED_COLUMNS = (("plays", "location", "TEXT"), ("play_seats", "companion", "TEXT"))
+"""Columns the history's tables gained after their first release: (table, column, SQL type)."""
+
+
+def migrate(store: "Store") -> None:
+    """The store's open hook that brings an older database's history tables up to the schema (``CREATE
+    TABLE IF NOT EXISTS`` leaves an existing table as it was): each added column, once."""
+    db = store._db()
+    for table_name, column, kind in ADDED_COLUMNS:
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table_name})")}
+        if column not in have:
+            try:
+                db.execute(f"ALTER TABLE {table_name} ADD COLUMN {column} {kind}")
+            except sqlite3.OperationalError as err:   # another process added it a moment ago
+                if "duplicate column" not in str(err):
+                    raise
+
+
 HISTORY_SCHEMA_VERSION = 2
 """``PRAGMA user_version`` once the play history was backfilled from the sessions already stored:
 1, the plays; 2, which seats the companion played (``play_seats.companion``)."""
 
 
-def add_companion_column(db: sqlite3.Connection) -> None:
-    """Give ``play_seats`` of a database from before schema 2 its ``companion`` column."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(play_seats)").fetchall()}
-    if "companion" not in columns:
-        try:
-            db.execute("ALTER TABLE play_seats ADD COLUMN companion TEXT")
-        except sqlite3.OperationalError as err:   # another process added it first
-            if "duplicate column" not in str(err):
-                raise
-
-
 def backfill_once(store: "Store") -> None:
     """The store's open hook (``companion.session.store.on_open``): a database from before the play
-    history gets the games its sessions finished recorded, once; one from before schema 2 gets the
-    companion column and its plays recorded again (the logs say which seats the companion played)."""
+    history gets the games its sessions finished recorded, once; one from before schema 2 gets its
+    plays recorded again (``migrate`` added the companion column) (the logs say which seats the companion played)."""
     db = store._db()
-    add_companion_column(db)
     if db.execute("PRAGMA user_version").fetchone()[0] < HISTORY_SCHEMA_VERSION:
         backfill(store)
         db.execute(f"PRAGMA user_version = {HISTORY_SCHEMA_VERSION}")

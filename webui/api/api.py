@@ -19,7 +19,7 @@ from companion.players import LEVEL_WORDS, LEVELS
 from webui.core import guard
 from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
-from webui.core.i18n import N_, Text, both, pick, t
+from webui.core.i18n import N_, Text, both, nboth, pick, t
 from webui.core.render import move_groups
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -69,8 +69,9 @@ def create_table(body: dict[str, Any]) -> Any:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         fail(400, both("\"names\" must be a list of strings (or one comma-separated string)."))
     if len(names) > players:
-        fail(400, both("{count} names for {players} players: give at most one name per seat.", count=len(names),
-                       players=players))
+        fail(400, nboth("{given} names for {players} player: give at most one name per seat.",
+                        "{given} names for {players} players: give at most one name per seat.", players,
+                        given=len(names), players=players))
     companions = companion_seats(body.get("companions"), players)
     clean = session_module().store.clean_text
     names = companion_names([clean(n, MAX_NAME) for n in names], companions, lang())
@@ -399,6 +400,9 @@ def answer(table_id: str) -> tuple[Response, int]:
         if shown is not None and shown.get("hidden"):
             fail(403, both("This question names cards you may not see: the host or the scorekeeper answers "
                            "it."))
+        if shown is not None and shown.get("kind") == "confirm" and choice not in {c["id"] for c in shown["choices"]}:
+            fail(403, both("Only {name}'s phone answers this: it alone sees the card.",
+                           name=s.names[shown["seat"]]))
         return s.answer(prompt, choice, by=who_says(s, who), expected_version=version)
     return _write(table_id, "player", act)
 
@@ -485,8 +489,31 @@ def override(table_id: str) -> tuple[Response, int]:
 def correct(table_id: str) -> tuple[Response, int]:
     """Host: replace the last move by another (a misread or mistapped card), checked and logged."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
-        return s.correct(_parse_move(s, body.get("move")), by="host", expected_version=version)
+        move = _parse_move(s, body.get("move"))
+        asked = _asked_of_seat(table_id, s, move)
+        if asked is not None:
+            prompt = s.ask_to_confirm(asked, by="host", expected_version=version)
+            return {"asked": prompt.seat, "prompt": prompt.id}
+        return s.correct(move, by="host", expected_version=version)
     return _write(table_id, "host", act)
+
+
+def _asked_of_seat(table_id: str, s: Any, move: Move) -> Move | None:
+    """The correction to ask of the last mover's phone instead of making it (None: make it): the
+    last move names a card the host may not see (a Seven Hills card laid face down) and a phone
+    holds that seat. A correction naming no card ("a face-down card at hill 4") keeps the card
+    the seat laid: only its phone knows which."""
+    view = session_module().view
+    last = s.game.log[-1:]
+    if not last or last[0].player < 0 or last[0].player != move.player:
+        return None
+    if not view.names_hidden(last[0].to_json(), view.hidden_cards(s.game, view.HOST)):
+        return None
+    if not any(p["role"] == "seat" and p["seat"] == move.player for p in tables().store.phones(table_id)):
+        return None
+    if move.get("card") is None and isinstance(last[0].get("card"), str):
+        move = Move.of(move.player, move.kind, **dict(dict(move.params), card=last[0].get("card")))
+    return move
 
 
 @bp.post("/tables/<table_id>/next")
