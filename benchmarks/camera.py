@@ -5,7 +5,9 @@ a phone on a stand 65° above the table's near edge) and POSTed as a phone does 
 time, the next after the answer — to a server on a real socket. Reported: how long a frame's POST
 takes (the server decodes it and hands it to the pipeline), how many frames a second the pipeline
 reads, how long until the session has applied the deal the frames show, and what the set-up check
-and its picture cost.
+and its picture cost. ``--new-sizes N`` (issue 20): N frames, each of a new size, from
+``--clients`` phones at once, to one table: the server's resident memory and threads before and
+after, and the pipelines still alive.
 """
 from __future__ import annotations
 
@@ -54,12 +56,20 @@ def _ms(values: list[float]) -> dict[str, float]:
             "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000, 1)}
 
 
+def _wheel_table(folder: str) -> tuple[Any, Any, Any, str]:
+    """The web app on a fresh database in ``folder``, its tables, a Wheel table and its host token."""
+    from webui import create_app
+    app = create_app({"DB": os.path.join(folder, "bench.db")})
+    tables = app.extensions["tables"]
+    s = tables.create("wheel", 3, names=["Ann", "Ben", "Chie"], options={})
+    return app, tables, s, tables.host_token(s.id)
+
+
 def run(frames: int = 30, interval: float = 0.3,
         table: tuple[list[bytes], dict] | None = None) -> dict[str, Any]:
     """Send ``frames`` frames, one every ``interval`` s at most (the phone page's pace), to a fresh
     server on a real socket; the figures as a dict. ``table``: the JPEG frames of a dealt Wheel of
     History table and its layout, if already rendered (default: ``dealt_wheel``)."""
-    from webui import create_app
     from webui.camera.camera import cameras
     from webui.core.server import RunningServer
     if table is None:
@@ -68,10 +78,7 @@ def run(frames: int = 30, interval: float = 0.3,
     bodies, shown = table
     load = [round(os.getloadavg()[0], 2)]
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DB": os.path.join(folder, "bench.db")})
-        tables = app.extensions["tables"]
-        s = tables.create("wheel", 3, names=["Ann", "Ben", "Chie"], options={})
-        token = tables.host_token(s.id)
+        app, tables, s, token = _wheel_table(folder)
         with RunningServer(app) as server:
             url = f"{server.url}/api/tables/{s.id}/camera/frame"
             posts: list[float] = []
@@ -118,6 +125,65 @@ def run(frames: int = 30, interval: float = 0.3,
             "highest_px_per_mm": check["highest_px_per_mm"], "load_average": load}
 
 
+def _resident_mb() -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) // 1024 for line in status if line.startswith("VmRSS"))
+
+
+def new_sizes(count: int = 120, clients: int = 1) -> dict[str, Any]:
+    """``count`` frames of a dealt table, each of a new size (4K down), POSTed by ``clients`` at
+    once to one table of a server in this process: its memory and threads before and after."""
+    import gc
+    import threading
+    import urllib.error
+    import cv2
+    from vision.pipeline import Pipeline
+    from webui.camera.camera import cameras
+    from webui.core.server import RunningServer
+    base = dealt_wheel(count=1, seed=1)[0][0]
+    load = [round(os.getloadavg()[0], 2)]
+    with tempfile.TemporaryDirectory() as folder:
+        app, tables, table, token = _wheel_table(folder)
+        with RunningServer(app) as srv:
+            before = {"rss_mb": _resident_mb(), "threads": len(os.listdir("/proc/self/task"))}
+            answers: dict[int, int] = {}
+            started = time.process_time()
+
+            def send(k: int) -> None:
+                for i in range(k, count, clients):
+                    size = (3840 - 8 * i, 2160 - 4 * i)
+                    data = jpeg(cv2.resize(base, size, interpolation=cv2.INTER_AREA))
+                    req = urllib.request.Request(f"{srv.url}/api/tables/{table.id}/camera/frame", data=data,
+                                                 method="POST", headers={"Content-Type": "image/jpeg",
+                                                                         "X-Table-Token": token})
+                    try:
+                        with urllib.request.urlopen(req, timeout=120) as resp:
+                            status = resp.status
+                    except urllib.error.HTTPError as err:
+                        status = err.code
+                    answers[status] = answers.get(status, 0) + 1
+            senders = [threading.Thread(target=send, args=(k,)) for k in range(clients)]
+            for t in senders:
+                t.start()
+            for t in senders:
+                t.join()
+            peak_threads = len(os.listdir("/proc/self/task"))
+            feed = cameras(app).get(table.id)
+            # the camera takes the newest frame when it is free: wait until it has read the last one
+            deadline = time.monotonic() + 120
+            while feed is not None and feed.frames.last_push is not None and time.monotonic() < deadline \
+                    and getattr(feed, "size", None) not in (None, feed.frames.size):
+                time.sleep(0.2)
+            gc.collect()
+            after = {"rss_mb": _resident_mb(), "threads": len(os.listdir("/proc/self/task")),
+                     "threads_while_sending": peak_threads,
+                     "pipelines_alive": sum(isinstance(o, Pipeline) for o in gc.get_objects())}
+            cpu = time.process_time() - started
+    load.append(round(os.getloadavg()[0], 2))
+    return {"frames": count, "clients": clients, "answers": answers, "before": before, "after": after,
+            "cpu_s": round(cpu, 1), "load_average": load}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``companion bench camera [--frames N] [--json]``."""
     parser = argparse.ArgumentParser(prog="companion bench camera", description=__doc__.splitlines()[0])
@@ -125,7 +191,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=0.3,
                         help="seconds between frames at most (the phone page's 0.3)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--new-sizes", type=int, default=0, metavar="N",
+                        help="instead: N frames of new sizes to one table (memory and threads)")
+    parser.add_argument("--clients", type=int, default=1, help="phones sending --new-sizes frames at once")
     args = parser.parse_args(argv)
+    if args.new_sizes:
+        report = new_sizes(args.new_sizes, args.clients)
+        print(json.dumps(report, indent=1))
+        return 0
     if args.frames < 3:
         parser.error("send at least 3 frames (the pipeline confirms a table on two still frames)")
     report = run(args.frames, args.interval)

@@ -13,8 +13,8 @@ Time per decision is the time of ``decide`` (building the seat's view and choosi
 one core: wall time, and the process's CPU time (what one core spends on it, whatever else the
 machine runs); median and 95th percentile per level.
 
-``companion bench players [--games N] [--seed S] [--game ID] [--players N] [--levels A,B]
-[--markdown FILE]``
+``companion bench players [--games N] [--seed S] [--game ID] [--players N] [--levels A:B,...]
+[--every-count] [--markdown FILE]`` (``--every-count``: every player count each game allows).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import time
 from typing import Any, Sequence
 
 from companion.engine import Game
-from companion.games import new_game
+from companion.games import game_class, new_game
 from companion.players import LEVELS, decide
 
 TABLES = (("hills", 2), ("wheel", 2), ("wheel", 4), ("spartacus", 3), ("spartacus", 5),
@@ -39,6 +39,16 @@ PAIRINGS = (("beginner", "random"), ("good", "random"), ("strong", "random"),
 SOLO_LEVELS = ("random", "beginner", "good", "strong")
 NEAR_PERFECT = 20
 """A solo Chains game counts as won at this score or more (a perfect game is 23)."""
+
+
+def every_count() -> list[tuple[str, int]]:
+    """(game, players) for every game of ``TABLES`` and every player count its rules allow."""
+    games = dict.fromkeys(game_id for game_id, _ in TABLES)
+    out = []
+    for game_id in games:
+        cls = game_class(game_id)
+        out += [(game_id, n) for n in range(cls.min_players, cls.max_players + 1)]
+    return out
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -136,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", help="only this game id")
     parser.add_argument("--players", type=int, help="only this player count")
     parser.add_argument("--levels", help="only these pairings, e.g. strong:good,good:beginner")
+    parser.add_argument("--every-count", action="store_true",
+                        help="every player count each game allows, not only the usual tables")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table to FILE")
     args = parser.parse_args(argv)
     pairs = PAIRINGS
@@ -145,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if len(p) != 2 or any(x not in (*LEVELS, "random") for x in p):
                 parser.error(f"--levels takes LEVEL:LEVEL pairs of {', '.join(LEVELS)}, random")
     rows, times = [], {}
-    for game_id, players in TABLES:
+    for game_id, players in (every_count() if args.every_count else TABLES):
         if (args.game and game_id != args.game) or (args.players and players != args.players):
             continue
         per: dict[str, list[float]] = times.setdefault((game_id, players), {})

@@ -16,7 +16,8 @@ Three parts:
 * conditions (``--part conditions``, only when asked): a real table (``tablesim.synthetic.Conditions``:
   a camera at 45–90° at several yaws, a barrel lens, motion blur of 3–9 px, glare, a phone screen
   held over the table, a lighting gradient) per scale; identified / visible (a marker seen at
-  ≥ 1.35 px/mm along the card's worse axis and not hidden), duplicates and misidentified cards
+  least as fine as the set-up check's line, ``--visible``, along the card's worse axis and not
+  hidden), duplicates and misidentified cards
   (counted over every card, however coarse), against pyzbar on the full frame;
 * surfaces (``--part surfaces``, only when asked): the table's surface (``tablesim.synthetic.SURFACES``:
   calm wood, busy wood grain, cloth, a patterned tablecloth, glass with reflections) at 1.0, 1.2,
@@ -497,15 +498,18 @@ def score_reports(truth: list[tuple[str, tuple[float, float]]], reported: list[t
 
 
 def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None,
-                   scales: Sequence[float] | None = None) -> dict[str, Any]:
+                   scales: Sequence[float] | None = None, visible: float | None = None) -> dict[str, Any]:
     """Per condition and scale: mid-game tables of all five games seen by a fresh pipeline
     (calibrating itself from the K-CAL markers when all four are in view, else given the true
-    calibration); identified / visible (``tablesim.synthetic.VISIBLE_PX_PER_MM`` along the card's
-    worse axis, a marker not covered by a card, the hand, glare or the phone), duplicates,
-    misidentified (cards from the screen among them), the full look's time; with pyzbar on the
-    full frame as the baseline."""
+    calibration); identified / visible (a marker seen at least ``visible`` px/mm along the card's
+    worse axis — default the set-up check's line, ``camera_check.READ_PX_PER_MM``, where it
+    promises cards will read —, not covered by a card, the hand, glare or the phone),
+    duplicates, misidentified (cards from the screen among them), the full look's time; with
+    pyzbar on the full frame as the baseline."""
     from tablesim import synthetic
     from vision.pipeline import Pipeline
+    from vision.table.camera_check import READ_PX_PER_MM
+    visible = READ_PX_PER_MM if visible is None else visible
     chosen = conditions()
     names = list(chosen) if names is None else list(names)
     scales = ((1.2, 1.7) if quick else SCALES) if scales is None else scales
@@ -519,7 +523,7 @@ def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None
             load = [round(os.getloadavg()[0], 2)]
             r = {"visible": 0, "identified": 0, "duplicates": 0, "misidentified": 0, "from_screen": 0,
                  "baseline_identified": 0, "baseline_misidentified": 0, "tables": 0, "frames": 0,
-                 "self_calibrated": 0, "below_1.35": 0}
+                 "self_calibrated": 0, "below_visible": 0, "visible_px_per_mm": visible}
             full_ms: list[float] = []
             for g, game_id in enumerate(GAME_PLAYERS):
                 view = View(game_id, scale, seed=g + 1, conditions=cond)
@@ -528,12 +532,12 @@ def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None
                     shots = [synthetic.render_frame(view.cam, placed_cards, 100 * k + i) for i in range(stills)]
                     last = shots[-1]
                     found = [placed_cards[i] for i in synthetic.visible_truth(
-                        view.cam, placed_cards, last.hidden, synthetic.VISIBLE_PX_PER_MM)]
+                        view.cam, placed_cards, last.hidden, visible)]
                     truth = [(p.shown_id, p.centre) for p in found if not p.card_id.startswith("K-CAL")]
                     lying = [(p.shown_id, p.centre) for p in placed_cards if not p.card_id.startswith("K-CAL")]
                     res = synthetic.card_resolution(view.cam, placed_cards)
-                    r["below_1.35"] += int(sum(1 for p, m in zip(placed_cards, res)
-                                               if not p.card_id.startswith("K-CAL") and m.max() < synthetic.VISIBLE_PX_PER_MM))
+                    r["below_visible"] += int(sum(1 for p, m in zip(placed_cards, res)
+                                                  if not p.card_id.startswith("K-CAL") and m.max() < visible))
                     pipeline = Pipeline(game_id, GAME_PLAYERS[game_id], layout=view.layout, decoder=decoder)
                     corners = [p for p in placed_cards if p.card_id.startswith("K-CAL")]
                     truth_cal = replace(view.true_calibration, markers=tuple(sorted(view.layout.markers)))
@@ -643,13 +647,13 @@ def _print_surfaces(result: dict[str, Any]) -> None:
 
 def _print_conditions(result: dict[str, Any]) -> None:
     print("condition            px/mm  visible  identified  dupl.  misid. (screen) | pyzbar  misid. | "
-          "cards <1.35  self-cal.  full look ms  load")
+          "cards < line  self-cal.  full look ms  load")
     for name, per in result.items():
         for scale, r in per.items():
             print(f"{name:<20} {scale:>5}  {r['visible']:>7}  {100 * r['identified_share']:>9.2f}%  "
                   f"{r['duplicates']:>5}  {r['misidentified']:>6} ({r['from_screen']:>2})    | "
                   f"{100 * r['baseline_share']:>6.2f}%  {r['baseline_misidentified']:>5} | "
-                  f"{r['below_1.35']:>11}  {r['self_calibrated']:>4}/{r['tables']:<4} "
+                  f"{r['below_visible']:>12}  {r['self_calibrated']:>4}/{r['tables']:<4} "
                   f"{r['full_look_ms']['median']:>6}/{r['full_look_ms']['p95']:<6} "
                   f"{r['load_average'][0]}/{r['load_average'][1]}")
     sys.stdout.flush()
@@ -676,7 +680,7 @@ def table_script(game_id: str, players: int, options: dict[str, Any], seed: int)
     deck and turning it over (one motion), plus the table before a ruling is carried out by hand
     (a Chains misfit lying turned over, a Prussia card drawn)."""
     from companion.games import new_game
-    from tablesim.scripted import PRE_RULING_FRAMES, SAME_MOTION, table_move
+    from tablesim.scripted import SAME_MOTION, pre_ruling_layouts, table_move
     rng = random.Random(seed)
     ref = new_game(game_id, players, options)
     steps = [TableStep(ref.layout(), 0)]
@@ -686,11 +690,7 @@ def table_script(game_id: str, players: int, options: dict[str, Any], seed: int)
         events = ref.apply(move)
         if (game_id, move.kind) in SAME_MOTION and move.player != CHANCE and ref.is_chance_node():
             continue
-        for event in events:
-            for frame in PRE_RULING_FRAMES.get(game_id, {}).get(event.kind, []):
-                shown = frame(before, ref.layout(), event)
-                if shown is not None:
-                    steps.append(TableStep(shown, len(ref.log)))
+        steps += [TableStep(shown, len(ref.log)) for shown in pre_ruling_layouts(game_id, before, ref.layout(), events)]
         steps.append(TableStep(ref.layout(), len(ref.log)))
     return list(ref.log), steps
 
@@ -930,6 +930,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         + ", ".join(conditions()) + ")")
     parser.add_argument("--scales", help="conditions: comma-separated px/mm (default 1.2,1.7 with "
                         "--quick, else " + ",".join(map(str, SCALES)) + ")")
+    parser.add_argument("--visible", type=float, help="conditions: a card counts as visible from this px/mm "
+                        "along its worse axis (default: the set-up check's line, 1.2; 1.35 before it moved)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
     parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")
@@ -955,7 +957,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             scales = None if not args.scales else [float(x) for x in args.scales.split(",")]
         except ValueError:
             parser.error(f"--scales {args.scales!r}: give px/mm numbers, e.g. 1.2,1.7")
-        result["conditions"] = condition_bins(args.quick, args.decoder, names, scales)
+        result["conditions"] = condition_bins(args.quick, args.decoder, names, scales, args.visible)
         if not args.json:
             _print_conditions(result["conditions"])
     if args.part == "surfaces":

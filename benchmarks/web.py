@@ -190,13 +190,20 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def start_server(kind: str = "companion", https: bool = False) -> tuple[subprocess.Popen, int]:
+def start_server(kind: str = "companion", https: bool = False,
+                 env_extra: dict[str, str | None] | None = None) -> tuple[subprocess.Popen, int]:
     """A server process on a free loopback port with a fresh database: ``companion serve`` or
-    (``kind``) the app on another WSGI server; returns once ``/health`` answers."""
+    (``kind``) the app on another WSGI server; returns once ``/health`` answers. ``env_extra``:
+    environment variables to set (None: to remove) for the server."""
     port = free_port()
     workdir = tempfile.mkdtemp(prefix="bench-web-")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent) + os.pathsep
                + os.environ.get("PYTHONPATH", ""))
+    for key, value in (env_extra or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
     db = os.path.join(workdir, "bench.db")
     if kind == "companion":
         command = ["-m", "companion", "serve", "--port", str(port), "--db", db] + (["--https"] if https else [])
@@ -477,8 +484,26 @@ def serve_with(kind: str, port: int, db: str, https: bool) -> None:
         sys.exit(f"unknown server {kind}")
 
 
-SEEN_JS = """() => { window.__seen = {}; document.body.addEventListener('tc:updated',
-    e => { window.__seen[e.detail] = Date.now(); }); }"""
+ARRIVAL_JS = """(() => { const Plain = window.EventSource; window.__arrived = {};
+  window.EventSource = function (url, options) {   // the page's stream: when each view event arrives
+    const source = new Plain(url, options);
+    source.addEventListener('view', e => { window.__arrived[JSON.parse(e.data).version] = Date.now(); });
+    return source; }; })()"""
+"""Run before the page's own script: the time each ``view`` event (the view sent with the version)
+reaches the page, before the page draws it."""
+SEEN_JS = """() => { window.__seen = {}; window.__parts = {};
+  document.body.addEventListener('tc:updated', e => {
+    window.__seen[e.detail] = Date.now();
+    // when the view reached the page: sent with the event, or the answer of the page's fetch
+    const views = performance.getEntriesByType('resource').filter(r => r.name.includes('/view?'));
+    const last = views[views.length - 1];
+    if (window.__arrived[e.detail] !== undefined) window.__parts[e.detail] = [window.__arrived[e.detail], 'event'];
+    else if (last) window.__parts[e.detail] = [performance.timeOrigin + last.responseEnd, 'fetch'];
+    performance.clearResourceTimings();
+  }); }"""
+PARTS = ("tap → the view reaches the page (move posted and committed, view drawn by the server, sent)",
+         "the view drawn (HTML swapped in)")
+"""The parts of a tap → other phone update the browser bench reports (medians)."""
 TAP_JS = """([index]) => { const b = document.querySelectorAll('#moves button.mv')[index];
     const t = Date.now(); b.click(); return t; }"""
 
@@ -493,6 +518,8 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
     from webui.core.server import RunningServer
     rng = random.Random(seed)
     latencies: list[float] = []
+    parts: list[tuple[float, float]] = []
+    how: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, \
             RunningServer(create_app({"DB": str(Path(tmp) / "browser.db")})) as srv, \
             playwright.sync_playwright() as pw:
@@ -509,6 +536,7 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
             ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
             # the phone's cookie, as joining by the code leaves it (the page's event stream sends it)
             ctx.add_cookies([{"name": f"tc_{table['id']}", "value": token, "url": srv.url}])
+            ctx.add_init_script(ARRIVAL_JS)
             page = ctx.new_page()
             page.goto(f"{srv.url}/t/{table['id']}")
             page.wait_for_selector(".gameview")
@@ -539,12 +567,65 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
             for page in pages:
                 if page is not mover:
                     page.wait_for_function("v => window.__seen[v] !== undefined", arg=version, timeout=10000)
-                    latencies.append(page.evaluate("v => window.__seen[v]", version) - sent)
+                    seen, part = page.evaluate("v => [window.__seen[v], window.__parts[v]]", version)
+                    latencies.append(seen - sent)
+                    if part:
+                        parts.append((part[0] - sent, seen - part[0]))
+                        how[part[1]] = how.get(part[1], 0) + 1
             done += 1
         chromium.close()
     return {"game": game, "players": players, "taps": done, "updates": len(latencies),
             "p50_ms": round(statistics.median(latencies), 1), "p95_ms": round(_percentile(latencies, 0.95), 1),
-            "max_ms": round(max(latencies), 1), "loadavg": os.getloadavg()[0]}
+            "max_ms": round(max(latencies), 1), "loadavg": os.getloadavg()[0],
+            "parts_p50_ms": {name: round(statistics.median(p[i] for p in parts), 1) for i, name in enumerate(PARTS)}
+            if parts else {}, "views_by": how}
+
+
+def _timed_get(port: int, path: str, cookie: str | None = None) -> tuple[int, float]:
+    """GET ``path`` with an optional cookie; (status, wall milliseconds to the last byte)."""
+    start = time.perf_counter()
+    conn = _connect(port, 30)
+    try:
+        conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+        resp = conn.getresponse()
+        resp.read()
+        return resp.status, (time.perf_counter() - start) * 1000
+    finally:
+        conn.close()
+
+
+def cold(runs: int = 3, pause: float = 0.0) -> list[dict[str, Any]]:
+    """A fresh ``companion serve`` (new process, new database) per run: the time until it answers
+    ``/health``, then the first host page (``/host``, ``pause`` seconds after ``/health`` answered:
+    0 is the worst case, a person opening the printed address takes longer), a second one, and the
+    first host screen and phone page of a new table. Wall milliseconds, with the load average.
+    The runs share one new cache folder: the first is a server's first start ever (no compiled
+    templates kept), the others a later start. The server runs with Python's bytecode files, as an
+    installed package has them (this machine's PYTHONDONTWRITEBYTECODE would compile every module)."""
+    rows = []
+    cache = tempfile.mkdtemp(prefix="bench-cold-cache-")
+    for run in range(runs):
+        started = time.perf_counter()
+        server, port = start_server(env_extra={"XDG_CACHE_HOME": cache, "PYTHONDONTWRITEBYTECODE": None})
+        try:
+            ready = (time.perf_counter() - started) * 1000
+            time.sleep(pause)
+            status, first = _timed_get(port, "/host")
+            _, second = _timed_get(port, "/host")
+            made = time.perf_counter()
+            code, table = _request(port, "POST", "/api/tables", {"game": "spartacus", "players": 3})
+            made = (time.perf_counter() - made) * 1000
+            seen, host_screen = _timed_get(port, f"/host/{table['id']}", f"tch_{table['id']}={table['host_token']}")
+            token = _join(port, table)
+            shown, phone = _timed_get(port, f"/t/{table['id']}", f"tc_{table['id']}={token}")
+            if (status, code, seen, shown) != (200, 201, 200, 200):
+                raise RuntimeError(f"/host answered {status}, a new table {code}, its pages {seen} and {shown}")
+            rows.append({"start": "first ever" if run == 0 else "later", "ready_ms": round(ready), "first_host_ms": round(first, 1), "second_host_ms": round(second, 1),
+                         "new_table_ms": round(made, 1), "first_host_screen_ms": round(host_screen, 1), "first_phone_page_ms": round(phone, 1),
+                         "loadavg": os.getloadavg()[0]})
+        finally:
+            stop_server(server)
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -570,6 +651,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", help=argparse.SUPPRESS)
     p.add_argument("--browser", action="store_true",
                    help="instead: tap → every other phone updated in headless Chromium, a context per player")
+    p.add_argument("--cold", action="store_true",
+                   help="instead: a fresh `companion serve` per run, the first host page and a new table's first pages")
+    p.add_argument("--runs", type=int, default=3, help="--cold: fresh servers started")
+    p.add_argument("--pause", type=float, default=0.0, help="--cold: seconds between the server answering and "
+                                                            "the first page (0: at once, the worst case)")
     p.add_argument("--players", type=int, default=4, help="--browser: players (a phone each)")
     p.add_argument("--taps", type=int, default=60, help="--browser: taps measured")
     args = p.parse_args(argv)
@@ -582,6 +668,17 @@ def main(argv: list[str] | None = None) -> int:
               f"{row['server']}: {row['silent_sockets']} silent TLS sockets, /health {row['health']} "
               f"in {row['health_ms']} ms")
         return 0 if row["health"] == [200, 200, 200] else 1
+    if args.cold:
+        rows = cold(args.runs, args.pause)
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        for r in rows:
+            print(f"{r['start']:>10} start: ready in {r['ready_ms']} ms; first /host {r['first_host_ms']} ms "
+                  f"(then {r['second_host_ms']} ms), a new table {r['new_table_ms']} ms, its host screen {r['first_host_screen_ms']} ms, "
+                  f"phone page {r['first_phone_page_ms']} ms  (load average {r['loadavg']:.1f})")
+        worst = max(r["first_host_ms"] for r in rows)
+        print(f"worst first host page: {worst:.0f} ms (goal: under 300 ms)")
+        return 0
     if args.browser:
         report = browser(args.players, args.taps)
         if args.json:
@@ -590,6 +687,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{report['game']} {report['players']} phones, {report['taps']} taps: tap → every other phone "
                   f"updated p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, max {report['max_ms']} ms "
                   f"({report['updates']} updates; load average {report['loadavg']:.1f})")
+            for name, ms in report["parts_p50_ms"].items():
+                print(f"  {name}: p50 {ms} ms")
+            print(f"  views reached the pages by: {report['views_by']}")
         return 0
     if args.views:
         rows = views()

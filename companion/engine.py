@@ -77,8 +77,13 @@ class FrozenDict(tuple):
     __slots__ = ()
 
 
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
 def freeze(value: Any) -> Any:
     """Turn JSON-like data into hashable values: lists become tuples, dicts sorted item tuples."""
+    if type(value) in _SCALARS:   # the common case first: every move names a card or a slot
+        return value
     if isinstance(value, FrozenDict):
         return value
     if isinstance(value, (list, tuple)):
@@ -144,6 +149,8 @@ def _param_words(value: Any) -> tuple[str, str]:
 
 
 def _params(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    if len(params) < 2:   # most moves name one thing: nothing to sort (playouts build many)
+        return tuple((k, freeze(v)) for k, v in params.items())
     return tuple(sorted((k, freeze(v)) for k, v in params.items()))
 
 
@@ -174,6 +181,10 @@ class Move:
     def get(self, name: str, default: Any = None) -> Any:
         """A parameter's value, or ``default`` when the move has no such parameter."""
         return dict(self.params).get(name, default)
+
+    def without(self, name: str) -> "Move":
+        """The same move without parameter ``name`` (a move worded without its hidden card)."""
+        return Move(self.player, self.kind, tuple(kv for kv in self.params if kv[0] != name))
 
     def to_json(self) -> dict[str, Any]:
         """The move as a JSON object: ``{"player": 0, "kind": "take", ...params}``."""

@@ -67,9 +67,7 @@ def play_through_camera(session: TableSession, seed: int, camera: Camera = full_
         if (ref.id, move.kind) in SAME_MOTION and move.player != CHANCE and ref.is_chance_node():
             continue   # the card is turned over in the same motion: no stable frame in between
         unseen_player_moves = 0
-        frames = [frame for e in events for f in PRE_RULING_FRAMES.get(ref.id, {}).get(e.kind, [])
-                  if (frame := f(before, ref.layout(), e)) is not None]
-        for frame in frames:   # the table before it carries out a ruling: the session waits for it
+        for frame in pre_ruling_layouts(ref.id, before, ref.layout(), events):   # the table before it carries out a ruling: the session waits for it
             pre = session.observe(camera(frame))
             counts["pending"] = counts.get("pending", 0) + 1
             if pre.kind == "prompt" and pre.prompt.kind == "choose":
@@ -129,3 +127,10 @@ PRE_RULING_FRAMES: dict[str, dict[str, list[Callable[[dict[str, Any], dict[str, 
     "prussia": {"ruling": [_prussia_drawn_frame]},
 }
 """Frames a camera sees between a move and the ruling the table carries out by hand."""
+
+
+def pre_ruling_layouts(game_id: str, before: dict[str, Any], after: dict[str, Any], events: list[Any]) -> list[dict[str, Any]]:
+    """The still tables a camera sees after a move and before the table carries out its rulings
+    by hand (a Chains misfit lying turned over in the work area, a Prussia card drawn)."""
+    return [frame for e in events for f in PRE_RULING_FRAMES.get(game_id, {}).get(e.kind, [])
+            if (frame := f(before, after, e)) is not None]

@@ -38,6 +38,7 @@ from companion.engine import simulate
 from companion.games import new_game
 from vision.table import layouts
 from vision.table.layouts import Cover, Placement, card_size, marker_squares
+from tablesim.scripted import pre_ruling_layouts
 
 FRAME_SIZE = (1920, 1080)
 SCALES = (1.2, 1.4, 1.7, 2.0)
@@ -1367,7 +1368,8 @@ def game_video(game_id: str, players: int, seed: int = 0, px_per_mm: float | Non
     """Frames of a whole simulated game (``companion.engine.simulate(seed)``) seen by a camera at
     ``px_per_mm`` (None: as close as shows the whole table; inside ``frame_size`` for a smaller
     frame): each state whose table looks
-    different to a camera (``layouts.knowable``) as ``stills`` equal frames (the first after a
+    different to a camera (``layouts.knowable``), and the table before a ruling is carried out by
+    hand (``tablesim.scripted.pre_ruling_layouts``), as ``stills`` equal frames (the first after a
     change reads as motion, the others as a still table). ``hide_deal``: the deal is shown for
     ``hidden_frames`` frames with a hand lying still over one card of it, and the hand leaves only
     once the first move is made: that card is first seen with the move. ``deal_by_hand``: the deal
@@ -1382,15 +1384,20 @@ def game_video(game_id: str, players: int, seed: int = 0, px_per_mm: float | Non
     last = None
     upto = len(moves)
     for n, move in enumerate(moves):
-        replay.apply(move)
-        layout = replay.layout()
-        now = layouts.knowable(game_id, layout, players)
-        if now != last:                 # a draw from a face-down pile: the table looks the same
-            last = now
-            shown.append(layouts.place(game_id, layout, players, random.Random(seed)))
-            upto = n + 1
-            if len(shown) == max_states:
-                break
+        before = replay.layout()
+        events = replay.apply(move)
+        after = replay.layout()
+        # the table stops before a ruling is carried out by hand (a Chains misfit lies turned over
+        # in the work area before the ruined work area goes to the dead pile): the camera sees it
+        for layout in pre_ruling_layouts(game_id, before, after, events) + [after]:
+            now = layouts.knowable(game_id, layout, players)
+            if now != last:             # a draw from a face-down pile: the table looks the same
+                last = now
+                shown.append(layouts.place(game_id, layout, players, random.Random(seed)))
+                upto = n + 1
+        if max_states is not None and len(shown) >= max_states:
+            shown = shown[:max_states]
+            break
     # moves after the last change shown (a card drawn and thrown away at once) no camera sees
     moves = moves[:upto] if max_states is not None else moves
     if deal_by_hand:

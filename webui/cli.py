@@ -70,6 +70,9 @@ def _serve(args: argparse.Namespace) -> int:
         config["DB"] = str(Path(demo_dir.name) / "demo.db")
         print(tr("Demo database (deleted when the demo stops): {db}", db=config["DB"]))
     app = create_app(config)
+    from webui.core.warm import keep_compiled_templates, warm_up
+    keep_compiled_templates(app)
+    warm_up(app)   # the host page and game engines now, a table's pages while the terminal prints
     tables = app.extensions["tables"]
     try:
         server = RunningServer(app, host, args.port, tls=tls)

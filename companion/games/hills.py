@@ -99,11 +99,19 @@ def names(card_ids: list[str]) -> tuple[str, str]:
     return " and ".join(p[0] for p in pairs), "と".join(p[1] for p in pairs)
 
 
-def shown(sides: list[list[str]]) -> tuple[str, str]:
-    """A hill's cards per colour as a reveal shows them: ("red 7, banner; blue 5", "赤 7・軍旗、青 5")."""
-    en = "; ".join(f"{SIDES[s]} {', '.join(short(c)[0] for c in sides[s])}" for s in (0, 1) if sides[s])
-    ja = "、".join(f"{COLOUR_WORDS[s][1]} {'・'.join(short(c)[1] for c in sides[s])}" for s in (0, 1) if sides[s])
+def shown(sides: list[list[str]], by_seat: bool = False) -> tuple[str, str]:
+    """A hill's cards per colour as a reveal shows them: ("red 7, banner; blue 5", "赤 7・軍旗、青 5");
+    ``by_seat``: per player instead, as the log says it ("P1 7, banner; P2 5", named by the table)."""
+    heads = [who(s) if by_seat else (SIDES[s], COLOUR_WORDS[s][1]) for s in (0, 1)]
+    en = "; ".join(f"{heads[s][0]} {', '.join(short(c)[0] for c in sides[s])}" for s in (0, 1) if sides[s])
+    ja = "、".join(f"{heads[s][1]} {'・'.join(short(c)[1] for c in sides[s])}" for s in (0, 1) if sides[s])
     return en, ja
+
+
+def who(seat: int) -> tuple[str, str]:
+    """A seat in an event's words, "P1" / "プレイヤー1": the table names it ("Ann"), so the log
+    speaks of players, not colours."""
+    return f"P{seat + 1}", f"プレイヤー{seat + 1}"
 
 
 def _reason(en: str, ja: str) -> Reason:
@@ -433,7 +441,7 @@ class Game(engine.Game):
         self.last_hill[p] = hill_no
         self.turn = 1 - p
         hill["cards"].append({"seat": p, "card": card_id})
-        events: list[Event] = []
+        events: list[Event] = [self._placed_event(p, hill_no, card_id, hill["revealed"])]
         if hill["revealed"]:
             if hill["barricade"]:
                 events += self._cancel(hill_no, [len(hill["cards"]) - 2, len(hill["cards"]) - 1], p)
@@ -446,6 +454,17 @@ class Game(engine.Game):
             events += self._reveal(hill_no)
         return events + self._continue()
 
+    def _placed_event(self, seat: int, hill_no: int, card_id: str | None, face_up: bool) -> Event:
+        """The log's line for a placement, by player: the card only when it lies face up (a face-down
+        card is named by nobody, its owner included, until the hill turns face up)."""
+        en, ja = who(seat)
+        if face_up and card_id is not None:
+            card_en, card_ja = name(card_id)
+            return Event.of("card_placed", f"{en} places {card_en} at hill {hill_no}.",
+                            f"{ja}が{card_ja}を丘{hill_no}に置きました。", player=seat, hill=hill_no, card=card_id)
+        return Event.of("card_placed", f"{en} places a card face down at hill {hill_no}.",
+                        f"{ja}が丘{hill_no}にカードを伏せて置きました。", player=seat, hill=hill_no)
+
     def _cancel(self, hill_no: int, positions: list[int], bound: int) -> list[Event]:
         """A banner cancels a card: both leave the game; ``bound`` may not return there next turn."""
         hill = self.hills[hill_no - 1]
@@ -456,11 +475,11 @@ class Game(engine.Game):
         if hill_no not in self.bound[bound]:
             self.bound[bound].append(hill_no)
         en, ja = names(gone)
-        who_en, who_ja = COLOUR_WORDS[bound]
+        who_en, who_ja = who(bound)
         text = f"Banner at hill {hill_no}: {en} leave the game."
         text_ja = f"丘{hill_no}の軍旗: {ja}がゲームから除外されます。"
         if self.hand_count[bound]:
-            text += f" {who_en.capitalize()} may not place at hill {hill_no} on their next turn."
+            text += f" {who_en} may not place at hill {hill_no} on their next turn."
             text_ja += f"{who_ja}は次の手番で丘{hill_no}に置けません。"
         return [Event.of("cards_cancelled", text, text_ja, hill=hill_no, cards=gone,
                                 bound=bound)]
@@ -472,7 +491,7 @@ class Game(engine.Game):
         hill["revealed"] = True
         final = len({c["seat"] for c in cards}) == 1
         sides = [[c["card"] for c in cards if c["seat"] == s] for s in (0, 1)]
-        shown_en, shown_ja = shown(sides)
+        shown_en, shown_ja = shown(sides, by_seat=True)
         if final:
             text, text_ja = f"Final reveal at hill {hill_no}: {shown_en}.", f"丘{hill_no}の最終公開: {shown_ja}。"
         else:
@@ -504,8 +523,8 @@ class Game(engine.Game):
             events.append(Event.of(
                 "card_removed",
                 f"Same value banned at hill {hill_no}: {en} is removed from the game "
-                f"({SIDES[owner]} already has a {v} there).",
-                f"丘{hill_no}で同じ値は禁止: {ja}はゲームから除外されます({COLOUR_WORDS[owner][1]}が既に{v}を置いています)。",
+                f"({who(owner)[0]} already has a {v} there).",
+                f"丘{hill_no}で同じ値は禁止: {ja}はゲームから除外されます({who(owner)[1]}が既に{v}を置いています)。",
                 hill=hill_no, card=revealing["card"], seat=revealing["seat"]))
         return events
 
@@ -550,20 +569,21 @@ class Game(engine.Game):
         if w is None:
             return Event.of("hill_awarded", f"Hill {h}: nobody is there; nobody takes it.",
                                    f"丘{h}: 誰もいないので獲得者なし。", **r)
-        en, ja = COLOUR_WORDS[w]
+        en, ja = who(w)
+        (red, red_ja), (blue, blue_ja) = who(0), who(1)
         if r["reason"] == "alone":
             return Event.of("hill_awarded", f"Hill {h} goes to {en} (only {en} is there).",
                                    f"丘{h}は{ja}が獲得({ja}のみ)。", **r)
         if self.options["highest_card"]:
-            cmp_en = (f"highest cards red {', '.join(map(str, sorted(r['red'], reverse=True)))} "
-                      f"against blue {', '.join(map(str, sorted(r['blue'], reverse=True)))}")
-            cmp_ja = (f"最強カード 赤{'・'.join(map(str, sorted(r['red'], reverse=True)))} 対 "
-                      f"青{'・'.join(map(str, sorted(r['blue'], reverse=True)))}")
+            cmp_en = (f"highest cards {red} {', '.join(map(str, sorted(r['red'], reverse=True)))} "
+                      f"against {blue} {', '.join(map(str, sorted(r['blue'], reverse=True)))}")
+            cmp_ja = (f"最強カード {red_ja} {'・'.join(map(str, sorted(r['red'], reverse=True)))} 対 "
+                      f"{blue_ja} {'・'.join(map(str, sorted(r['blue'], reverse=True)))}")
         else:
-            cmp_en = (f"red {'+'.join(map(str, r['red']))} = {r['red_sum']}, "
-                      f"blue {'+'.join(map(str, r['blue']))} = {r['blue_sum']}")
-            cmp_ja = (f"赤 {'+'.join(map(str, r['red']))}={r['red_sum']}、"
-                      f"青 {'+'.join(map(str, r['blue']))}={r['blue_sum']}")
+            cmp_en = (f"{red} {'+'.join(map(str, r['red']))} = {r['red_sum']}, "
+                      f"{blue} {'+'.join(map(str, r['blue']))} = {r['blue_sum']}")
+            cmp_ja = (f"{red_ja} {'+'.join(map(str, r['red']))}={r['red_sum']}、"
+                      f"{blue_ja} {'+'.join(map(str, r['blue']))}={r['blue_sum']}")
         if r["reason"] == "tie":
             cmp_en += f"; equal, so the start player ({en}) takes it"
             cmp_ja += f"、同点なので先手番({ja})"
@@ -578,10 +598,11 @@ class Game(engine.Game):
             verdict, verdict_ja = "A draw.", "引き分け。"
         else:
             w = 0 if scores[0] > scores[1] else 1
-            verdict, verdict_ja = f"{SIDES[w].capitalize()} wins.", f"{COLOUR_WORDS[w][1]}の勝ち。"
+            verdict, verdict_ja = f"{who(w)[0]} wins.", f"{who(w)[1]}の勝ち。"
+        (red, red_ja), (blue, blue_ja) = who(0), who(1)
         events.append(Event.of(
-            "game_over", f"Last card played — scoring: red {scores[0]}, blue {scores[1]}. {verdict}",
-            f"最後のカードが出されました — 決算: 赤{scores[0]}点、青{scores[1]}点。{verdict_ja}",
+            "game_over", f"Last card played — scoring: {red} {scores[0]}, {blue} {scores[1]}. {verdict}",
+            f"最後のカードが出されました — 決算: {red_ja} {scores[0]}点、{blue_ja} {scores[1]}点。{verdict_ja}",
             table=self.result, scores=scores, winners=self.winners()))
         return events
 

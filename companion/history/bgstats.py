@@ -1,6 +1,7 @@
-"""One mapping from a play to BG Stats, used by both ways of reaching the app: the one-play
-``bgstats://app.pushPlay`` link (``session_link``) and the whole-history import file
-(the app's backup JSON: ``games``, ``players``, ``locations``, ``plays`` with ``playerScores``)."""
+"""One mapping from a play to BG Stats, used by both ways of reaching the app: the one-play link
+(``play_link``, ``session_link``: BG Stats' documented "createPlay" link, which opens the app's
+import dialog on a phone where it is installed) and the whole-history import file (the app's backup
+JSON: ``games``, ``players``, ``locations``, ``plays`` with ``playerScores``)."""
 from __future__ import annotations
 
 import json
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from companion.dates import instant
-from companion.history.record import HistoryError, Play, Seat, plays_of
+from companion.history.record import HistoryError, Play, Seat, clean_location, plays_of
 from companion.i18n import N_, both
 
 if TYPE_CHECKING:
@@ -20,6 +21,9 @@ SOURCE = "Table Companion"
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/table-companion")
 """Stable uuids: the same play exported twice is the same play to BG Stats (no duplicates)."""
 ENDED_EARLY = "Ended early by the host: not played to the end; scores as they stood."
+LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+"""BG Stats' link for one play from another app (bgstatsapp.com, "Push plays to BG Stats from other apps
+or websites"): on a phone with the app it opens the app's import dialog, elsewhere the app's web page."""
 
 
 def stable_uuid(kind: str, key: str) -> str:
@@ -67,28 +71,49 @@ def comments(play: Play) -> str | None:
     return ENDED_EARLY if play.ended_early else None
 
 
+def rank(seat: Seat, play: Play) -> int:
+    """The seat's place by score (1 for the highest, ties share it); 0 when the scores are unknown."""
+    return 1 + sum(other.score > seat.score for other in play.seats) if play.knows("scores") else 0
+
+
 def push_payload(play: Play) -> dict[str, Any]:
-    """The JSON of a ``bgstats://app.pushPlay`` link for one play."""
+    """The JSON of the one-play link (``LINK``) for ``play`` as the history holds it (corrected)."""
     game = game_fields(play.game)
     payload: dict[str, Any] = {
         "sourceName": SOURCE, "sourcePlayId": play.id, "playDate": play_date(play),
         "durationMin": minutes(play),
         "game": {k: game[k] for k in ("name", "sourceGameId", "highestWins", "noPoints")},
-        "players": [{"name": s.name, "sourcePlayerId": f"table-companion:{person_key(s, play)}", **seat_fields(s, play)}
-                    for s in play.seats],
+        "players": [{"name": s.name, "sourcePlayerId": f"table-companion:{person_key(s, play)}",
+                     "rank": rank(s, play), **seat_fields(s, play)} for s in play.seats],
     }
     if comments(play):
         payload["comments"] = comments(play)
+    if play.location:
+        payload["location"] = play.location
     return payload
+
+
+def link(payload: Mapping[str, Any]) -> str:
+    """The one-play link (``LINK``) carrying ``payload`` (``push_payload``'s JSON)."""
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return LINK + urllib.parse.quote(data, safe="")
+
+
+def play_link(play: Play) -> str:
+    """The one-play link that records ``play`` in the BG Stats app."""
+    return link(push_payload(play))
 
 
 def session_payload(session: "TableSession", number: int | None = None) -> dict[str, Any]:
     """The "push play" JSON of a finished game of ``session`` (default: the last finished one),
-    derived from its log as the play history derives it, so the link and the file agree."""
+    derived from its log as the play history derives it and as the host corrected it in History,
+    so the link, the History page's button and the file agree."""
+    from companion.history.record import amended
     from companion.session.store import SessionError
     with session.lock:
         session.refresh()
-        plays = plays_of(session.store._db(), session.id, session)
+        db = session.store._db()
+        plays = [amended(db, p) or p for p in plays_of(db, session.id, session)]   # a deleted play: as played
     if not plays:
         raise SessionError(*both("no game of this session is finished yet"))
     if number is None:
@@ -100,15 +125,16 @@ def session_payload(session: "TableSession", number: int | None = None) -> dict[
 
 
 def session_link(session: "TableSession", number: int | None = None) -> str:
-    """A ``bgstats://app.pushPlay?data=…`` link that records a game of ``session`` in the BG Stats app."""
-    payload = json.dumps(session_payload(session, number), ensure_ascii=False, separators=(",", ":"))
-    return "bgstats://app.pushPlay?data=" + urllib.parse.quote(payload, safe="")
+    """The one-play link (``LINK``) that records a game of ``session`` in the BG Stats app."""
+    return link(session_payload(session, number))
 
 
 def export_file(plays: Sequence[Play]) -> dict[str, Any]:
-    """A BG Stats import file holding ``plays`` (real dates and durations, one location)."""
+    """A BG Stats import file holding ``plays`` (real dates and durations; each play's location, or
+    "Table Companion" for a play whose location nobody said)."""
     games: dict[str, dict[str, Any]] = {}
     players: dict[str, dict[str, Any]] = {}
+    locations: dict[str, dict[str, Any]] = {}
     out_plays = []
     for play in plays:
         if play.game not in games:
@@ -120,20 +146,23 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
             if key not in players:
                 players[key] = {"id": len(players) + 1, "uuid": stable_uuid("player", key), "name": seat.name,
                                 "isAnonymous": anonymous(seat)}
-            rank = 1 + sum(other.score > seat.score for other in play.seats) if play.knows("scores") else 0
-            scores.append({**seat_fields(seat, play), "playerRefId": players[key]["id"], "rank": rank,
+            scores.append({**seat_fields(seat, play), "playerRefId": players[key]["id"], "rank": rank(seat, play),
                            "newPlayer": False})
+        where = play.location or SOURCE
+        if where not in locations:
+            locations[where] = {"id": len(locations) + 1, "uuid": stable_uuid("location", where), "name": where}
         entry: dict[str, Any] = {
             "uuid": stable_uuid("play", play.id), "playDate": play_date(play),
             "durationMin": minutes(play), "gameRefId": games[play.game]["id"],
-            "locationRefId": 1, "ignored": False, "manualWinner": False, "rounds": 0,
+            "locationRefId": locations[where]["id"], "ignored": False, "manualWinner": False, "rounds": 0,
             "usesTeams": False, "scoringSetting": 0, "playerScores": scores,
             "sourcePlayId": play.id}
         if comments(play):
             entry["comments"] = comments(play)
         out_plays.append(entry)
     return {"games": list(games.values()), "players": list(players.values()),
-            "locations": [{"id": 1, "uuid": stable_uuid("location", SOURCE), "name": SOURCE}],
+            "locations": list(locations.values())
+            or [{"id": 1, "uuid": stable_uuid("location", SOURCE), "name": SOURCE}],
             "plays": out_plays}
 
 
@@ -168,6 +197,8 @@ class Person:
     looks_like: str | None
     """A known player with a similar name, offered for merging (never merged unasked)."""
     anonymous: bool = False
+    suggestions: tuple[str, ...] = ()
+    """The known players the import page offers first (``looks_like`` first, then close names)."""
 
 
 @dataclass(frozen=True)
@@ -233,21 +264,64 @@ def match_games(games: Sequence[Any]) -> list[GameMatch]:
     return found
 
 
+SUGGESTIONS = 3
+"""Known players offered per new name on the import page (the closest first); any other is typed."""
+
+
+class KnownNames:
+    """The known players, indexed once for all of an import's names: the same name in any case,
+    a first name, a name that differs by a typo, or one that begins with a known name. Each name
+    costs a few dict look-ups and one C pass (rapidfuzz) over the known names; difflib's check of
+    every pair was 61 s of CPU for 1,500 new names against 1,713 known."""
+
+    def __init__(self, known: Sequence[str]) -> None:
+        self.folded = {k.casefold(): k for k in known}
+        self.keys = list(self.folded)
+
+    def _close(self, key: str) -> list[tuple[str, float]]:
+        """(folded known name, score 0–100) of the names like ``key``, closest first."""
+        from rapidfuzz import fuzz, process
+        found = process.extract(key, self.keys, scorer=fuzz.ratio, score_cutoff=CLOSE_SCORE, limit=None)
+        return [(k, score) for k, score, _ in found]
+
+    def looks_like(self, name: str) -> str | None:
+        """A known player whose name is close to ``name`` ("Ann S." and "Ann", "Benjamin" and "Ben")."""
+        import difflib
+        key = name.casefold().strip()
+        if key in self.folded:
+            return None
+        first = key.replace(".", " ").split()[0] if key.split() else key
+        if first in self.folded and first != key:
+            return self.folded[first]
+        # rapidfuzz's ratio (longest common subsequence) is never below difflib's (its matching blocks
+        # are one such subsequence): it finds every name difflib would, and difflib picks among them
+        # as ``difflib.get_close_matches(key, known, n=1, cutoff=0.8)`` did over all of them
+        scored = [(difflib.SequenceMatcher(None, k, key).ratio(), k) for k, _ in self._close(key)]
+        close = max((pair for pair in scored if pair[0] >= 0.8), default=None)
+        if close:
+            return self.folded[close[1]]
+        prefix = next((key[:n] for n in range(len(key) - 1, 2, -1) if key[:n] in self.folded), None)
+        return self.folded[prefix] if prefix else None
+
+    def suggestions(self, name: str, first: str | None = None, most: int = SUGGESTIONS) -> tuple[str, ...]:
+        """Up to ``most`` known players ``name`` may be: ``first`` (``looks_like``'s), then the closest."""
+        key = name.casefold().strip()
+        out = [first] if first else []
+        for k, _ in self._close(key):
+            if len(out) >= most:
+                break
+            if self.folded[k] not in out and k != key:
+                out.append(self.folded[k])
+        return tuple(out)
+
+
+CLOSE_SCORE = 79.9
+"""rapidfuzz's cutoff (0–100) for a name like another: difflib's 0.8, less a rounding margin."""
+
+
 def looks_like(name: str, known: Sequence[str]) -> str | None:
-    """A known player whose name is close to ``name`` ("Ann S." and "Ann", "Benjamin" and "Ben")."""
-    import difflib
-    folded = {k.casefold(): k for k in known}
-    key = name.casefold().strip()
-    if key in folded:
-        return None
-    first = key.replace(".", " ").split()[0] if key.split() else key
-    if first in folded and first != key:
-        return folded[first]
-    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.8)
-    if close:
-        return folded[close[0]]
-    prefix = [k for k in folded if len(k) >= 3 and key.startswith(k)]
-    return folded[max(prefix, key=len)] if prefix else None
+    """A known player whose name is close to ``name`` (``KnownNames.looks_like``; index once for many)."""
+    return KnownNames(known).looks_like(name)
 
 
 def _ref(value: Any) -> bool:
@@ -294,6 +368,7 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
         raise HistoryError(*both("not a BG Stats export: expected \"games\", \"players\" and \"plays\" lists"))
     merge = {k.casefold().strip(): v for k, v in (merge or {}).items()}
     known_by = {k.casefold(): k for k in known}
+    index = KnownNames(known)
     for wanted in merge.values():
         if wanted.casefold() not in known_by:
             raise HistoryError(*both("--merge: {wanted!r} is not a known player (see `companion history "
@@ -301,6 +376,10 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
     games = {m.ref: m for m in match_games(data["games"])}
     names = {g["id"]: str(g.get("name") or "?") for g in data["games"] if isinstance(g, dict) and _ref(g.get("id"))}
     players = {p["id"]: p for p in data.get("players") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)}
+    # where each play was (our own "Table Companion" is no place: it stands for a location nobody said)
+    places = {loc["id"]: clean_location(loc.get("name")) for loc in data.get("locations") or []
+              if isinstance(loc, dict) and _ref(loc.get("id")) and loc.get("name") != SOURCE} \
+        if isinstance(data.get("locations"), list) else {}
     other: dict[str, int] = {}
     left: dict[str, int] = {}
     unknown: dict[str, int] = {}
@@ -375,15 +454,19 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
         early = raw.get("comments") == ENDED_EARLY
         for what in missing:
             unknown[what] = unknown.get(what, 0) + 1
+        where = raw.get("locationRefId")
         plays.append(Play(play_id, session, number, match.game, {"start_player": first}, started,
-                          int(minutes) * 60, early, 0, 0, seats, "bgstats", tuple(sorted(missing))))
+                          int(minutes) * 60, early, 0, 0, seats, "bgstats", tuple(sorted(missing)),
+                          places.get(where) if _ref(where) else None))
     people = []
     for ref, count in used.items():
         person = players[ref]
         name = clean_text(str(person.get("name") or ""))
         anon = bool(person.get("isAnonymous")) or not name
         target = None if anon else merge.get(name.casefold(), known_by.get(name.casefold()))
-        people.append(Person(ref, name, count, target, None if anon or target else looks_like(name, known), anon))
+        looks = None if anon or target else index.looks_like(name)
+        offered = () if anon else tuple(k for k in index.suggestions(name, looks) if k != target)
+        people.append(Person(ref, name, count, target, looks, anon, offered))
     people.sort(key=lambda p: (-p.plays, p.name.casefold()))
     return Reading(tuple(games.values()), tuple(people), tuple(plays),
                    tuple(sorted(other.items(), key=lambda kv: (-kv[1], kv[0]))),

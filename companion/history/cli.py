@@ -16,6 +16,7 @@ from companion.dates import day_bounds, duration, human, iso
 from companion.history import bgstats, exchange, query
 from companion.history.record import UNKNOWN_WORDS, HistoryError
 from companion.i18n import N_, both, cli_lang, ntr, pick, tr
+from companion.players import LEVEL_WORDS
 
 
 def _store(args: argparse.Namespace) -> Any:
@@ -29,7 +30,8 @@ def _filter(args: argparse.Namespace) -> query.Filter:
         until = day_bounds(args.date_to, end=True) if getattr(args, "date_to", None) else None
     except ValueError as err:
         raise HistoryError(*both("--from/--to: {err}", err=err)) from None
-    return query.Filter(getattr(args, "game", None), getattr(args, "player", None), since, until)
+    return query.Filter(getattr(args, "game", None), getattr(args, "player", None), since, until,
+                        getattr(args, "location", None))
 
 
 def columns(text: str) -> int:
@@ -71,6 +73,7 @@ def _list(args: argparse.Namespace) -> int:
     for p in reversed(plays):   # newest first, as on the History page
         early = tr(", ended early") if p.ended_early else ""
         imported = tr(", from {source}", source=p.source) if p.source else ""
+        imported += f", @ {p.location}" if p.location else ""
         seats = ", ".join(f"{s.name} {s.score if p.knows('scores') else '–'}{' ★' if s.winner else ''}"
                           for s in p.seats)
         took = duration(p.duration, cli_lang()) if p.knows("duration") else "–"
@@ -166,6 +169,9 @@ def _player(args: argparse.Namespace) -> int:
                           "games": [stats_json(r) for r in summary.games],
                           "head_to_head": [{"other": h.other, "plays": h.plays, "wins": h.wins,
                                             "losses": h.losses, "draws": h.draws} for h in summary.head_to_head],
+                          "against_companion": [{"level": h.other, "plays": h.plays, "wins": h.wins,
+                                                 "losses": h.losses, "draws": h.draws}
+                                                for h in summary.against_companion],
                           "scores": {g: [s for _, s in pts] for g, pts in summary.scores.items()}},
                          ensure_ascii=False, indent=2))
         return 0
@@ -185,6 +191,11 @@ def _player(args: argparse.Namespace) -> int:
             right(w, 5) for w in (tr("plays"), tr("won"), tr("lost"), tr("drawn"))))
         for h in summary.head_to_head:
             print(f"    {padded(h.other, 16)} {h.plays:>5} {h.wins:>5} {h.losses:>5} {h.draws:>5}")
+    for h in summary.against_companion:   # one line per level the companion played against them
+        words = LEVEL_WORDS.get(h.other)
+        level = h.other if words is None else pick(str(words), words.ja, lang)
+        print(tr("    against the companion ({level}): {plays} plays, {wins} won, {losses} lost, {draws} drawn",
+                 level=level, plays=h.plays, wins=h.wins, losses=h.losses, draws=h.draws))
     return 0
 
 
@@ -364,6 +375,7 @@ def register(subparsers: Any) -> None:
         q = add(name, func, tr(text))
         q.add_argument("--game", choices=GAME_IDS)
         q.add_argument("--player", help=tr("only plays with this player (any case)"))
+        q.add_argument("--location", help=tr("only plays at this location (any case)"))
         q.add_argument("--json", action="store_true", help=tr("machine-readable, ISO 8601 dates"))
 
     q = add("player", _player, tr("one player: plays, wins and win %% per game, average, best, streaks, "

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from companion.dates import iso_utc
-from companion.history.record import Edit, HistoryError, Play, apply_changes, delete_play, edit_of, edits_of, \
-    keep_edit, read_plays, write_play
+from companion.history.record import Edit, HistoryError, Play, apply_changes, clean_location, delete_play, edit_of, \
+    edits_of, keep_edit, read_plays, write_play
 from companion.i18n import both
 
 MAX_SCORE = 10**6
@@ -86,9 +86,11 @@ def _now() -> str:
     return iso_utc(time.time())
 
 
-def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: int | None = None) -> Play:
-    """Correct a play's names, scores and winners (and its duration, in minutes); returns the play as
-    it now stands. Refused with the reason, changing nothing, when the seats do not fit."""
+def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: int | None = None,
+            location: str | None = None) -> Play:
+    """Correct a play's names, scores and winners (and its duration, in minutes, and where it was
+    played: "" says nowhere, None keeps it); returns the play as it now stands. Refused with the
+    reason, changing nothing, when the seats do not fit."""
     from companion.session.store import clean_text
     fixed = []
     for i, seat in enumerate(seats):
@@ -114,6 +116,10 @@ def correct(store: Any, play_id: str, seats: Sequence[SeatFix], duration_min: in
             changes["duration"] = duration_min * 60
         elif earlier and earlier.changes and earlier.changes.get("duration") is not None:
             changes["duration"] = earlier.changes["duration"]   # a second correction keeps the first's duration
+        if location is not None:
+            changes["location"] = clean_location(location)
+        elif earlier and earlier.changes and "location" in earlier.changes:
+            changes["location"] = earlier.changes["location"]
         keep_edit(db, Edit(play_id, _now(), False, changes, original))
         new = apply_changes(original, changes)
         write_play(db, new)

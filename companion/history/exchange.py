@@ -7,20 +7,21 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from companion.dates import iso, iso_utc
 from companion.history import bgstats
-from companion.history.record import UNKNOWN_FIELDS, Edit, HistoryError, Play, Seat, amended, edits_of, keep_edit, \
-    play_dict, write_play
+from companion.history.record import UNKNOWN_FIELDS, Edit, HistoryError, Play, Seat, amended, clean_location, \
+    edits_of, keep_edit, play_dict, write_play
 from companion.i18n import both
+from companion.players import LEVELS
 
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
 CSV_FIELDS = ("date", "game", "title", "play", "duration_min", "seat", "name", "score", "winner",
-              "start_player", "ended_early", "kept_by", "options")
+              "start_player", "ended_early", "kept_by", "options", "location")
 
 
 def players_of(db: Any, plays: Sequence[Play] | None) -> list[dict[str, Any]]:
@@ -78,7 +79,8 @@ def export_csv(plays: Sequence[Play]) -> str:
             writer.writerow([spreadsheet_text(cell) for cell in (
                 when, p.game, titles[p.game], p.id, round(p.duration / 60) if p.knows("duration") else "",
                 s.seat + 1, s.name, s.score if p.knows("scores") else "", int(s.winner),
-                int(s.start) if p.knows("start") else "", int(p.ended_early), p.kept_by, options)])
+                int(s.start) if p.knows("start") else "", int(p.ended_early), p.kept_by, options,
+                p.location or "")])
     return out.getvalue()
 
 
@@ -123,8 +125,13 @@ def _play_from(data: Any, where: str) -> Play:
         player = s.get("player")
         if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
             raise HistoryError(*both("{at}: 'player' must be a player id or null", at=at))
+        companion = s.get("companion")
+        if companion is not None and companion not in LEVELS:
+            raise HistoryError(*both("{at}: 'companion' must be one of {levels} or absent, got {value!r}",
+                                     at=at, levels=", ".join(LEVELS), value=companion))
         seats.append(Seat(_need(s, "seat", int, at), _need(s, "name", str, at), _need(s, "score", int, at),
-                          _need(s, "winner", bool, at), _need(s, "start", bool, at), player))
+                          _need(s, "winner", bool, at), _need(s, "start", bool, at), player,
+                          companion=companion))
     session = data.get("session")
     if session is not None and not isinstance(session, str):
         raise HistoryError(*both("{where}: 'session' must be text or null", where=where))
@@ -133,18 +140,21 @@ def _play_from(data: Any, where: str) -> Play:
         raise HistoryError(*both("{where}: 'source' must be text or null", where=where))
     if not isinstance(unknown, list) or any(u not in UNKNOWN_FIELDS for u in unknown):
         raise HistoryError(f"{where}: 'unknown' lists some of {', '.join(UNKNOWN_FIELDS)}")
+    location = data.get("location")
+    if location is not None and not isinstance(location, str):
+        raise HistoryError(*both("{where}: 'location' must be text or null", where=where))
     return Play(_need(data, "id", str, where), session, _need(data, "number", int, where), game,
                 _need(data, "options", dict, where), started, _need(data, "duration", int, where),
                 _need(data, "ended_early", bool, where), _need(data, "camera_moves", int, where),
-                _need(data, "tapped_moves", int, where), tuple(seats), source, tuple(sorted(unknown)))
+                _need(data, "tapped_moves", int, where), tuple(seats), source, tuple(sorted(unknown)),
+                clean_location(location))
 
 
 def _local(play: Play, ids: dict[int, int]) -> Play:
     """``play`` with the file's player ids turned into this database's (an unknown one: found by name)."""
     seats = tuple(Seat(s.seat, s.name, s.score, s.winner, s.start, ids.get(s.player) if s.player is not None
-                       else None) for s in play.seats)
-    return Play(play.id, play.session, play.number, play.game, play.options, play.started, play.duration,
-                play.ended_early, play.camera_moves, play.tapped_moves, seats, play.source, play.unknown)
+                       else None, companion=s.companion) for s in play.seats)
+    return replace(play, seats=seats)
 
 
 def _edit_from(data: Any, where: str) -> Edit:
@@ -154,6 +164,8 @@ def _edit_from(data: Any, where: str) -> Edit:
     if changes is not None and not (isinstance(changes, dict) and isinstance(changes.get("seats"), list)):
         raise HistoryError(*both("{where}: 'changes' must hold the corrected 'seats' (or be null for a "
                                  "deletion)", where=where))
+    if changes is not None and changes.get("location") is not None and not isinstance(changes["location"], str):
+        raise HistoryError(*both("{where}: 'location' must be text or null", where=where))
     for i, seat in enumerate((changes or {}).get("seats", [])):
         if not (isinstance(seat, dict) and isinstance(seat.get("name"), str) and isinstance(seat.get("score"), int)
                 and isinstance(seat.get("winner"), bool)):

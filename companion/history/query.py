@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Sequence
 
 from companion.history.record import Play, Seat, read_plays
+from companion.players import LEVELS
 
 
 @dataclass(frozen=True)
 class Filter:
-    """Which plays: a game id, a player's name (any case), and a date range (ISO UTC instants)."""
+    """Which plays: a game id, a player's name (any case), a date range (ISO UTC instants) and a
+    location (any case)."""
 
     game: str | None = None
     player: str | None = None
     since: str | None = None
     until: str | None = None
+    location: str | None = None
 
     def where(self) -> tuple[str, list[Any]]:
         """The SQL WHERE clause on ``plays p`` and its parameters."""
@@ -34,11 +37,18 @@ class Filter:
         if self.until:
             parts.append("p.started <= ?")
             params.append(self.until)
+        if self.location:   # ``plays`` gives the location as stored (SQLite folds only ASCII case)
+            parts.append("p.location = ?")
+            params.append(self.location)
         return ("WHERE " + " AND ".join(parts) if parts else ""), params
 
 
 def plays(store: Any, which: Filter = Filter()) -> list[Play]:
-    """The plays that match, oldest first."""
+    """The plays that match, oldest first (a location in any case: "CAFÉ MEEPLE" is Café Meeple)."""
+    if which.location:
+        wanted = which.location.strip().casefold()
+        stored = [name for name in locations(store) if name.casefold() == wanted]
+        which = replace(which, location=stored[0] if stored else which.location.strip())
     where, params = which.where()
     return read_plays(store._db(), where, params)
 
@@ -48,6 +58,14 @@ def known_players(store: Any) -> list[str]:
     rows = store._db().execute(
         "SELECT pl.name, COUNT(s.play) AS n FROM players pl LEFT JOIN play_seats s ON s.player = pl.id "
         "GROUP BY pl.id ORDER BY n DESC, pl.name COLLATE NOCASE").fetchall()
+    return [name for name, _ in rows]
+
+
+def locations(store: Any) -> list[str]:
+    """Every location a play names: the most used first, then alphabetically (the page's filter)."""
+    rows = store._db().execute(
+        "SELECT location, COUNT(*) AS n FROM plays WHERE location IS NOT NULL AND location != '' "
+        "GROUP BY location ORDER BY n DESC, location").fetchall()
     return [name for name, _ in rows]
 
 
@@ -185,6 +203,9 @@ class PlayerSummary:
     """Per game, (the person's play number, score) for the plays with scores: the score-over-time chart."""
     others: dict[str, list[tuple[int, float]]]
     """Per game, (the same play number, the other seats' average score): what the score was up against."""
+    against_companion: tuple[HeadToHead, ...] = ()
+    """The person against the companion, one row per level it played (``other`` is the level),
+    weakest level first."""
 
     @property
     def win_rate(self) -> float:
@@ -220,15 +241,24 @@ def player_summary(history: Sequence[Play], name: str) -> PlayerSummary | None:
     person = mine[0][1].person or name
     current, longest = streaks([seat.winner for _, seat in mine])
     versus: dict[str, list[int]] = {}
+    machine: dict[str, list[int]] = {}   # level → plays, wins, losses, draws against the companion
     for play, seat in mine:
         for other in play.seats:
-            if other is seat or other.player is None or not other.person or other.person.casefold() == key:
+            if other is seat:
                 continue
-            row = versus.setdefault(other.person, [0, 0, 0, 0])
+            if other.companion:
+                row = machine.setdefault(other.companion, [0, 0, 0, 0])
+            elif other.player is None or not other.person or other.person.casefold() == key:
+                continue
+            else:
+                row = versus.setdefault(other.person, [0, 0, 0, 0])
             result = ahead(play, seat, other)
             row[0] += 1
             row[1 if result > 0 else 2 if result < 0 else 3] += 1
     h2h = sorted((HeadToHead(o, *r) for o, r in versus.items()), key=lambda h: (-h.plays, h.other.casefold()))
+    order = {level: i for i, level in enumerate(LEVELS)}
+    companion = tuple(HeadToHead(level, *r) for level, r in sorted(machine.items(),
+                                                                   key=lambda kv: order.get(kv[0], 9)))
     scores: dict[str, list[tuple[int, int]]] = {}
     others: dict[str, list[tuple[int, float]]] = {}
     counter: dict[str, int] = defaultdict(int)
@@ -243,7 +273,7 @@ def player_summary(history: Sequence[Play], name: str) -> PlayerSummary | None:
     return PlayerSummary(person, len(mine), sum(seat.winner for _, seat in mine),
                          tuple(sorted(games, key=lambda r: (-r.plays, r.game))), current, longest,
                          mine[0][0], mine[-1][0], sum(p.duration for p, _ in mine if p.knows("duration")),
-                         tuple(h2h), scores, others)
+                         tuple(h2h), scores, others, companion)
 
 
 # ----------------------------------------------------------------------------- a game's page, the overview

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from companion.dates import iso_utc
@@ -48,6 +48,9 @@ class Seat:
     """``players.id`` (None for a seat nobody named, P1, P2, …)."""
     person: str | None = field(default=None, compare=False)
     """The known player's name as first written ("ann" at one table is Ann); None for a placeholder."""
+    companion: str | None = None
+    """The companion's level (``companion.players.LEVELS``) when it played this seat; None for a person.
+    A companion seat is no person: it has no ``player``, and statistics count a person against it."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,8 @@ class Play:
     """Where the play came from when not from a table of ours: ``bgstats``."""
     unknown: tuple[str, ...] = ()
     """What that source did not say (``UNKNOWN_FIELDS``): such values are stored as 0 and never counted."""
+    location: str | None = None
+    """Where it was played ("Home", "Café Meeple"): from BG Stats, or the host's correction; None: not said."""
 
     def knows(self, what: str) -> bool:
         """False when the play's source did not say ``what`` (moves, duration, scores, start)."""
@@ -96,6 +101,17 @@ class Play:
         return [s.name for s in self.seats if s.winner]
 
 
+LOCATION_LIMIT = 80
+"""Characters a location's name keeps ("Café Meeple, Shibuya, upstairs room")."""
+
+
+def clean_location(text: Any) -> str | None:
+    """A location's name as stored (control characters out, spaces made one, at most
+    ``LOCATION_LIMIT`` characters); None for no name."""
+    from companion.session.store import clean_text
+    return clean_text(str(text), LOCATION_LIMIT) or None if text else None
+
+
 def _camera_read(version: int, kinds: dict[int, str], data: dict[int, dict[str, Any]]) -> bool:
     """True when the entry at ``version`` came from the camera: an observation, or the table's
     answer to a prompt an observation raised (choosing between what the camera saw)."""
@@ -106,6 +122,17 @@ def _camera_read(version: int, kinds: dict[int, str], data: dict[int, dict[str, 
     if prompt.startswith("p") and prompt[1:].isdigit():
         return "observation" in data.get(int(prompt[1:]), {})
     return False
+
+
+def companions_by_version(kinds: Mapping[int, str], data: Mapping[int, Mapping[str, Any]],
+                          version: int) -> dict[int, str]:
+    """The seats the companion played (seat → level) as the log stood at ``version``: the host's
+    last "companions" note before it (``TableSession.set_companions``)."""
+    seats: dict[int, str] = {}
+    for v in sorted(v for v, kind in kinds.items() if kind == "note" and v <= version):
+        if isinstance(data[v].get("companions"), dict):
+            seats = {int(k): str(level) for k, level in data[v]["companions"].items()}
+    return seats
 
 
 def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
@@ -125,7 +152,8 @@ def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
         camera = sum(_camera_read(v, kinds, data) for v in versions)
         scores, winners = game.scores(), set(decided(len(state.names), game.winners()))   # a draw: nobody won
         first = game.options.get("start_player", 0)
-        seats = tuple(Seat(i, name, int(scores[i]), i in winners, i == first)
+        companions = companions_by_version(kinds, data, end)
+        seats = tuple(Seat(i, name, int(scores[i]), i in winners, i == first, companion=companions.get(i))
                       for i, name in enumerate(state.names))
         plays.append(Play(f"{session_id}-{number}", session_id, number, state.game_id, dict(game.options),
                           iso_utc(created[start]), max(0, round(created[end] - created[start])),
@@ -146,13 +174,18 @@ def write_play(db: sqlite3.Connection, play: Play) -> None:
     """Insert or replace one play and its seats (players are added as needed)."""
     db.execute("DELETE FROM play_seats WHERE play = ?", (play.id,))
     db.execute("INSERT OR REPLACE INTO plays (id, session, number, game, options, started, duration, "
-               "ended_early, camera_moves, tapped_moves) VALUES (?,?,?,?,?,?,?,?,?,?)",
+               "ended_early, camera_moves, tapped_moves, location) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                (play.id, play.session, play.number, play.game, json.dumps(dict(play.options), sort_keys=True),
-                play.started, play.duration, int(play.ended_early), play.camera_moves, play.tapped_moves))
+                play.started, play.duration, int(play.ended_early), play.camera_moves, play.tapped_moves,
+                play.location or None))
     for s in play.seats:
-        pid = s.player if s.player is not None else player_id(db, s.name, play.started)
-        db.execute("INSERT INTO play_seats (play, seat, name, player, score, winner, start) "
-                   "VALUES (?,?,?,?,?,?,?)", (play.id, s.seat, s.name, pid, s.score, int(s.winner), int(s.start)))
+        if s.companion is not None:
+            pid = None   # the companion is no person: never a player of its own
+        else:
+            pid = s.player if s.player is not None else player_id(db, s.name, play.started)
+        db.execute("INSERT INTO play_seats (play, seat, name, player, score, winner, start, companion) "
+                   "VALUES (?,?,?,?,?,?,?,?)",
+                   (play.id, s.seat, s.name, pid, s.score, int(s.winner), int(s.start), s.companion))
     db.execute("DELETE FROM play_sources WHERE play = ?", (play.id,))
     if play.source or play.unknown:
         db.execute("INSERT INTO play_sources (play, source, unknown) VALUES (?,?,?)",
@@ -181,10 +214,10 @@ def sync(db: sqlite3.Connection, session_id: str, plays: Sequence[Play]) -> None
 
 
 def _comparable(play: Play) -> tuple[Any, ...]:
-    seats = tuple((s.seat, s.name, s.score, s.winner, s.start) for s in play.seats)
+    seats = tuple((s.seat, s.name, s.score, s.winner, s.start, s.companion) for s in play.seats)
     return (play.id, play.session, play.number, play.game, json.dumps(dict(play.options), sort_keys=True),
             play.started, play.duration, play.ended_early, play.camera_moves, play.tapped_moves, seats,
-            play.source, tuple(sorted(play.unknown)))
+            play.source, tuple(sorted(play.unknown)), play.location or None)
 
 
 def record(db: sqlite3.Connection, session_id: str, state: Any) -> None:
@@ -206,20 +239,21 @@ def record(db: sqlite3.Connection, session_id: str, state: Any) -> None:
 def read_plays(db: sqlite3.Connection, where: str = "", params: Sequence[Any] = ()) -> list[Play]:
     """Plays (with their seats) matching a WHERE clause on ``plays p``, oldest first."""
     rows = db.execute("SELECT p.id, p.session, p.number, p.game, p.options, p.started, p.duration, "
-                      "p.ended_early, p.camera_moves, p.tapped_moves, src.source, src.unknown FROM plays p "
+                      "p.ended_early, p.camera_moves, p.tapped_moves, src.source, src.unknown, p.location FROM plays p "
                       "LEFT JOIN play_sources src ON src.play = p.id "
                       f"{where} ORDER BY p.started, p.rowid", tuple(params)).fetchall()
     if not rows:
         return []
     seats: dict[str, list[Seat]] = {}
     marks = ",".join("?" * len(rows))
-    for play, seat, name, player, score, winner, start, person in db.execute(
-            "SELECT s.play, s.seat, s.name, s.player, s.score, s.winner, s.start, pl.name FROM play_seats s "
-            f"LEFT JOIN players pl ON pl.id = s.player WHERE s.play IN ({marks}) ORDER BY s.play, s.seat",
-            [r[0] for r in rows]).fetchall():
-        seats.setdefault(play, []).append(Seat(seat, name, score, bool(winner), bool(start), player, person))
+    for play, seat, name, player, score, winner, start, person, companion in db.execute(
+            "SELECT s.play, s.seat, s.name, s.player, s.score, s.winner, s.start, pl.name, s.companion "
+            f"FROM play_seats s LEFT JOIN players pl ON pl.id = s.player WHERE s.play IN ({marks}) "
+            "ORDER BY s.play, s.seat", [r[0] for r in rows]).fetchall():
+        seats.setdefault(play, []).append(Seat(seat, name, score, bool(winner), bool(start), player, person,
+                                               companion))
     return [Play(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], bool(r[7]), r[8], r[9],
-                 tuple(seats.get(r[0], [])), r[10] or None, tuple(json.loads(r[11])) if r[11] else ())
+                 tuple(seats.get(r[0], [])), r[10] or None, tuple(json.loads(r[11])) if r[11] else (), r[12] or None)
             for r in rows]
 
 
@@ -231,19 +265,22 @@ def play_dict(play: Play) -> dict[str, Any]:
            "ended_early": play.ended_early, "camera_moves": play.camera_moves,
            "tapped_moves": play.tapped_moves,
            "seats": [{"seat": s.seat, "name": s.name, "player": s.player, "score": s.score,
-                      "winner": s.winner, "start": s.start} for s in play.seats]}
+                      "winner": s.winner, "start": s.start, **({"companion": s.companion} if s.companion else {})}
+                     for s in play.seats]}
     if play.source or play.unknown:
         out.update(source=play.source, unknown=sorted(play.unknown))
+    if play.location:
+        out["location"] = play.location
     return out
 
 
 def play_of_dict(data: Mapping[str, Any]) -> Play:
     """The play ``play_dict`` wrote (trusted input: the database's own rows)."""
-    seats = tuple(Seat(s["seat"], s["name"], s["score"], s["winner"], s["start"], s.get("player"))
-                  for s in data["seats"])
+    seats = tuple(Seat(s["seat"], s["name"], s["score"], s["winner"], s["start"], s.get("player"),
+                       companion=s.get("companion")) for s in data["seats"])
     return Play(data["id"], data["session"], data["number"], data["game"], data["options"], data["started"],
                 data["duration"], data["ended_early"], data["camera_moves"], data["tapped_moves"], seats,
-                data.get("source"), tuple(data.get("unknown") or ()))
+                data.get("source"), tuple(data.get("unknown") or ()), data.get("location") or None)
 
 
 @dataclass(frozen=True)
@@ -291,14 +328,14 @@ def apply_changes(play: Play, changes: Mapping[str, Any]) -> Play:
         return play
     new_seats = tuple(Seat(old.seat, str(new["name"]), int(new["score"]), bool(new["winner"]), old.start,
                            None if str(new["name"]).strip().casefold() != old.name.strip().casefold()
-                           else old.player)
+                           else old.player, companion=old.companion)
                       for old, new in zip(play.seats, seats))
     duration = changes.get("duration")
     unknown = tuple(u for u in play.unknown if not (u == "duration" and duration is not None)
                     and not (u == "scores" and changes.get("scores_known")))
-    return Play(play.id, play.session, play.number, play.game, play.options, play.started,
-                play.duration if duration is None else int(duration), play.ended_early, play.camera_moves,
-                play.tapped_moves, new_seats, play.source, unknown)
+    location = play.location if "location" not in changes else (changes["location"] or None)
+    return replace(play, duration=play.duration if duration is None else int(duration), seats=new_seats,
+                   unknown=unknown, location=location)
 
 
 def amended(db: sqlite3.Connection, play: Play) -> Play | None:
@@ -334,13 +371,33 @@ def backfill(store: "Store") -> int:
     return count
 
 
-HISTORY_SCHEMA_VERSION = 1
-"""``PRAGMA user_version`` once the play history was backfilled from the sessions already stored."""
+ADDED_COLUMNS = (("plays", "location", "TEXT"), ("play_seats", "companion", "TEXT"))
+"""Columns the history's tables gained after their first release: (table, column, SQL type)."""
+
+
+def migrate(store: "Store") -> None:
+    """The store's open hook that brings an older database's history tables up to the schema (``CREATE
+    TABLE IF NOT EXISTS`` leaves an existing table as it was): each added column, once."""
+    db = store._db()
+    for table_name, column, kind in ADDED_COLUMNS:
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table_name})")}
+        if column not in have:
+            try:
+                db.execute(f"ALTER TABLE {table_name} ADD COLUMN {column} {kind}")
+            except sqlite3.OperationalError as err:   # another process added it a moment ago
+                if "duplicate column" not in str(err):
+                    raise
+
+
+HISTORY_SCHEMA_VERSION = 2
+"""``PRAGMA user_version`` once the play history was backfilled from the sessions already stored:
+1, the plays; 2, which seats the companion played (``play_seats.companion``)."""
 
 
 def backfill_once(store: "Store") -> None:
     """The store's open hook (``companion.session.store.on_open``): a database from before the play
-    history gets the games its sessions finished recorded, once."""
+    history gets the games its sessions finished recorded, once; one from before schema 2 gets its
+    plays recorded again (``migrate`` added the companion column) (the logs say which seats the companion played)."""
     db = store._db()
     if db.execute("PRAGMA user_version").fetchone()[0] < HISTORY_SCHEMA_VERSION:
         backfill(store)

@@ -3,12 +3,13 @@
 Each playout deals the seat's unseen cards at random (``SeatView.sample``: a determinisation that
 only uses what the seat knows), picks one of the seat's legal moves by UCB1 (the move whose average
 result plus an exploration bonus is best), plays the game out with a fast policy for every seat
-(the game's beginner rule) and chance at random, and credits the move with the result: the seat's
+(the game's good rule) and chance at random, and credits the move with the result: the seat's
 share of the win, plus a little for its score margin. After the budget of playouts it plays the
-move tried most. Sampling a new deal for every playout is what keeps the search honest about hidden
-cards: no playout knows where the other seat's cards really are, and a move is judged over many
-deals (Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree Search"; here the tree
-is one level deep).
+move tried most: it stops early once the rest of the budget could not change that move, or (long
+games) once the playouts have played a game's ``STEPS`` moves. Sampling a new deal for every
+playout is what keeps the search honest about hidden cards: no playout knows where the other seat's
+cards really are, and a move is judged over many deals (Cowling, Powley and Whitehouse 2012,
+"Information Set Monte Carlo Tree Search"; here the tree is one level deep).
 """
 from __future__ import annotations
 
@@ -26,13 +27,13 @@ EXPLORATION = 0.7
 
 
 def playout(game: Game, policy: Policy, rng: random.Random, limit: int = 10_000,
-            fast: FastPolicy | None = None, chance: Chance | None = None) -> None:
+            fast: FastPolicy | None = None, chance: Chance | None = None) -> int:
     """Play ``game`` (a determinised copy) to its end: ``policy`` for seats (or ``fast``, the same
-    rule without listing every legal move), chance at random."""
-    for _ in range(limit):
+    rule without listing every legal move), chance at random; return the number of moves played."""
+    for step in range(limit):
         turn = game.current_player()
         if turn == TERMINAL:
-            return
+            return step
         if turn == CHANCE:
             move = chance(game, rng) if chance is not None else game.sample_chance(rng)
         elif fast is not None:
@@ -55,15 +56,25 @@ def result(game: Game, seat: int, scale: float) -> float:
     return 0.9 * share + 0.05 * (1 + math.tanh(margin / scale))
 
 
+def decided(visits: Sequence[int], left: int) -> bool:
+    """True when the move tried most leads every other by more than the playouts ``left``: no
+    allocation of them can change which move is played (stopping is free of any loss of strength)."""
+    first, second = sorted(visits, reverse=True)[:2]
+    return first > second + left
+
+
 def choose(view: Any, legal: Sequence[Move], rng: random.Random, policy: Policy,
            playouts: int, scale: float, fast: FastPolicy | None = None,
-           chance: Chance | None = None) -> Move:
-    """The move that did best over ``playouts`` determinised playouts (see the module's words)."""
+           chance: Chance | None = None, steps: int | None = None) -> Move:
+    """The move that did best over ``playouts`` determinised playouts (see the module's words);
+    ``steps`` caps the moves all playouts together may play (long games: a bounded decision time
+    that does not depend on the machine, so a seed still fixes the choice)."""
     moves = list(legal)
     if len(moves) == 1:
         return moves[0]
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
+    played = 0
     for n in range(playouts):
         if n < len(moves):
             i = n    # every move once first
@@ -73,7 +84,9 @@ def choose(view: Any, legal: Sequence[Move], rng: random.Random, policy: Policy,
                     + EXPLORATION * math.sqrt(log_n / visits[j]))
         game = view.sample(rng)
         game._apply(moves[i])
-        playout(game, policy, rng, fast=fast, chance=chance)
+        played += playout(game, policy, rng, fast=fast, chance=chance)
         visits[i] += 1
         totals[i] += result(game, view.seat, scale)
+        if n >= len(moves) and (decided(visits, playouts - n - 1) or (steps and played >= steps)):
+            break   # the rest of the budget could not change the move tried most, or is spent
     return moves[max(range(len(moves)), key=lambda j: (visits[j], totals[j] / max(visits[j], 1)))]

@@ -9,8 +9,9 @@ the companion's face-down pile and where to lay it. Someone lays that card; with
 session sees it like any move (a wrong card is caught like any misread move), without one a tap on
 "Done" calls ``confirm``, which plays exactly the proposed move.
 
-The choice is seeded by the session and its version, and kept per version: every page shows the
-same move, and asking again (a page refreshed) costs nothing.
+The choice is seeded by the session and the position (game number, moves so far) and kept per
+position: every page shows the same move, asking again (a page refreshed) costs nothing, and a note
+or a prompt in the log (a wrong card laid for it, caught by the camera) does not change it.
 """
 from __future__ import annotations
 
@@ -29,32 +30,44 @@ _proposals: dict[tuple[str, int], dict[str, Any]] = {}
 
 
 def proposal(session: Any) -> dict[str, Any] | None:
-    """The companion's move now, with its words and card (None unless a companion seat is to move)."""
+    """The companion's move now, with its words and card (None unless a companion seat is to move
+    and nothing blocks moves)."""
     with session.lock:
-        if session.is_over() or session.blocked():
+        if session.blocked():
+            return None
+        return asked(session)
+
+
+def asked(session: Any) -> dict[str, Any] | None:
+    """The move the companion asks for at this position, even while a prompt is open (the camera
+    checks a card laid for it against this); None unless a companion seat is to move."""
+    with session.lock:
+        if session.is_over():
             return None
         game = session.game
         seat = game.current_player()
         level = session.companions.get(seat)
         if seat < 0 or level is None:
             return None
-        key = (session.id, session.version)
+        # seeded by the position, not the log version: a note or a prompt does not change the move
+        key = (session.id, session.game_number(), len(game.log))
         with _lock:
             if key in _proposals:
-                return _proposals[key]
+                return dict(_proposals[key], version=session.version)
         view = seat_view(game, seat)   # all the player gets: the seat's knowledge, not the game
         legal = [m for m in session.legal_moves() if m.player == seat]
-    move = player(game.id, level).choose(view, legal, random.Random(f"{key[0]}:{key[1]}"))
+        version = session.version
+    move = player(game.id, level).choose(view, legal, random.Random(":".join(map(str, key))))
     words = view.game.describe_move(move)   # "Blue places blue 7 face down at hill 3"
     level_words = LEVEL_WORDS[level]
     said = {"seat": seat, "level": level, "move": move.to_json(), "card": move.get("card"),
             "text": f"The companion ({level_words}): {words}.",
-            "ja": f"コンパニオン({level_words.ja}): {words.ja}。", "version": key[1]}
+            "ja": f"コンパニオン({level_words.ja}): {words.ja}。"}
     with _lock:
         _proposals[key] = said
         while len(_proposals) > _KEPT:
             _proposals.pop(next(iter(_proposals)))
-    return said
+    return dict(said, version=version)
 
 
 def confirm(session: Any, *, by: str, expected_version: int) -> list[Event]:

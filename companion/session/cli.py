@@ -186,7 +186,7 @@ def register(subparsers: Any) -> None:
 
     q = add("export", _export, tr("export a session's games as JSON, or a BG Stats link"))
     q.add_argument("id")
-    q.add_argument("--bgstats", action="store_true", help=tr("print a bgstats://app.pushPlay link instead"))
+    q.add_argument("--bgstats", action="store_true", help=tr("print the link that records the play in BG Stats instead"))
     q.add_argument("--game-number", type=int, help=tr("which game of a series (default: the last finished)"))
 
     q = add("play", _play, tr("enter a move (JSON, e.g. '{\"player\": 0, \"kind\": \"take\", \"card\": "

@@ -59,6 +59,17 @@ CREATE TABLE IF NOT EXISTS phones (
     PRIMARY KEY (session, phone)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS phones_one_per_seat ON phones(session, seat) WHERE seat IS NOT NULL;
+CREATE TABLE IF NOT EXISTS held (
+    session  TEXT PRIMARY KEY REFERENCES sessions(id),
+    at       TEXT NOT NULL,          -- JSON [games finished, moves of this game]: the deal they await
+    data     TEXT NOT NULL           -- JSON: the observations, oldest first
+);
+CREATE TABLE IF NOT EXISTS move_frames (
+    session  TEXT NOT NULL REFERENCES sessions(id),
+    version  INTEGER NOT NULL,       -- the log entry the camera's observation applied
+    jpeg     BLOB NOT NULL,          -- the camera's picture of the table then, small (FRAME_BYTES)
+    PRIMARY KEY (session, version)
+);
 CREATE TABLE IF NOT EXISTS undo_requests (
     session  TEXT NOT NULL REFERENCES sessions(id),
     phone    TEXT NOT NULL,          -- the phone that asks (one request a phone)
@@ -87,7 +98,8 @@ CREATE TABLE IF NOT EXISTS plays (
     duration     INTEGER NOT NULL,   -- seconds from the first move to the end
     ended_early  INTEGER NOT NULL,   -- 1: the host ended it, scores as they stood
     camera_moves INTEGER NOT NULL,   -- moves the camera read (observations, answered or not)
-    tapped_moves INTEGER NOT NULL    -- moves tapped on a phone, typed, or dealt by the app
+    tapped_moves INTEGER NOT NULL,   -- moves tapped on a phone, typed, or dealt by the app
+    location     TEXT                -- where it was played (BG Stats' location, the host's); NULL: not said
 );
 CREATE INDEX IF NOT EXISTS plays_started ON plays (started);
 CREATE TABLE IF NOT EXISTS play_seats (
@@ -98,6 +110,8 @@ CREATE TABLE IF NOT EXISTS play_seats (
     score    INTEGER NOT NULL,
     winner   INTEGER NOT NULL,
     start    INTEGER NOT NULL,       -- 1: this seat started
+    companion TEXT,                  -- the companion's level (beginner, good, strong) if it played
+                                     -- this seat, NULL for a person (added by history schema 2)
     PRIMARY KEY (play, seat)
 );
 CREATE INDEX IF NOT EXISTS play_seats_player ON play_seats (player);
@@ -118,6 +132,10 @@ CREATE TABLE IF NOT EXISTS play_edits (
     original TEXT NOT NULL           -- JSON: the play as recorded (what undo puts back)
 );
 """
+FRAME_BYTES = 40_000
+"""Largest camera picture kept for one move (a replay shows it beside the move; ~320 px wide)."""
+FRAMES_KEPT = 400
+"""At most this many pictures are kept per session (the oldest go first): 16 MB at most."""
 PHONE_ROLES = ("seat", "table", "watch")
 """What a joined phone may be: one seat's phone, the table's scorekeeper (granted by the host), a watcher."""
 
@@ -292,6 +310,26 @@ class Store:
             # the UNIQUE key is the last line of defence should two writers slip past the check
             raise StaleVersion(version - 1, self.version(session_id)) from None
 
+    # ----------------------------------------------------------------- held observations
+    def held(self, session_id: str) -> tuple[list[int] | None, list[dict[str, Any]]]:
+        """The observations of a deal the session holds until it is seen whole, and which deal
+        they await (None, [] when none are held)."""
+        row = self._db().execute("SELECT at, data FROM held WHERE session = ?", (session_id,)).fetchone()
+        return (json.loads(row[0]), json.loads(row[1])) if row else (None, [])
+
+    def hold(self, session_id: str, at: list[int], observations: list[dict[str, Any]]) -> None:
+        """Keep these observations of the awaited deal ``at`` (replacing any held before), so
+        that a restart of the server loses none of them."""
+        with self._write() as db:
+            db.execute("INSERT INTO held (session, at, data) VALUES (?,?,?) ON CONFLICT(session) "
+                       "DO UPDATE SET at = excluded.at, data = excluded.data",
+                       (session_id, json.dumps(at), json.dumps(observations, ensure_ascii=False)))
+
+    def drop_held(self, session_id: str) -> None:
+        """Forget the held observations (the deal was explained, or another state came)."""
+        with self._write() as db:
+            db.execute("DELETE FROM held WHERE session = ?", (session_id,))
+
     # ----------------------------------------------------------------- phones and seats
     def add_phone(self, session_id: str, label: str) -> tuple[str, str]:
         """Register a joined phone (a watcher until it claims a seat); return its id and token."""
@@ -386,6 +424,40 @@ class Store:
             return
         with self._write() as txn:
             txn.execute(f"DELETE FROM undo_requests WHERE {where}", args)
+
+
+    # ----------------------------------------------------------------- the camera's pictures
+    def keep_frame(self, session_id: str, version: int, jpeg: bytes) -> bool:
+        """Keep the camera's picture of the table for the move applied at log ``version`` (a replay
+        shows it); a picture over ``FRAME_BYTES`` is refused (False), and past ``FRAMES_KEPT``
+        pictures the session's oldest goes."""
+        if not isinstance(jpeg, bytes) or not jpeg.startswith(b"\xff\xd8") or len(jpeg) > FRAME_BYTES:
+            return False
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO move_frames (session, version, jpeg) VALUES (?,?,?)",
+                       (session_id, version, jpeg))
+            db.execute("DELETE FROM move_frames WHERE session = ? AND version NOT IN (SELECT version FROM "
+                       "move_frames WHERE session = ? ORDER BY version DESC LIMIT ?)",
+                       (session_id, session_id, FRAMES_KEPT))
+        return True
+
+    def frame(self, session_id: str, version: int) -> bytes | None:
+        """The camera's picture kept for the move at log ``version``, or None."""
+        row = self._db().execute("SELECT jpeg FROM move_frames WHERE session = ? AND version = ?",
+                                 (session_id, version)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def frame_between(self, session_id: str, after: int, upto: int) -> int | None:
+        """The newest log version in ``(after, upto]`` with a camera picture (a move settled by
+        answering the camera's question has the picture of that question), or None."""
+        row = self._db().execute("SELECT MAX(version) FROM move_frames WHERE session = ? AND version > ? "
+                                 "AND version <= ?", (session_id, after, upto)).fetchone()
+        return row[0] if row and row[0] is not None else None
+
+    def frame_versions(self, session_id: str) -> set[int]:
+        """The log versions of the session that have a camera picture."""
+        rows = self._db().execute("SELECT version FROM move_frames WHERE session = ?", (session_id,))
+        return {row[0] for row in rows}
 
 
 def _digest(token: str) -> str:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
-from companion.engine import TERMINAL, Event, Game, IllegalMove, Move
+from companion import catalogue as cat
+from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason
 from companion.games import game_class
 from companion.i18n import N_, Text, both
 from companion.players import LEVELS
@@ -28,7 +29,7 @@ from companion.session.store import SessionError, StaleVersion, Store, clean_tex
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
 
-BLOCKING = ("choose", "illegal")
+BLOCKING = ("choose", "illegal", "confirm")
 """Prompt kinds that stop moves until answered: the state or the table is in doubt."""
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
@@ -50,17 +51,20 @@ class Prompt:
     choices: list[dict[str, Any]] = field(default_factory=list)
     version: int = 0
     """The log version that opened it."""
+    seat: int | None = None
+    """The seat whose phone answers it (a ``confirm``: the host's correction of a card only that
+    seat sees); None: the host or the scorekeeper answers."""
 
     def to_json(self) -> dict[str, Any]:
         """The prompt as the web page shows it."""
         return {"id": self.id, "kind": self.kind, "text": self.text, "ja": self.ja, "rule": self.rule,
-                "choices": self.choices, "version": self.version}
+                "choices": self.choices, "version": self.version, "seat": self.seat}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Prompt":
         """Read a prompt written by ``to_json``."""
         return cls(data["id"], data["kind"], data["text"], data.get("ja", ""), data.get("rule", ""),
-                   list(data.get("choices", [])), data.get("version", 0))
+                   list(data.get("choices", [])), data.get("version", 0), data.get("seat"))
 
 
 @dataclass
@@ -112,6 +116,44 @@ def verdict(names: Sequence[str], winners: Sequence[int]) -> tuple[str, str]:
     if len(who) > 1:
         return f"Shared win: {', '.join(who)}.", f"{'、'.join(who)}が勝利を分かち合います。"
     return f"{who[0]} wins.", f"{who[0]}の勝利。"
+
+
+def _told_apart(sequences: Sequence[Sequence[Move]], labels: Sequence[Reason]) -> list[tuple[str, str]]:
+    """Each choice's words (English, Japanese), made different where two read the same: two
+    copies of a card ("A 3 turned up": Chains has three 3s in a deck) get the name printed on
+    the card, "(deck 1: 3 (2/3))", which a player can look up on the card itself."""
+    out = [(str(label), label.ja or str(label)) for label in labels]
+    same: dict[str, list[int]] = {}
+    for i, (en, _) in enumerate(out):
+        same.setdefault(en, []).append(i)
+    for group in (g for g in same.values() if len(g) > 1):
+        cards = [[m.get("card") for m in sequences[i] if isinstance(m.get("card"), str)] for i in group]
+        shared = set.intersection(*(set(c) for c in cards))
+        for i, ids in zip(group, cards):
+            named = [_card_or_none(c) for c in ids if c not in shared]
+            named = [c for c in named if c is not None]
+            if named:
+                en, ja = out[i]
+                out[i] = (f"{en} ({', '.join(c.name for c in named)})", f"{ja}({'、'.join(c.ja for c in named)})")
+    return out
+
+
+def _card_or_none(card_id: str) -> cat.Card | None:
+    """The catalogue's card of this id, None for a move field that is no printed card."""
+    try:
+        return cat.card(card_id)
+    except KeyError:
+        return None
+
+
+def confirmed_said(en: str, ja: str, who: str) -> tuple[str, str]:
+    """A correction's sentence (English, Japanese) with the player whose phone confirmed it."""
+    return en[:-1] + f" ({who} confirmed it on their phone).", ja + f"({who}が端末で確認)"
+
+
+def _first_move_of(moves: Sequence[Move], seat: int) -> Move | None:
+    """The first move ``seat`` makes in ``moves`` (chance moves before it skipped)."""
+    return next((m for m in moves if m.player == seat), None)
 
 
 def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), override: bool = False) -> dict[str, Any]:
@@ -215,8 +257,11 @@ class _State:
         events: list[Event] = []
         if kind in ("moves", "answer", "override", "correct"):
             moves = [Move.from_json(m) for m in data.get("moves", [])]
+            asked = self.prompts.get(data.get("prompt", "")) if kind == "answer" else None
             if kind == "correct":
                 self._corrected(moves, by)
+            if asked is not None and asked.kind == "confirm":
+                self._confirmed(asked, moves, by)   # yes: the last move is replaced by ``moves``
             if kind == "override":
                 self._ruled(moves, str(data.get("reason") or ""))
             if kind == "answer":
@@ -229,6 +274,9 @@ class _State:
         elif kind == "prompt":
             prompt = Prompt.from_json(dict(data["prompt"], id=f"p{version}", version=version))
             self.prompts[prompt.id] = prompt
+            if prompt.kind == "confirm":   # the log says who was asked what (no card named)
+                self.events.append({"kind": "confirm_asked", "text": prompt.text, "ja": prompt.ja,
+                                    "data": {"seat": prompt.seat}, "version": version})
         elif kind == "undo":
             if "to" in data:   # a player's request the host accepted: back to and including its move
                 if self.ended is not None:
@@ -253,9 +301,10 @@ class _State:
             raise SessionError(*both("unknown log entry kind {kind!r}", kind=kind))
         return events
 
-    def _corrected(self, moves: list[Move], by: str) -> None:
+    def _corrected(self, moves: list[Move], by: str, confirmed: str = "") -> None:
         """A correction takes the last move back and says so once: "Host replaced A with B." (the
-        earlier entries of the log stay as they were)."""
+        earlier entries of the log stay as they were); ``confirmed``: the player whose phone
+        confirmed it (a card only that seat sees)."""
         old = [m["move"] for m in self.moves if self.moves and m["version"] == self.moves[-1]["version"]]
         if not old:
             raise SessionError(*both("there is no move to correct in this game"))
@@ -263,11 +312,30 @@ class _State:
         was, now = self._said(old), self._said(moves)   # both from the state the old move was played in
         who = "Host" if by == "host" else by
         who_ja = "ホスト" if by == "host" else by
+        text, ja = f"{who} replaced {was} with {now}.", f"{who_ja}が「{was.ja}」を「{now.ja}」に置き換えました。"
+        if confirmed:
+            text, ja = confirmed_said(text, ja, confirmed)
         self.events.append(self.named({
-            "kind": "corrected", "text": f"{who} replaced {was} with {now}.",
-            "ja": f"{who_ja}が「{was.ja}」を「{now.ja}」に置き換えました。",
-            "data": {"was": [m.to_json() for m in old], "now": [m.to_json() for m in moves], "by": by},
+            "kind": "corrected", "text": text, "ja": ja,
+            "data": {"was": [m.to_json() for m in old], "now": [m.to_json() for m in moves], "by": by,
+                     "confirmed": confirmed},
             "version": self.version}))
+
+    def _confirmed(self, asked: Prompt, moves: list[Move], by: str) -> None:
+        """The seat's phone answered the host's proposed correction: yes corrects the last move
+        ("Host replaced … (Ann confirmed it on their phone)"); no (or the host withdrawing the
+        question) leaves it as it was and says so."""
+        seat = asked.seat if asked.seat is not None and 0 <= asked.seat < len(self.names) else None
+        name = self.names[seat] if seat is not None else by
+        if moves:
+            self._corrected(moves, "host", confirmed=name)
+            return
+        if by == "host":
+            text, ja = "The host withdrew the question: the move stays as it was.", "ホストは質問を取り下げました。手はそのままです。"
+        else:
+            text, ja = f"{name} said no: the move stays as it was.", f"{name}はいいえと答えました。手はそのままです。"
+        self.events.append({"kind": "confirm_denied", "text": text, "ja": ja, "data": {"seat": seat},
+                            "version": self.version})
 
     def _ruled(self, moves: list[Move], reason: str) -> None:
         """An override is logged as what it is: "House ruling (reason): the move."."""
@@ -404,7 +472,6 @@ class TableSession:
         self.target: int | None = settings.get("target")
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
-        self._held: list[dict[str, Any]] = []   # observations of the deal waiting for the rest of it
         self._catch_up()
 
     # ----------------------------------------------------------------- creating and opening
@@ -524,6 +591,10 @@ class TableSession:
             if not m["override"] and (seat is None or m["move"].player == seat):
                 return m["version"], [x["move"] for x in self._st.moves if x["version"] == m["version"]]
         return 0, []
+
+    def game_number(self) -> int:
+        """The current game's number in this session (1 for the first)."""
+        return len(self._st.finished) + 1
 
     def blocked(self) -> Prompt | None:
         """The first open prompt that stops moves (choose or illegal), or None."""
@@ -694,34 +765,66 @@ class TableSession:
                 "override": False, "rulings_seen": True, "settled_by": "table", "observation": obs,
                 "close": open_ids.get("ruling", []) + open_ids.get("illegal", [])}, source, version)
             return Outcome("applied", moves, events, version=self.version)
-        deal = (len(self._st.finished), len(game.log))      # held observations are of this deal
-        held = [h for h in self._held if h["at"] == deal]
+        # observations held in the store (a restart loses none), of this deal only
+        deal = [len(self._st.finished), len(game.log)]
+        held_at, kept = self.store.held(self.id)
+        held = kept if held_at == deal else []
         if held:
-            obs = adapter(game.id).complete(obs, [h["obs"] for h in held])
-        found = explain(game, obs, held=[h["obs"] for h in held])
+            obs = adapter(game.id).complete(obs, held)
+        found = explain(game, obs, held=held)
         if not found.sequences and _deal_awaited(game):
             # a deal read off the table that is not whole yet (a card not read, a hand over it):
             # kept, not refused; a later observation completes it (and may show moves after it)
-            self._held = held[-(HELD - 1):] + [{"obs": obs, "at": deal}]
+            self.store.hold(self.id, deal, held[-(HELD - 1):] + [obs])
             return Outcome("held", version=version)
-        self._held = []
-        if len(found.sequences) == 1:
-            moves = found.sequences[0]
+        if held_at is not None:
+            self.store.drop_held(self.id)
+        sequences = found.sequences
+        asked = self._companion_asked()
+        if asked is not None and sequences:
+            # the companion's seat is to move: only the card it asked for may have been laid
+            sequences = [seq for seq in sequences if _first_move_of(seq, asked.player) == asked]
+            if not sequences:
+                return self._prompt_once(self._wrong_for_companion(asked), obs, open_ids, source, version)
+        if len(sequences) == 1:
+            moves = sequences[0]
             close = open_ids.get("illegal", []) + ([] if found.pending else open_ids.get("ruling", []))
             events = self._commit("moves", {"moves": [m.to_json() for m in moves], "source": source,
                                             "close": close, "rulings_seen": not found.pending,
                                             "observation": obs}, source, version)
             return Outcome("applied", moves, events, version=self.version)
-        if found.sequences:
-            prompt = self._choose_prompt(found.sequences, found.waiting)
+        if sequences:
+            prompt = self._choose_prompt(sequences, found.waiting)
         else:
             prompt = self._illegal_prompt(obs, found.exhausted)
+        return self._prompt_once(prompt, obs, open_ids, source, version)
+
+    def _prompt_once(self, prompt: Prompt, obs: dict[str, Any], open_ids: Mapping[str, list[str]], source: str,
+                     version: int) -> Outcome:
+        """Ask ``prompt`` (an older illegal prompt closes), unless the same question is open already."""
         if any(p.kind == prompt.kind and p.text == prompt.text for p in self.prompts):
             same = next(p for p in self.prompts if p.kind == prompt.kind and p.text == prompt.text)
             return Outcome("prompt", prompt=same, version=version)   # asked already: do not repeat
         self._commit("prompt", {"prompt": prompt.to_json(), "observation": obs,
                                 "close": open_ids.get("illegal", [])}, source, version)
         return Outcome("prompt", prompt=self._st.prompts[f"p{self.version}"], version=self.version)
+
+    def _companion_asked(self) -> Move | None:
+        """The move the companion asked for, when one of its seats is to move (else None)."""
+        if not self._st.companions or self.game.current_player() not in self._st.companions:
+            return None
+        from companion.session import autoplay   # autoplay reads the session: imported when needed
+        said = autoplay.asked(self)
+        return Move.from_json(said["move"]) if said else None
+
+    def _wrong_for_companion(self, asked: Move) -> Prompt:
+        """The table shows a move for the companion's seat that it did not ask for: put it right."""
+        words = self.game.describe_move(asked, self.names)
+        text = (f"The table shows another move for the companion's seat than the one it asked for: "
+                f"{words}. Lay the card it asked for.")
+        ja = f"コンパニオンの席に、指示と違う手が置かれました。指示は「{words.ja}」です。指示どおりのカードを置いてください。"
+        return Prompt("", "illegal", text, ja, "The companion's move (docs/players.md)",
+                      [_choice("fixed", "We will fix the table", "卓を直します")])
 
     def _settled_by_table(self, prompt: Prompt, obs: dict[str, Any]) -> tuple[dict[str, Any], list[Move]] | None:
         """The choice of an open ``choose`` prompt that a newer observation tells apart, with the
@@ -753,10 +856,10 @@ class TableSession:
 
     def _choose_prompt(self, sequences: list[list[Move]], waiting: list[bool]) -> Prompt:
         game = self.game
+        labels = _told_apart(sequences, [game.describe_moves(seq, self.names) for seq in sequences])
         choices = []
-        for i, (seq, pending) in enumerate(zip(sequences, waiting)):
-            label = game.describe_moves(seq, self.names)
-            choices.append(dict(_choice(f"c{i + 1}", label, label.ja, seq), rulings_seen=not pending))
+        for i, (seq, pending, (label, ja)) in enumerate(zip(sequences, waiting, labels)):
+            choices.append(dict(_choice(f"c{i + 1}", label, ja, seq), rulings_seen=not pending))
         choices.append(_choice("none", "None of these: we will fix the table", "どれでもない:卓を直します"))
         return Prompt("", "choose", f"{game.title}: the camera cannot tell what happened. Which was it?",
                       f"{game.title_ja}: カメラでは判別できません。どれでしたか?", "", choices)
@@ -842,6 +945,43 @@ class TableSession:
         trial._undo()
         trial.game.check(move)
         return self._commit("correct", {"moves": [move.to_json()]}, by, expected_version)
+
+    @_locked
+    def ask_to_confirm(self, move: Move, *, by: str = "host", expected_version: int) -> Prompt:
+        """The host's correction of the last move when its card is one only that seat's phone sees
+        (a Seven Hills card laid face down): asked of that seat as a ``confirm`` prompt, its phone
+        shows the card and answers yes (the correction is made) or no; the game waits meanwhile."""
+        self._catch_up()
+        self._check_version(expected_version)
+        if not self._st.moves:
+            raise SessionError(*both("there is no move to correct in this game"))
+        last = self._st.moves[-1]["move"]
+        trial = self._st.copy()
+        trial._undo()
+        trial.game.check(move)
+        if move.player != last.player:
+            raise SessionError(*both("only the seat that made the last move can confirm its correction"))
+        # everyone reads it without the card; the seat's own phone reads it with its cards
+        was = self.game.describe_moves([last.without("card")], self.names)
+        now = trial.game.describe_moves([move.without("card")], self.names)
+        name = self.names[last.player]
+        if str(was) == str(now):   # only the card differs
+            text = (f"The host asks {name} to confirm on their phone which card they laid: “{was}”.",
+                    f"ホストが{name}に、置いたカードを端末で確認するよう求めています:「{was.ja}」。")
+        else:
+            text = (f"The host asks {name} to confirm on their phone: “{now}”, not “{was}”.",
+                    f"ホストが{name}に端末での確認を求めています:「{was.ja}」ではなく「{now.ja}」。")
+        was_mine = self.game.describe_moves([last], self.names)
+        now_mine = trial.game.describe_moves([move], self.names)
+        yes = dict(_choice("yes", "Yes, that is right", "はい、その通り", [move]),
+                   said=f"The host proposes “{now_mine}” instead of “{was_mine}”. Is that right?",
+                   said_ja=f"ホストの提案:「{was_mine.ja}」ではなく「{now_mine.ja}」。正しいですか?",
+                   was=last.get("card"))
+        prompt = Prompt("", "confirm", text[0], text[1],
+                        choices=[yes, _choice("no", "No, it was right before", "いいえ、元のままで正しい")],
+                        seat=last.player)
+        self._commit("prompt", {"prompt": prompt.to_json()}, by, expected_version)
+        return self._st.prompts[f"p{self.version}"]
 
     @_locked
     def override(self, move: Move, *, reason: str, expected_version: int, by: str = "host") -> list[Event]:

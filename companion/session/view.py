@@ -77,6 +77,25 @@ def hidden_cards(game: Game, viewer: Viewer) -> set[str]:
     return set()   # Wheel of History and Chains: everything on the table is public
 
 
+def possible_cards(game: Game, seat: int) -> set[str] | None:
+    """The cards ``seat`` could hold or have laid face down, as everyone at the table can tell from
+    what is public (what the host's override picker may offer for that seat); None where nothing
+    is hidden (Wheel, Chains, solo Prussia: the picker's own card list stands)."""
+    gid = game.id
+    if gid == "hills":
+        # its own colour's cards nobody has seen face up (under open play: its hand)
+        return set(game.hand(seat) or []) if game.options.get("open_play") else set(game.public_unseen(seat))
+    if gid == "spartacus":
+        # each seat plays its own colour: its hand, or a won trick lying face down (the table's
+        # screens do not show those either)
+        mine = f"S-{game.colour(seat)}"
+        return {c for c in hidden_cards(game, HOST) if c.startswith(mine)} | set(game.hands[seat])
+    if gid == "prussia" and game.players == 2:
+        # any card whose place nobody at the table knows: either hand or the pile
+        return {c for hand in game.hands for c in hand} | set(game.table.pile)
+    return None
+
+
 def _back(card_id: str) -> str:
     try:
         return catalogue.back_of(catalogue.card(card_id))
@@ -136,6 +155,9 @@ def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], vi
             by, by_ja = ("Host", "ホスト") if by == "host" else (by, by)
             text = (f"{by} replaced {words['was'][0]} with {words['now'][0]}.",
                     f"{by_ja}が「{words['was'][1]}」を「{words['now'][1]}」に置き換えました。")
+            if data.get("confirmed"):   # asked of the seat's phone, which alone saw the card
+                from companion.session.table import confirmed_said
+                text = confirmed_said(*text, str(data["confirmed"]))
         else:
             reason = str(data.get("reason") or "")
             text = (f"House ruling ({reason}): {words['moves'][0]}.", f"ハウスルール({reason}): {words['moves'][1]}。")
@@ -147,11 +169,26 @@ def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], vi
 
 
 def _prompt(p: dict[str, Any], hidden: set[str], viewer: Viewer) -> dict[str, Any]:
+    if p.get("kind") == "confirm":
+        return _confirm_prompt(p, viewer)
     if viewer.moves_for_everyone or not names_hidden(p.get("choices"), hidden):
         return p
     choices = [dict(c, label="(hidden: the host or scorekeeper answers)", ja="(非公開: ホストか記録係が答えます)",
                     move=None, moves=[]) for c in p.get("choices", [])]
     return dict(p, choices=choices, hidden=True)
+
+
+def _confirm_prompt(p: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """The host's correction asked of one seat: that seat's phone sees its own card and answers
+    yes or no; the host may only withdraw the question; everyone else reads that the table waits."""
+    if viewer.role == "seat" and viewer.seat == p.get("seat"):
+        yes = next((c for c in p.get("choices", []) if c.get("moves")), None) or {}
+        card, was = (yes.get("moves") or [{}])[0].get("card"), yes.get("was")
+        return dict(p, text=yes.get("said", p.get("text")), ja=yes.get("said_ja", p.get("ja")), mine=True,
+                    card=card if isinstance(card, str) else None, was=was if isinstance(was, str) else None)
+    choices = [dict(c, label="Withdraw the question", ja="質問を取り下げる", move=None, moves=[])
+               for c in p.get("choices", []) if not c.get("moves") and viewer.role == "host"]
+    return dict(p, choices=choices, waiting=True)
 
 
 def public_view(game: Game, turn: int) -> dict[str, Any]:
@@ -282,12 +319,14 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
 
 def replay_for(session: Any, viewer: Viewer, step: int) -> dict[str, Any]:
     """The table's current game as it stood after its first ``step`` moves (a replay, move by move),
-    as ``viewer`` may see it: the public table then, the move that led there in words and the
-    number of moves in all."""
+    as ``viewer`` may see it: the public table then, the move that led there in words, its log
+    version (a camera picture is kept per version) and the number of moves in all."""
     from companion.session.table import _apply_unchecked
     with session.lock:
+        played = session.state(None)["moves"]
         moves = [(Move.from_json({k: v for k, v in m.items() if k not in ("version", "override")}), m["override"])
-                 for m in session.state(None)["moves"]]
+                 for m in played]
+        versions = [m["version"] for m in played]   # the log entry of each move (its camera picture)
         game = type(session.game)(session.players, dict(session.game.options))
         names = list(session.names)
     step = max(0, min(step, len(moves)))
@@ -303,7 +342,8 @@ def replay_for(session: Any, viewer: Viewer, step: int) -> dict[str, Any]:
     turn = game.current_player()
     view = redact(public_view(game, turn), hidden_cards(game, viewer))
     return {"step": step, "moves": len(moves), "view": view, "layout": view["layout"],
-            "current_player": turn, "move": said[0], "move_ja": said[1]}
+            "current_player": turn, "move": said[0], "move_ja": said[1],
+            "version": versions[step - 1] if step else None, "after": versions[step - 2] if step > 1 else 0}
 
 
 def events_for(session: Any, viewer: Viewer) -> list[dict[str, Any]]:
@@ -324,7 +364,7 @@ def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer,
     for move in moves:
         shown = move
         if names_hidden(move.to_json(), hidden):
-            shown = Move.of(move.player, move.kind, **{k: v for k, v in move.params if k != "card"})
+            shown = move.without("card")
         try:
             said = game.describe_move(shown, names)
             en, ja = str(said), getattr(said, "ja", "") or str(said)

@@ -23,3 +23,12 @@ def test_a_small_run_prints_its_seeds_and_table(capsys: pytest.CaptureFixture[st
     assert "| hills | 2 | beginner |" in out and "| hills | 2 | good |" in out   # decision times
     with pytest.raises(SystemExit):
         players.main(["--levels", "good:grandmaster"])
+
+
+def test_every_count_covers_each_player_count_the_rules_allow() -> None:
+    """--every-count: Wheel of History 2–5, Spartacus 3–5, Chains 1–10, not only the usual tables."""
+    counts = players.every_count()
+    assert [n for g, n in counts if g == "wheel"] == [2, 3, 4, 5]
+    assert [n for g, n in counts if g == "spartacus"] == [3, 4, 5]
+    assert [n for g, n in counts if g == "chains"] == list(range(1, 11))
+    assert ("hills", 2) in counts and ("prussia", 1) in counts and ("hills", 3) not in counts

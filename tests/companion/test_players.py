@@ -125,3 +125,64 @@ def test_an_unknown_level_is_refused_in_both_languages() -> None:
     with pytest.raises(ValueError) as err:
         player("hills", "grandmaster")
     assert "beginner, good, strong" in str(err.value) and err.value.ja
+
+
+def chains_position(work: list[int], temporary: list[int | None], ten: bool = True) -> Game:
+    """A two-player Chains game set up, seat 0 to move with this work area and temporary area
+    (values of deck 1); with ``ten`` seat 0 has scored its 1, so its 10 may be taken."""
+    from companion.games.chains import card_id
+    game = new_game("chains", 2)
+    game.apply(Move.of(-1, "setup", terminals=tuple(
+        tuple(card_id(p + 1, v, 1) for v in range(1, 11)) for p in range(2))))
+    if ten:
+        game.state[0][0] = "taken"
+    cards = [card_id(1, v, 2) for v in work] + [None if v is None else card_id(1, v, 3) for v in temporary]
+    game.deck[0] -= {c for c in cards if c}
+    game.work[0] = cards[:len(work)]
+    game.temporary[0] = cards[len(work):]
+    return game
+
+
+def test_good_chains_closes_with_the_best_terminal_its_temporary_cards_reach() -> None:
+    """Work area 10, temporary 9 and 8: terminal 9 closes now (1 point), but moving the 9 and the 8
+    reaches terminal 7 (2 points); the beginner closes at once, the good player moves the 9 first."""
+    game = chains_position([10], [9, 8, None, None, None])
+    rng = random.Random(0)
+    assert decide(game, 0, "beginner", rng).kind == "take_terminal"
+    move = decide(game, 0, "good", rng)
+    assert move.kind == "temporary_to_work" and game.temporary[0][move.slot].split("-")[1] == "9"
+
+
+def test_good_chains_draws_into_an_empty_work_area_only() -> None:
+    """Nothing closes or moves: with an empty work area a misfit costs one card and the turn goes on,
+    so the good player draws into it; with a chain built it draws into the temporary area."""
+    rng = random.Random(0)
+    empty = chains_position([], [3, None, None, None, None], ten=False)   # the 10 may not close yet
+    assert decide(empty, 0, "good", rng).kind == "deck_to_work"
+    assert decide(empty, 0, "beginner", rng).kind == "deck_to_temporary"
+    built = chains_position([10, 9, 8], [3, None, None, None, None])
+    built.state[0][6] = "stopped"   # terminal 7 stopped: nothing closes the 10-9-8 now
+    assert decide(built, 0, "good", rng).kind == "deck_to_temporary"
+
+
+def test_the_search_stops_once_the_rest_of_the_budget_cannot_change_its_move() -> None:
+    """30 visits against 10 with 19 playouts left is decided; with 21 left it is not."""
+    from companion.players.search import decided
+    assert decided([30, 10, 4], 19) and not decided([30, 10, 4], 21) and not decided([30, 10], 20)
+
+
+def test_a_step_budget_bounds_a_long_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four-player Chains: once every move was tried, a decision stops as soon as its playouts have
+    played STEPS moves (a few playouts, not the budget's 120); the same seed gives the same move."""
+    from companion.players import search
+    played: list[int] = []
+    real = search.playout
+    monkeypatch.setattr(search, "playout", lambda *a, **k: played.append(real(*a, **k)) or played[-1])
+    monkeypatch.setattr(rules("chains"), "STEPS", 1000)
+    game = random_steps(new_game("chains", 4), 12, random.Random(5))
+    seat = game.current_player()
+    first = decide(game, seat, "strong", random.Random(1))
+    legal = len([m for m in game.legal_moves() if m.player == seat])
+    reached = next(n for n in range(len(played)) if sum(played[:n + 1]) >= 1000)
+    assert legal > 1 and len(played) == max(reached, legal) + 1 < 120   # each move once, then the cap
+    assert decide(game, seat, "strong", random.Random(1)) == first

@@ -182,8 +182,14 @@ def test_a_whole_game_night_on_everyones_own_phone(server, browser, game, player
                 and not st["prompts"]:
             last, other = _alternative(server, table)
             if other is not None:
-                _post(server, f"/api/tables/{table['id']}/correct",
-                      {"move": other.to_json(), "version": st["version"]}, table["host_token"])
+                said = _post(server, f"/api/tables/{table['id']}/correct",
+                             {"move": other.to_json(), "version": st["version"]}, table["host_token"])
+                if "asked" in said:   # a card laid face down: only its seat's phone sees it, and confirms
+                    mover = phones[said["asked"]]
+                    mover.wait_for_selector(".prompt.k-confirm .confirm-card")
+                    assert "Waiting for" in host.inner_text(".prompt.k-confirm")
+                    mover.tap(".prompt.k-confirm button.answer[data-choice='yes']")
+                    checked.add("confirmed")
                 for page in phones.values():
                     page.wait_for_selector(".log li.ev-corrected")
                 assert "Host replaced" in phones[0].inner_text(".log li.ev-corrected")
@@ -198,7 +204,7 @@ def test_a_whole_game_night_on_everyones_own_phone(server, browser, game, player
         assert rows.count() == players
         ranks = [int(r.strip("=")) for r in rows.locator("td.rank").all_inner_texts()]
         assert ranks == sorted(ranks) and ranks[0] == 1
-    assert checked == {"pending", "corrected"}, checked
+    assert checked == ({"pending", "corrected", "confirmed"} if game == "hills" else {"pending", "corrected"}), checked
     if game == "spartacus":   # the final scoring is shown, not "a card face down or in a hand"
         assert "trick" in phones[1].inner_text("#end-table") and "hand" in phones[1].inner_text("#end-table")
         assert "face down now or in a hand" not in phones[1].inner_text(".log")

@@ -169,3 +169,28 @@ def test_a_bgstats_file_is_imported_through_the_page(server, browser, history): 
     assert len(imported) == 4 and "Chie" in imported[0].names and "Chie S." not in query.known_players(history)
     assert page.locator("article.play .badge.info", has_text="from BG Stats").count() >= 1
     ctx.close()
+
+
+def test_the_history_is_filtered_by_location_and_dates_by_taps(server, browser, history):  # noqa: F811
+    from companion.history import edit
+    target = query.plays(history)[10]                 # 2025-02-20: given a location by a correction
+    edit.correct(history, target.id, [edit.SeatFix(s.name, s.score, s.winner) for s in target.seats],
+                 location="Café Meeple")
+    try:
+        ctx, page = _phone(browser)
+        page.goto(f"{server.url}/history?lang=ja")
+        page.select_option("#location-filter", "Café Meeple")
+        page.fill("#filter-from", "2025-02-01")
+        page.fill("#filter-to", "2025-02-28")
+        page.locator("#history-filter button[type=submit]").tap()
+        page.wait_for_url(re.compile(r"location=Caf"))
+        assert page.locator("article.play").count() == 1 and page.inner_text("#play-count") == "1"
+        assert "Café Meeple" in page.inner_text("article.play .badge.location")
+        assert page.evaluate(LAYOUT) == [] and page.evaluate(OVERLAPS) == []
+        page.screenshot(path=str(SHOTS / "history-filtered-ja-phone.png"), full_page=True)
+        page.tap("#filter-clear")                         # every play again
+        page.wait_for_url(re.compile(r"/history\?lang=ja$"))
+        assert page.inner_text("#play-count") == str(len(query.plays(history)))
+        ctx.close()
+    finally:
+        edit.undo(history, target.id)

@@ -114,7 +114,17 @@ def test_the_host_corrects_and_overrides_with_the_picker(server, browser):
     before = _version(host)
     host.tap("#correct")
     host.wait_for_function("v => +document.body.dataset.version > v", arg=before)
+    # the card lies face down: the host cannot see it, so Ann's phone is asked (issue 23), with her cards
+    host.wait_for_selector(".prompt.k-confirm")
+    assert "Waiting for Ann" in host.inner_text(".prompt.k-confirm") and "red 5" not in host.inner_text("#view")
+    ann.wait_for_selector(".prompt.k-confirm .confirm-card")
+    assert "red 5" in ann.inner_text(".prompt.k-confirm") and "red 6" in ann.inner_text(".prompt.k-confirm")
+    _doc_shot(ann, "webui-night-confirm")
+    before = _version(ann)
+    ann.tap(".prompt.k-confirm button.answer[data-choice='yes']")
+    host.wait_for_function("v => +document.body.dataset.version > v", arg=before)
     assert _state(server, _token(ann), table)["moves"][-1]["card"] == "H-R5"   # Ann sees her own card
+    assert "Ann confirmed it on their phone" in host.inner_text(".log")
     # a house ruling: Ben lays blue 9 on hill 5, and the reason goes into the log
     host.tap(".ov-seat >> text=Ben")
     host.tap(".ov-panel:visible button.pick[aria-label*='9'] >> nth=-1")

@@ -219,15 +219,17 @@ def test_views_speak_one_language_and_no_ids(client, game):
             assert step(client, table, rng).status_code == 200
 
 
-def test_the_hosts_picker_offers_every_card_for_every_seat_from_the_start(client):
-    """Issue 14, point 7: the override/correction picker covers all moves of the right shape (any
-    card, any seat) — even though the host's page shows no hand — and takes no typed JSON."""
+def test_the_hosts_picker_offers_every_card_a_seat_could_hold_from_the_start(client):
+    """Issue 14, point 7: the override/correction picker covers all moves of the right shape for
+    every seat — even though the host's page shows no hand — and takes no typed JSON; issue 23: a
+    seat is offered only the cards it could hold (Seven Hills: its own colour)."""
     table = new_table(client, "hills")
     view = client.get(f"/t/{table['id']}/view?token={table['host_token']}").get_data(as_text=True)
     assert "ov-move" not in view and f"/t/{table['id']}/override" in view   # fetched when opened
     html = client.get(f"/t/{table['id']}/override?token={table['host_token']}").get_data(as_text=True)
     moves = [json.loads(m) for m in re.findall(r"class=\"big ov-move[^\"]*\" data-move='([^']+)'", html)]
-    assert {(m["player"], m.get("card")) for m in moves} >= {(0, "H-R9"), (1, "H-B1"), (1, "H-R3"), (0, None)}
+    assert {(m["player"], m.get("card")) for m in moves} >= {(0, "H-R9"), (1, "H-B1"), (0, None)}
+    assert (1, "H-R3") not in {(m["player"], m.get("card")) for m in moves}   # a red card is no blue move
     assert {m["hill"] for m in moves} == set(range(1, 8)) and "<textarea" not in html
 
 
@@ -239,7 +241,8 @@ def test_the_hosts_override_picker_is_a_fragment_only_the_host_gets(client):
     view = client.get(f"/t/{table['id']}/view?token={host}").get_data(as_text=True)
     picker = client.get(f"/t/{table['id']}/override?token={host}")
     assert picker.status_code == 200 and picker.headers["X-Version"] == "0"
-    assert picker.get_data(as_text=True).count("ov-move") > 250 and view.count("<button") < 60
+    # each seat's nine cards and a face-down one, at any of the seven hills
+    assert picker.get_data(as_text=True).count("ov-move") == 2 * 10 * 7 and view.count("<button") < 60
     for lang, words in (("en", "Only the host"), ("ja", "ホストだけ")):
         r = client.get(f"/t/{table['id']}/override?token={table['token']}&lang={lang}",
                        headers={"Accept": "text/html"})

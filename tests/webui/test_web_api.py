@@ -405,7 +405,8 @@ def test_export_qr_and_camera(app, client):
     while not state(client, table)["is_over"]:
         assert step(client, table, rng).status_code == 200
     r = client.get(f"/api/tables/{table['id']}/export", headers=_player(table))
-    assert r.get_json()["bgstats"].startswith("bgstats://") and r.get_json()["games"][0]["finished"]
+    assert r.get_json()["bgstats"].startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    assert r.get_json()["games"][0]["finished"]
     r = client.get(f"/api/tables/{table['id']}/qr.svg", headers=_host(table))
     assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data
     assert client.get(f"/api/tables/{table['id']}/qr.svg", headers=_player(table)).status_code == 403

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import weakref
 from pathlib import Path
 
 import cv2
@@ -210,14 +211,17 @@ def test_a_turned_phone_starts_the_camera_over_and_a_webcam_has_the_check_too(ap
     tables, s, host = _table(app)
     client = app.test_client()
     assert _post(client, s.id, frames[0], host).status_code == 202
-    first = cameras(app).get(s.id)
+    feed = cameras(app).get(s.id)
+    assert wait_until(lambda: feed.seen == 1, 30)
+    first = weakref.ref(feed.pipeline)
     turned = jpeg(cv2.rotate(cv2.imdecode(np.frombuffer(frames[0], np.uint8), cv2.IMREAD_COLOR),
                              cv2.ROTATE_90_CLOCKWISE))
     r = _post(client, s.id, turned, host)
     assert r.status_code == 202 and r.get_json()["size"] == [1080, 1920]
-    second = cameras(app).get(s.id)
-    assert second is not first and first.frames.closed and first.done.wait(10)
-    assert _post(client, s.id, turned, host).status_code == 202 and cameras(app).get(s.id) is second
+    # the same feed and thread go on; its pipeline starts over and the old one is freed
+    assert cameras(app).get(s.id) is feed and wait_until(lambda: feed.restarts == 1, 30)
+    assert first() is None and feed.pipeline is not None and feed.size == (1080, 1920)
+    assert _post(client, s.id, turned, host).status_code == 202 and cameras(app).get(s.id) is feed
     # a camera the server started (here a folder of frames) has the same set-up check
     folder = tmp_path / "frames"
     folder.mkdir()

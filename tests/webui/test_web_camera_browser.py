@@ -99,3 +99,29 @@ def test_a_phone_streams_the_table_and_the_session_applies_it(tmp_path, browser,
         assert "停止しました" in phone.inner_text("#cam-status")
         assert not errors, errors
         ctx.close()
+
+
+def test_the_camera_page_waits_out_a_spent_decoding_budget_and_goes_on(tmp_path, browser):
+    # 1 ms of decoding, then 1 ms every 0.5 s: after the first frame (several ms) the next is
+    # refused with 429 and a few seconds' Retry-After; the page waits them out and sends again,
+    # where before it stopped for good on any 4xx but 400
+    app = make_app(tmp_path, DECODE_LIMIT=(1, 0.5))
+    tables = app.extensions["tables"]
+    s = tables.create("wheel", 3, names=["Ann", "Ben", "Chie"], options={})
+    cert = certificate(["127.0.0.1"], tmp_path / "tls")
+    with RunningServer(app, tls=cert) as server:
+        ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, ignore_https_errors=True)
+        phone = ctx.new_page()
+        answers: list[int] = []
+        phone.on("response", lambda r: answers.append(r.status) if r.url.endswith("/camera/frame") else None)
+        phone.goto(f"{server.url}/camera/{s.id}?token={camera_token(tables, s.id)}")
+
+        def went_on() -> bool:   # a 202 after a 429
+            return 429 in answers and 202 in answers[answers.index(429):]
+        for _ in range(300):     # (Playwright delivers the responses while it waits: a bound of 60 s)
+            if went_on():
+                break
+            phone.wait_for_timeout(200)
+        assert went_on(), answers
+        assert "Stopped" not in phone.inner_text("#cam-status")
+        ctx.close()

@@ -120,10 +120,14 @@ def _conditions_check(conditions, seed=0):
         pipeline, shot.image
 
 
-def test_a_shaken_frame_is_fixed_before_anything_else():
+def test_a_shaken_frame_says_no_table_found_first_then_the_shaking():
+    """Issue 23: "no table found" (with what the K-CAL markers are and where they are printed)
+    before "camera shaking", which follows it as what may hide them."""
     result, _, _ = _conditions_check(synthetic.Conditions(elevation=80, motion_blur=7))
-    assert result.next_step.key == "refused" and "shaking" in result.next_step.en
-    assert "揺れ" in result.next_step.ja
+    assert result.next_step.key == "calibrate" and not result.calibrated
+    assert result.next_step.en.startswith("No table found") and "companion print tokens" in result.next_step.en
+    assert result.next_step.en.index("No table found") < result.next_step.en.index("shaking")
+    assert "揺れ" in result.next_step.ja and result.next_step.ja.startswith("まだテーブルが見つかりません")
     assert "shaking" in [w.key for w in result.warnings]
 
 

@@ -116,6 +116,20 @@ def test_a_filmed_game_reaches_the_phones(tmp_path):
     assert feed.done.wait(120) and feed.error is None
     st = tables.get(s.id).state()
     assert st["layout"] == replay.layout() and feed.outcomes.count("applied") == 3
+    # each move the camera applied keeps its picture of the table, small: the finished game's
+    # replay shows it beside the move
+    from companion.session.store import FRAME_BYTES
+    versions = [m["version"] for m in st["moves"]]
+    assert tables.store.frame_versions(s.id) == set(versions)
+    assert all(tables.store.frame(s.id, v)[:2] == b"\xff\xd8" and len(tables.store.frame(s.id, v)) <= FRAME_BYTES
+               for v in versions)
+    tables.get(s.id).end_game(expected_version=st["version"])
+    client = app.test_client()
+    client.set_cookie(f"tch_{s.id}", tables.host_token(s.id))
+    page = client.get(f"/host/{s.id}/replay?step=2").get_data(as_text=True)
+    assert f"/host/{s.id}/replay/frame/{versions[1]}.jpg" in page
+    r = client.get(f"/host/{s.id}/replay/frame/{versions[1]}.jpg")
+    assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.data == tables.store.frame(s.id, versions[1])
 
 
 @pytest.mark.slow

@@ -114,3 +114,56 @@ def test_the_phone_help_on_the_companion_in_both_languages(client):
     assert "Seats for the companion" in en and "Done: the card is laid" in en and "information-set" in en
     assert "コンパニオンの席" in ja and "置いた" in ja and "情報集合モンテカルロ法" in ja
     assert "テーブルで" not in en and "At the table" not in ja
+
+
+def test_the_json_api_gives_seats_to_the_companion_and_the_history_shows_it(client):
+    """POST /api/tables with "companions" (seat from 0 → level): named for it, given to it; a bad
+    level or seat is a 400 that creates nothing. Once the game ends, the history lists the seat as
+    the companion's and Ann's page shows her record against it per level, in both languages."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    import sqlite3
+    db = client.application.config["DB"]
+    tables_stored = lambda: sqlite3.connect(db).execute("SELECT COUNT(*) FROM sessions").fetchone()[0]  # noqa: E731
+    count = tables_stored()
+    for companions, words in (({"1": "godlike"}, "Unknown companion level 'godlike' for seat 2"),
+                              ({"2": "good"}, "Seat 3 is not at this table of 2"),
+                              (["good"], '"companions" must be an object')):
+        r = client.post("/api/tables", json={"game": "hills", "players": 2, "names": ["Ann"],
+                                             "companions": companions})
+        assert r.status_code == 400 and words in r.get_json()["error"], r.get_json()
+    assert tables_stored() == count
+    r = client.post("/api/tables", json={"game": "spartacus", "players": 3, "names": ["Ann", "", "Ben"],
+                                         "companions": {"1": "strong"}})
+    assert r.status_code == 201, r.get_json()
+    table = r.get_json()
+    st = state(client, table, table["host_token"])
+    assert st["companions"] == {"1": "strong"} and st["names"] == ["Ann", "Companion (strong)", "Ben"]
+    s = TableSession.open(Store(db), table["id"])
+    tap_through(s, 3)
+    cookie = {"REMOTE_ADDR": "127.0.0.1"}
+    history = client.get("/history?lang=en", environ_base=cookie).get_data(as_text=True)
+    assert "Companion (strong)" in history
+    en = client.get("/history/player?name=Ann&lang=en", environ_base=cookie).get_data(as_text=True)
+    ja = client.get("/history/player?name=Ann&lang=ja", environ_base=cookie).get_data(as_text=True)
+    assert 'id="against-companion"' in en and 'data-level="strong"' in en and "Against the companion" in en
+    assert "コンパニオンとの対戦" in ja and "上級" in ja and "Against the companion" not in ja
+    assert client.get("/history/player?name=Companion%20(strong)&lang=en",
+                      environ_base=cookie).status_code == 404   # the companion is no person
+
+
+def test_a_companion_seat_the_host_named_says_so_on_the_play_page_and_in_the_history(client):
+    """Seat "Robo" given to the companion (good): the play page and the history add "companion, good"
+    to the name (「コンパニオン・中級」 in Japanese); a seat called "Companion (good)" needs no tag."""
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann,Robo")
+    view = lambda lang: client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(as_text=True)  # noqa: E731
+    assert 'Robo <span class="small muted companion-seat">(companion, good)</span>' in view("en")
+    assert 'companion-seat">(コンパニオン・中級)</span>' in view("ja")
+    assert view("en").count('class="small muted companion-seat"') == 1   # Ann is a person
+    plain = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    assert 'class="small muted companion-seat"' not in client.get(f"/t/{plain['id']}/view?token={plain['host_token']}&lang=en").get_data(as_text=True)
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 5)
+    history = client.get("/history?lang=en", environ_base={"REMOTE_ADDR": "127.0.0.1"}).get_data(as_text=True)
+    assert "Robo (companion, good)" in history

@@ -136,23 +136,32 @@ def _host_answers(live: Live, table: dict[str, Any]) -> dict[str, str]:
     return texts
 
 
-def _singles_out_nothing(named: set[str], game: Any, hidden: set[str], what: str) -> int:
-    """A list of cards that names a hidden card is no leak only if it names every card of that kind
-    the table does not show: then it singles out nothing a hand holds. Returns the hidden cards named."""
-    shown = _ids(game.layout())
+def _singles_out_nothing(named: set[str], game: Any, hidden: set[str], public: set[str], what: str) -> int:
+    """A list of cards that names a hidden card is no leak only if it names every card of the game
+    in play of that kind and colour that nothing public places (not on the table, never seen
+    played): then it singles out nothing a hand holds. Returns the hidden cards named."""
+    in_play = _ids(game.snapshot())
     for card in named & hidden:
-        kind = catalogue.card(card).kind
-        unseen = {c.id for c in catalogue.cards_of(game.id) if c.kind == kind} - shown
+        like = catalogue.card(card)
+        unseen = {c for c in in_play - public
+                  if (catalogue.card(c).kind, catalogue.card(c).colour) == (like.kind, like.colour)}
         assert unseen <= named, f"{what} singles out {sorted(unseen - named)[:5]} beside {card}"
     return len(named & hidden)
 
 
 def _override_tells_nothing(live: Live, table: dict[str, Any], game: Any, hidden: set[str]) -> int:
-    """The host's override picker names every card of the game (so a house ruling can name any)."""
+    """The host's override picker offers each seat the cards it could hold as the table can tell
+    (issue 23): in each seat's tab a hidden card is named only beside every card like it that
+    nothing public places. Public: the table's layout and the moves as the host's state names them."""
     status, _, body = live.request("GET", f"/t/{table['id']}/override?token={table['host_token']}")
     assert status == 200
-    named = _ids([json.loads(m) for m in re.findall(r"data-move='([^']+)'", body.decode())])
-    return _singles_out_nothing(named, game, hidden, "the override picker")
+    status, _, state = live.request("GET", f"/api/tables/{table['id']}/state", token=table["host_token"])
+    public = _ids(game.layout()) | _ids(json.loads(state)["moves"])
+    named = 0
+    for panel in body.decode().split('<div class="ov-panel"')[1:]:
+        cards = _ids([json.loads(m) for m in re.findall(r"data-move='([^']+)'", panel)])
+        named += _singles_out_nothing(cards, game, hidden, public, "the override picker")
+    return named
 
 
 CHANCE_BUTTON = re.compile(r"<button[^>]*data-move='(\{[^']*\"player\": -1[,}][^']*)'[^>]*>.*?</button>", re.S)

@@ -242,6 +242,9 @@ def test_the_host_page_names_an_unnamed_phone_in_its_language(tmp_path):
     table = client.post("/api/tables", json={"game": "hills", "players": 2}).get_json()
     token = client.post("/api/join", json={"code": table["code"]}).get_json()["token"]
     client.post(f"/api/tables/{table['id']}/seat", json={"seat": 0}, headers={"X-Table-Token": token})
+    client.post("/api/join", json={"code": table["code"]})   # a second unnamed phone, watching
     ja = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang=ja").get_data(as_text=True)
     en = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang=en").get_data(as_text=True)
-    assert "端末1" in ja and "phone 1" not in ja and "phone 1" in en
+    assert "端末2" in ja and "phone 2" not in ja and "phone 2" in en
+    # issue 23: a phone that holds a seat is named by its player, not by a number
+    assert "P1の端末" in ja and "P1&#39;s phone" in en and "phone 1" not in en and "端末1" not in ja

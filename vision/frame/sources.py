@@ -127,6 +127,7 @@ class PushedFrames:
         self.pushed = 0
         self.dropped = 0
         self.last_push: float | None = None
+        self.started = time.monotonic()
         self._size: tuple[int, int] | None = None
 
     def push(self, frame: np.ndarray) -> None:

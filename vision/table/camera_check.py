@@ -57,9 +57,14 @@ later): the advice to raise the camera makes it fit so, the advice to lower it k
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "no_frame": ("No picture from the camera yet.", "カメラからの映像がまだありません。"),
-    "calibrate": ("Put the four K-CAL markers at the corners of the play area, all in view of the "
-                  "camera.",
-                  "4枚のK-CALマーカーをプレイエリアの四隅に置き、すべてカメラに写るようにしてください。"),
+    "calibrate": ("No table found yet: put the four K-CAL markers at the corners of the play area, "
+                  "all in view of the camera. They are the black-and-white squares K-CAL1 to K-CAL4 on the "
+                  "calibration sheet (the last page of `companion print tokens`, or of tokens on the Print "
+                  "page): cut them out; the camera measures the table from them.",
+                  "まだテーブルが見つかりません。4枚のK-CALマーカーをプレイエリアの四隅に置き、すべてカメラに"
+                  "写るようにしてください。K-CALマーカーはキャリブレーションシート(`companion print tokens`、"
+                  "または印刷ページの「トークン」の最終ページ)にある白黒の四角K-CAL1〜K-CAL4です。切り取って"
+                  "使います。カメラはこれでテーブルを測ります。"),
     "corners": ("Bring all four K-CAL markers into view ({missing} not seen): from {n} corner markers "
                 "the camera's angle and lens are guessed, and cards far from them are placed up to "
                 "about {mm} mm off.",
@@ -223,17 +228,23 @@ def check(frame: np.ndarray | None, calibration: Calibration | None,
           warnings: Sequence[Advice] = ()) -> SetupCheck:
     """The set-up check of one frame (BGR, or None when no frame came yet) seen through
     ``calibration`` (None until the K-CAL markers were found) for the watched area ``bounds``.
-    ``warnings`` are the frame-quality warnings, most urgent first (``quality_advice``): the first
-    that spoils reading becomes the next step (a shaking, blurred, glaring or badly lit frame is
-    fixed before the camera is moved); a picture only a little soft waits until the camera stands
-    right."""
+    ``warnings`` are the frame-quality warnings, most urgent first (``quality_advice``): once the
+    table is found, the first that spoils reading becomes the next step (a shaking, blurred,
+    glaring or badly lit frame is fixed before the camera is moved); a picture only a little soft
+    waits until the camera stands right. Until then the step is to bring the K-CAL markers into view."""
     if frame is None:
         return SetupCheck(False, Advice.of("no_frame"))
     size = (frame.shape[1], frame.shape[0])
     warnings = tuple(warnings)
     urgent = [w for w in warnings if w.key not in MINOR]
     if calibration is None:
-        return SetupCheck(False, urgent[0] if urgent else Advice.of("calibrate"), warnings, frame=size)
+        # "no table found" comes first (issue 23): a frame said to be shaking while the camera sees
+        # no play area at all reads as the wrong problem; the most urgent quality warning follows
+        # it as what may hide the markers
+        step = Advice.of("calibrate")
+        if urgent:
+            step = Advice(step.key, step.values, f"{step.en} {urgent[0].en}", f"{step.ja}{urgent[0].ja}")
+        return SetupCheck(False, step, warnings, frame=size)
     m = scale_map(calibration, bounds, size)
     corners, covered = _corners(calibration, bounds, size)
     if corners is not None:

@@ -8,17 +8,18 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Any, Callable, NoReturn, Sequence
+from typing import Any, Callable, Mapping, NoReturn, Sequence
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from companion import catalogue
 from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
+from companion.players import LEVEL_WORDS, LEVELS
 from webui.core import guard
 from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
-from webui.core.i18n import N_, Text, both, pick, t
+from webui.core.i18n import N_, Text, both, nboth, pick, t
 from webui.core.render import move_groups
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -68,10 +69,13 @@ def create_table(body: dict[str, Any]) -> Any:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         fail(400, both("\"names\" must be a list of strings (or one comma-separated string)."))
     if len(names) > players:
-        fail(400, both("{count} names for {players} players: give at most one name per seat.", count=len(names),
-                       players=players))
+        fail(400, nboth("{given} names for {players} player: give at most one name per seat.",
+                        "{given} names for {players} players: give at most one name per seat.", players,
+                        given=len(names), players=players))
+    companions = companion_seats(body.get("companions"), players)
     clean = session_module().store.clean_text
-    names = [(clean(n, MAX_NAME) or f"P{i + 1}") for i, n in enumerate(names)]
+    names = companion_names([clean(n, MAX_NAME) for n in names], companions, lang())
+    names = [(n or f"P{i + 1}") for i, n in enumerate(names)]
     names += [f"P{i + 1}" for i in range(len(names), players)]
     options = body.get("options") or {}
     if not isinstance(options, dict):
@@ -91,10 +95,63 @@ def create_table(body: dict[str, Any]) -> Any:
     try:
         s = tables().create(game, players, names=names, options=options, rounds=rounds,
                             target=target)
+        if companions:
+            s.set_companions(companions)
     except (GameError, session_module().SessionError) as err:
         refuse(400, err)
     guard.table_created(s.id)
     return s
+
+
+def check_companion_seat(seat: int, players: int) -> None:
+    """Refuse (400) a companion seat that is not at a table of ``players``."""
+    if not 0 <= seat < players:
+        raise ApiError(400, both("Seat {seat} is not at this table of {players}.", seat=seat + 1, players=players))
+
+
+def companion_seats(value: Any, players: int) -> dict[int, str]:
+    """The seats a JSON body gives to the companion: ``{"1": "good"}`` (0-based seat → level);
+    absent or empty for none. A bad seat or level is refused (400) before anything is stored."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ApiError(400, both("\"companions\" must be an object of seat (0-based) to level, such as "
+                                 "{{\"1\": \"good\"}}."))
+    wanted: dict[int, str] = {}
+    for key, level in value.items():
+        seat = key if isinstance(key, int) else int(key) if str(key).isascii() and str(key).isdigit() else None
+        if seat is None:
+            raise ApiError(400, both("A companion seat is a seat number from 0, got {seat!r}.", seat=key))
+        check_companion_seat(seat, players)
+        if level not in LEVELS:
+            raise ApiError(400, both("Unknown companion level {level!r} for seat {seat}: choose one of {levels}.",
+                                     level=level, seat=seat + 1, levels=", ".join(LEVELS)))
+        wanted[seat] = level
+    return wanted
+
+
+def companion_names(names: Sequence[str], wanted: Mapping[int, str], lang_: str) -> list[str]:
+    """The seat names (``names``: one per seat in order, "" where none was typed) with each companion
+    seat nobody named called for it and its level ("Companion (good)")."""
+    out = list(names)
+    for seat, level in wanted.items():
+        if seat < len(out) and out[seat].strip():
+            continue   # the host named the seat
+        out += [""] * (seat + 1 - len(out))
+        out[seat] = t("Companion ({level})", lang_, level=level_words(level, lang_))
+    return out
+
+
+def named_for_companion(name: str, level: str) -> bool:
+    """True when ``name`` is the name a companion seat at ``level`` gets when nobody names it (in
+    either language): a page then need not add "companion" to it."""
+    return name in {t("Companion ({level})", lang_, level=level_words(level, lang_)) for lang_ in ("en", "ja")}
+
+
+def level_words(level: str, lang_: str) -> str:
+    """A companion level as people call it in ``lang_`` ("good" / 「中級」; an unknown one as stored)."""
+    words = LEVEL_WORDS.get(level)
+    return level if words is None else pick(str(words), words.ja, lang_)
 
 
 def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = (),
@@ -343,6 +400,9 @@ def answer(table_id: str) -> tuple[Response, int]:
         if shown is not None and shown.get("hidden"):
             fail(403, both("This question names cards you may not see: the host or the scorekeeper answers "
                            "it."))
+        if shown is not None and shown.get("kind") == "confirm" and choice not in {c["id"] for c in shown["choices"]}:
+            fail(403, both("Only {name}'s phone answers this: it alone sees the card.",
+                           name=s.names[shown["seat"]]))
         return s.answer(prompt, choice, by=who_says(s, who), expected_version=version)
     return _write(table_id, "player", act)
 
@@ -429,8 +489,31 @@ def override(table_id: str) -> tuple[Response, int]:
 def correct(table_id: str) -> tuple[Response, int]:
     """Host: replace the last move by another (a misread or mistapped card), checked and logged."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
-        return s.correct(_parse_move(s, body.get("move")), by="host", expected_version=version)
+        move = _parse_move(s, body.get("move"))
+        asked = _asked_of_seat(table_id, s, move)
+        if asked is not None:
+            prompt = s.ask_to_confirm(asked, by="host", expected_version=version)
+            return {"asked": prompt.seat, "prompt": prompt.id}
+        return s.correct(move, by="host", expected_version=version)
     return _write(table_id, "host", act)
+
+
+def _asked_of_seat(table_id: str, s: Any, move: Move) -> Move | None:
+    """The correction to ask of the last mover's phone instead of making it (None: make it): the
+    last move names a card the host may not see (a Seven Hills card laid face down) and a phone
+    holds that seat. A correction naming no card ("a face-down card at hill 4") keeps the card
+    the seat laid: only its phone knows which."""
+    view = session_module().view
+    last = s.game.log[-1:]
+    if not last or last[0].player < 0 or last[0].player != move.player:
+        return None
+    if not view.names_hidden(last[0].to_json(), view.hidden_cards(s.game, view.HOST)):
+        return None
+    if not any(p["role"] == "seat" and p["seat"] == move.player for p in tables().store.phones(table_id)):
+        return None
+    if move.get("card") is None and isinstance(last[0].get("card"), str):
+        move = Move.of(move.player, move.kind, **dict(dict(move.params), card=last[0].get("card")))
+    return move
 
 
 @bp.post("/tables/<table_id>/next")

@@ -2,9 +2,12 @@
 → ``TableSession.observe``; the latest annotated frame is what the host screen shows."""
 from __future__ import annotations
 
+import ctypes
 import importlib
 import threading
-from typing import Any, Iterator
+import time
+from typing import Any, Iterator, NamedTuple
+from webui.core.guard import retry_after, wait_words
 from webui.core.i18n import both
 
 
@@ -23,10 +26,10 @@ class FrameWorker:
 
     def __init__(self, tables: Any, table_id: str, name: str) -> None:
         """Watch ``table_id`` of ``tables`` with a vision pipeline, in a thread called ``name``."""
-        from vision.pipeline import Pipeline
-        s = tables.get(table_id)
         self.tables, self.table_id = tables, table_id
-        self.pipeline = Pipeline(s.game_id, s.players)
+        self.pipeline = self._new_pipeline()
+        self.size: tuple[int, int] | None = None
+        """(width, height) of the frames the pipeline reads; a frame of another size starts it over."""
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True, name=name)
         self._jpeg: bytes | None = None
@@ -34,9 +37,31 @@ class FrameWorker:
         """The latest frame as it came from the camera (BGR), for the set-up check."""
         self.checked: tuple[Any, Any, bytes | None] | None = None
         """(frame, its set-up check, its picture as JPEG): made once per frame (webui.camera.camera_page)."""
+        self.restarts = 0
+        """Times a frame of a new size started the pipeline over."""
 
     def _run(self) -> None:
         raise NotImplementedError
+
+    def _new_pipeline(self) -> Any:
+        from vision.pipeline import Pipeline
+        s = self.tables.get(self.table_id)
+        return Pipeline(s.game_id, s.players)
+
+    def _sized(self, frame: Any) -> None:
+        """Start the pipeline over for a frame of a new size (a phone turned: calibration and tracks
+        start over, the session keeps the game). The old pipeline is dropped, not kept beside the
+        new one: this thread is the only one that ever runs it, so a camera has one pipeline."""
+        size = (frame.shape[1], frame.shape[0])
+        if size == self.size:
+            return
+        turned, self.size = self.size is not None, size
+        if turned:
+            self.pipeline = self._new_pipeline()
+            self._jpeg = None
+            self.raw = self.checked = None
+            give_back_memory()
+            self.restarts += 1
 
     def retarget(self, table_id: str) -> None:
         """Watch ``table_id`` from now on (a rematch at the same table): the same source and the same
@@ -91,6 +116,7 @@ class CameraFeed(FrameWorker):
                 self.seen += 1
                 if self.stop_event.is_set():
                     return
+                self._sized(frame)
                 self.raw = frame
                 observation = self.pipeline.step(frame)
                 self._jpeg = self.pipeline.annotated_jpeg()
@@ -98,13 +124,33 @@ class CameraFeed(FrameWorker):
                     continue
                 s = self.tables.get(self.table_id)
                 with self.tables.lock(self.table_id):
-                    self.outcomes.append(s.observe(observation, source="camera").kind)
+                    outcome = s.observe(observation, source="camera")
+                    self.outcomes.append(outcome.kind)
+                if outcome.kind in ("applied", "prompt"):   # the table as the camera saw it: the replay shows it
+                    picture = small_jpeg(frame)
+                    if picture is not None:
+                        self.tables.store.keep_frame(self.table_id, outcome.version, picture)
                 self.tables.changed(self.table_id)
         except Exception as err:  # a camera unplugged or a broken file: say so on the console
             self.error = f"{type(err).__name__}: {err}"
             print(f"companion serve: the camera stopped: {self.error}")
         finally:
             self.done.set()
+
+
+def small_jpeg(frame: Any, width: int = 320) -> bytes | None:
+    """A camera frame (BGR) as a small JPEG for the replay, ``width`` px wide, made smaller until it
+    fits the store's bound (``FRAME_BYTES``); None if it cannot be encoded."""
+    import cv2
+    from companion.session.store import FRAME_BYTES
+    h, w = frame.shape[:2]
+    for scale, quality in ((1.0, 70), (0.75, 60), (0.5, 50)):
+        size = (max(1, int(width * scale)), max(1, int(h * width * scale / w)))
+        ok, data = cv2.imencode(".jpg", cv2.resize(frame, size, interpolation=cv2.INTER_AREA),
+                                [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok and len(data) <= FRAME_BYTES:
+            return data.tobytes()
+    return None
 
 
 FRAME_MAX_BYTES = 8 * 1024 * 1024
@@ -120,15 +166,40 @@ PHONE_GONE_S = 10.0
 class FrameRefused(ValueError):
     """A pushed frame that is not taken: HTTP status and what to do about it."""
 
-    def __init__(self, status: int, message: str, ja: str) -> None:
+    def __init__(self, status: int, message: str, ja: str, **extra: Any) -> None:
         super().__init__(message)
-        self.status, self.message, self.ja = status, message, ja
+        self.status, self.message, self.ja, self.extra = status, message, ja, extra
 
 
-def jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG's frame header, without decoding it; None if it is no JPEG."""
+FRAME_MAX_SCANS = 32
+"""Most scans a progressive JPEG frame may have: a phone's has about 10 (libjpeg's script). Each scan
+is another pass over every block of the image, so scans, not bytes, set the decoding cost: 2,000 empty
+12-byte scans of a 1920×1080 frame are 36 kB and cost 2.4 s of CPU; 32 scans of a 4K frame ~0.2 s."""
+
+PHONE_CAMERAS_MAX = 6
+"""Phone cameras (each a thread and a vision pipeline) one server runs at once; a phone that sent
+nothing for ``PHONE_GONE_S`` gives its place up to a new one (``COMPANION`` config: ``CAMERA_PHONES_MAX``)."""
+
+_DECODERS = threading.BoundedSemaphore(2)
+"""Frames decoded at once in the whole server (two cores): more wait their turn."""
+
+class JpegHeader(NamedTuple):
+    """What a JPEG's markers say before anything is decoded."""
+
+    width: int
+    height: int
+    scans: int
+
+
+def jpeg_header(data: bytes) -> JpegHeader | None:
+    """Size and scan count of a JPEG from its markers alone; None if it is no JPEG or its markers
+    are broken. The segments are walked by their lengths up to the first scan (an EXIF thumbnail is
+    a JPEG inside one: skipped); after it, coded data never holds FF DA (an FF there is followed by
+    00 or a restart), so the scans are counted with one search in C (a table between scans that
+    happened to hold FF DA would count one scan too many, never one too few)."""
     if data[:3] != b"\xff\xd8\xff":
         return None
+    size: tuple[int, int] | None = None
     i = 2
     while i + 4 <= len(data):
         if data[i] != 0xFF:
@@ -141,34 +212,62 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
             i += 2
             continue
         length = int.from_bytes(data[i + 2:i + 4], "big")
+        if length < 2 or marker == 0xD9:
+            return None
         # SOF0..SOF15 carry the size; C4 (Huffman tables), C8 and CC are not frame headers
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) and size is None:
             if i + 9 > len(data):
                 return None
-            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
-        if marker == 0xDA or length < 2:         # image data before any frame header: broken
-            return None
+            size = int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        if marker == 0xDA:                       # the first scan
+            if size is None:                     # image data before any frame header: broken
+                return None
+            return JpegHeader(size[0], size[1], 1 + data.count(b"\xff\xda", i + 2 + length))
         i += 2 + length
-    return None
+    return None if size is None else JpegHeader(size[0], size[1], 0)   # cut off before its data
+
+
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header, without decoding it; None if it is no JPEG."""
+    header = jpeg_header(data)
+    return None if header is None else (header.width, header.height)
 
 
 def decode_frame(data: bytes) -> Any:
-    """A pushed JPEG as a BGR frame, or ``FrameRefused`` saying what was wrong with it."""
+    """A pushed JPEG as a BGR frame, or ``FrameRefused`` saying what was wrong with it: its bytes,
+    pixels and scans are checked in its markers before the decoder sees it."""
     import cv2
     import numpy as np
     if len(data) > FRAME_MAX_BYTES:
         raise FrameRefused(413, *both("The frame is {size} bytes; at most {most} are taken (send 1920×1080 JPEG "
                                      "frames).", size=len(data), most=FRAME_MAX_BYTES))
-    size = jpeg_size(data)
-    if size is None:
+    header = jpeg_header(data)
+    if header is None:
         raise FrameRefused(415, *both("The frame is not a JPEG image: send the camera frame as image/jpeg."))
-    if size[0] * size[1] > FRAME_MAX_PIXELS or min(size) < 16:
+    if header.width * header.height > FRAME_MAX_PIXELS or min(header.width, header.height) < 16:
         raise FrameRefused(413, *both("A {width}×{height} frame is not taken: send between 16×16 and 3840×2160 "
-                                     "pixels (1920×1080 is best).", width=size[0], height=size[1]))
+                                     "pixels (1920×1080 is best).", width=header.width, height=header.height))
+    if header.scans > FRAME_MAX_SCANS:
+        raise FrameRefused(413, *both("A progressive JPEG of more than {most} scans is not taken (a phone's camera "
+                                     "makes about 10): send the camera's own JPEG frames.", most=FRAME_MAX_SCANS))
     frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if frame is None or (frame.shape[1], frame.shape[0]) != size:
+    if frame is None or (frame.shape[1], frame.shape[0]) != (header.width, header.height):
         raise FrameRefused(400, *both("The JPEG frame is damaged and cannot be decoded; send the next one."))
     return frame
+
+
+def _silent_for(frames: Any) -> float:
+    """Seconds since a phone's last frame (its start if it never sent one)."""
+    return time.monotonic() - (frames.last_push if frames.last_push is not None else frames.started)
+
+
+def give_back_memory() -> None:
+    """Return freed heap to the system (glibc keeps a dropped pipeline's frame buffers otherwise:
+    120 frames of new sizes left 575 MB resident with one pipeline alive); nothing elsewhere."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):   # not glibc: its allocator is left to itself
+        pass
 
 
 class Cameras:
@@ -177,6 +276,8 @@ class Cameras:
     def __init__(self) -> None:
         self._workers: dict[str, FrameWorker] = {}
         self._moved: dict[str, str] = {}   # a finished table -> the rematch its camera went on to
+        self._phones: list[CameraFeed] = []   # phone feeds whose thread may still run
+        self._decoding: dict[str, threading.Lock] = {}   # a table's frame being decoded
         self._lock = threading.Lock()
 
     def move(self, old: str, new: str) -> FrameWorker | None:
@@ -210,24 +311,56 @@ class Cameras:
         """The table's camera worker, or None."""
         return self._workers.get(table_id)
 
-    def phone(self, tables: Any, table_id: str, size: tuple[int, int] | None = None) -> CameraFeed:
-        """The table's phone-camera feed for frames of ``size`` (w, h), started on first use, again
-        after it stopped, and anew when the frames change size (the phone was turned: calibration
-        and tracks start over; the session keeps the game); a ``FrameRefused`` (409) when another
-        camera already watches the table."""
+    def phone(self, tables: Any, table_id: str, most: int = PHONE_CAMERAS_MAX) -> CameraFeed:
+        """The table's phone-camera feed, started on first use and again after it stopped: one per
+        table, whatever the size of its frames (a new size starts its pipeline over, in its thread).
+        A ``FrameRefused``: 409 when another camera already watches the table, 503 when ``most``
+        phone cameras run in this server and none of them is gone (a gone one gives its place up)."""
         from vision.frame.sources import PushedFrames
         with self._lock:
             worker = self._workers.get(table_id)
             if isinstance(worker, CameraFeed) and isinstance(worker.frames, PushedFrames):
-                if not worker.done.is_set() and size in (None, worker.frames.size):
+                if not worker.done.is_set():
                     return worker
-                worker.stop()
             elif worker is not None:
                 raise FrameRefused(409, *both("Another camera already watches this table (started with the "
                                               "server): stop it before using a phone as the camera."))
+            self._phones = [f for f in self._phones if not f.done.is_set()]   # (a stopped one still reading counts)
+            if len(self._phones) >= most:
+                gone = [f for f in self._phones if not f.frames.closed and _silent_for(f.frames) > PHONE_GONE_S]
+                if not gone:
+                    raise FrameRefused(503, *both("This server already runs {most} phone cameras: stop one (close its "
+                                                  "camera page) before starting another.", most=most))
+                max(gone, key=lambda f: _silent_for(f.frames)).stop()
             feed = CameraFeed(tables, table_id, source=PushedFrames())
             self._workers[table_id] = feed
+            self._phones.append(feed)
         return feed.start()
+
+    def decode(self, table_id: str, data: bytes, budget: Any) -> Any:
+        """Decode a frame pushed for ``table_id`` (``decode_frame``'s checks first), one at a time per
+        table and two in the server, charging its CPU time to ``budget`` (a ``RateLimit`` in
+        milliseconds): a 429 ``FrameRefused`` while the table's budget is spent or another of its
+        frames is being decoded."""
+        wait = budget.wait(table_id)
+        if wait > 0:
+            seconds = retry_after(wait)
+            raise FrameRefused(429, *both("This camera's frames took too much time to decode: send smaller frames "
+                                          "(1920×1080), then wait {wait}.", wait=wait_words(seconds)),
+                               retry_after=seconds)
+        with self._lock:
+            busy = self._decoding.setdefault(table_id, threading.Lock())
+        if not busy.acquire(blocking=False):
+            raise FrameRefused(429, *both("A frame of this table is being read already: send one frame at a time."))
+        try:
+            with _DECODERS:
+                started = time.thread_time()
+                try:
+                    return decode_frame(data)
+                finally:
+                    budget.spend(table_id, (time.thread_time() - started) * 1000)
+        finally:
+            busy.release()
 
     def frame(self, table_id: str) -> tuple[bytes, str] | None:
         """The table's latest annotated frame as JPEG (a ``FRAME_SOURCE``), or None."""

@@ -17,10 +17,10 @@ from typing import Any
 from flask import (Blueprint, Response, current_app, jsonify, make_response, render_template,
                    request, url_for)
 
-from webui.camera.camera import (FRAME_MAX_BYTES, PHONE_GONE_S, FrameRefused, cameras, decode_frame,
-                          vision_available)
+from webui.camera.camera import (FRAME_MAX_BYTES, PHONE_CAMERAS_MAX, PHONE_GONE_S, FrameRefused, cameras,
+                                 vision_available)
 from webui.core.common import error_answer, fail, get_session, lang, tables, token_for
-from webui.core.guard import local_request, same_secret
+from webui.core.guard import limit, local_request, same_secret
 from webui.host.routes import qr_svg
 from webui.phone.routes import COOKIE_AGE, redirect_with_token
 from webui.core.i18n import both, t
@@ -100,14 +100,17 @@ def frame(table_id: str) -> tuple[Response, int]:
     # a rematch took this table's camera on to the new table: the frames go there
     target = registry.moved_to(table_id) if registry.get(table_id) is None else None
     try:
-        image = decode_frame(request.get_data(cache=False))
-        feed = registry.phone(tables(), target or table_id, (image.shape[1], image.shape[0]))
+        # limits first (bytes, pixels, scans, this table's decoding time), then the one feed of the
+        # table: a refused frame starts no pipeline and touches no game
+        image = registry.decode(target or table_id, request.get_data(cache=False), limit("decode"))
+        feed = registry.phone(tables(), target or table_id,
+                              current_app.config.get("CAMERA_PHONES_MAX") or PHONE_CAMERAS_MAX)
     except FrameRefused as err:
-        fail(err.status, err.message, ja=err.ja)
+        fail(err.status, err.message, ja=err.ja, **err.extra)
     try:
         feed.frames.push(image)
-    except ValueError:      # (SourceError) a frame of a new size restarted the camera meanwhile
-        fail(409, both("The camera restarted (the phone was turned): send the next frame."))
+    except ValueError:      # (SourceError) the feed was stopped meanwhile (its table was closed)
+        fail(409, both("The camera restarted: send the next frame."))
     out = {"frames": feed.frames.pushed, "read": feed.seen, "calibrated": feed.pipeline.calibration is not None,
            "size": [image.shape[1], image.shape[0]]}
     if target is None:

@@ -7,13 +7,13 @@ from typing import Any, Mapping
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from companion.players import LEVEL_WORDS, LEVELS
+from companion.players import LEVELS
 from companion.session import autoplay
-from webui.api.api import _write, who_says
+from webui.api.api import _write, check_companion_seat, level_words, named_for_companion, who_says
 from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
 from webui.core.errors import error_answer
 from webui.core.guard import csrf_ok, csrf_token
-from webui.core.i18n import N_, both, pick, t
+from webui.core.i18n import N_, both, t
 from webui.rules.rules import docs_dir, markdown_renderer, split_sections
 
 bp = Blueprint("companion", __name__, template_folder="templates")
@@ -21,14 +21,24 @@ bp = Blueprint("companion", __name__, template_folder="templates")
 MOST_SEATS = 5
 """The table-creation form offers the companion this many seats (the page has no script for it)."""
 
+
 def level_choices(lang_: str) -> list[tuple[str, str]]:
     """The levels as (value, words) for a select, after "a person"."""
-    return [(level, pick(str(LEVEL_WORDS[level]), LEVEL_WORDS[level].ja, lang_)) for level in LEVELS]
+    return [(level, level_words(level, lang_)) for level in LEVELS]
 
 
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
-    return {"companion_levels": level_choices, "companion_csrf": csrf_token, "companion_seats_offered": MOST_SEATS}
+    return {"companion_levels": level_choices, "companion_csrf": csrf_token, "companion_seats_offered": MOST_SEATS,
+            "companion_tag": companion_tag}
+
+
+def companion_tag(name: str, level: str | None, lang_: str) -> str:
+    """What a seat's name needs after it on the play page: "(companion, good)" for a companion seat
+    the host named, nothing for a person or a seat already called "Companion (good)"."""
+    if not level or named_for_companion(name, level):
+        return ""
+    return t("(companion, {level})", lang_, level=level_words(level, lang_))
 
 
 def seats_from_form(form: Mapping[str, str], players: int | None = None) -> dict[int, str]:
@@ -42,25 +52,10 @@ def seats_from_form(form: Mapping[str, str], players: int | None = None) -> dict
         if not seat.isascii() or not seat.isdigit() or value not in LEVELS:
             raise ApiError(400, both("A companion seat is given as companion_<seat>=<{levels}>, got "
                                      "{field}={value!r}.", levels="|".join(LEVELS), field=key, value=value))
-        if players is not None and int(seat) >= players:
-            raise ApiError(400, both("Seat {seat} is not at this table of {players}.", seat=int(seat) + 1,
-                                     players=players))
+        if players is not None:
+            check_companion_seat(int(seat), players)
         wanted[int(seat)] = value
     return wanted
-
-
-def companion_names(names: list[str], wanted: Mapping[int, str], lang_: str) -> list[str]:
-    # names: as typed on the form, one per seat in order, "" where none was typed
-    """The seat names with the companion's seats named for it and its level where the host typed no
-    name (the history then keeps "Companion (good)" as a player: records against it come free)."""
-    out = list(names)
-    for seat, level in wanted.items():
-        if seat < len(out) and out[seat].strip():
-            continue   # the host named the seat
-        name = t("Companion ({level})", lang_, level=pick(str(LEVEL_WORDS[level]), LEVEL_WORDS[level].ja, lang_))
-        out += [""] * (seat + 1 - len(out))
-        out[seat] = name
-    return out
 
 
 @bp.post("/host/<table_id>/companions")

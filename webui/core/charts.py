@@ -11,6 +11,22 @@ from markupsafe import Markup, escape
 PALETTE = ("#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#ef6c00", "#00838f", "#d81b60",
            "#5d4037", "#546e7a")
 """The seat colours of the phone page (app.css ``--seat0`` …): the same person, the same colour."""
+
+
+def seat_colours(people: Sequence[tuple[str, Sequence[int]]]) -> dict[str, str]:
+    """A colour per person that follows the seat colours: ``people`` as (name, their seats, most sat
+    first), the first person first; each gets the colour of their first seat no one before took,
+    else the next seat colour free (so Ann, always in seat 1, is red on the phone and on the charts)."""
+    taken: set[str] = set()
+    out: dict[str, str] = {}
+    for name, seats in people:
+        wanted = [PALETTE[s % len(PALETTE)] for s in seats]
+        free = [c for c in wanted + list(PALETTE) if c not in taken]
+        out[name] = free[0] if free else PALETTE[len(out) % len(PALETTE)]
+        taken.add(out[name])
+    return out
+
+
 FONT = 12.0
 """Label font size in SVG units (the chart is drawn 360 wide and shown at the phone's width)."""
 GAP = FONT + 3

@@ -36,6 +36,10 @@ PHONE_LIMIT = (24, 10.0)
 10 and its watchers join at once; one client cannot fill a table's phone list)."""
 CREATE_LIMIT = (20, 30.0)
 """New tables: 20 at once, then one more every 30 s (120 an hour) per client address."""
+DECODE_LIMIT = (3000, 1 / 300)
+"""Milliseconds of CPU one table's phone camera may spend decoding JPEG frames: 3 s at once, then
+300 ms a second (a phone at three frames a second needs ~20 ms a second at 1920×1080 and ~220 ms
+at 4K progressive); a camera past it is refused with 429 until the budget refills."""
 UNDO_ASK_LIMIT = (3, 20.0)
 """Undo requests of one phone at one table: 3 at once, then one every 20 s (each wakes every page
 of the table: 300 in 3.4 s refreshed every phone 300 times)."""
@@ -55,7 +59,7 @@ class RateLimit:
         return min(float(self.burst), tokens + (now - when) / self.every)
 
     def wait(self, key: str) -> float:
-        """Seconds ``key`` must wait before its next attempt (0: it may try now)."""
+        """Seconds ``key`` must wait before its next attempt (0: it may try now: a whole token is left)."""
         with self._lock:
             level = self._level(key, time.monotonic())
             return 0.0 if level >= 1.0 else (1.0 - level) * self.every
@@ -65,11 +69,14 @@ class RateLimit:
         with self._lock:
             self._buckets.pop(key, None)
 
-    def spend(self, key: str) -> None:
-        """Count one attempt of ``key``."""
+    def spend(self, key: str, cost: float = 1.0) -> None:
+        """Count one attempt of ``key``. A ``cost`` of more tokens than one (the decode limit counts
+        milliseconds, known only afterwards) may leave the bucket owing: the next attempt waits
+        until what was spent beyond the budget has refilled too."""
         with self._lock:
             now = time.monotonic()
-            self._buckets[key] = (max(0.0, self._level(key, now) - 1.0), now)
+            level = self._level(key, now) - cost
+            self._buckets[key] = (level if cost > 1.0 else max(0.0, level), now)
             if len(self._buckets) > 10_000:   # forget clients whose bucket is full again
                 self._buckets = {k: v for k, v in self._buckets.items()
                                  if self._level(k, now) < self.burst}
@@ -92,7 +99,7 @@ def wait_words(seconds: int) -> Text:
 
 
 def limit(name: str) -> RateLimit:
-    """The app's limiter ``name`` ("join", "phones" or "create")."""
+    """The app's limiter ``name`` ("join", "phones", "create", "undo" or "decode")."""
     return current_app.extensions["limits"][name]
 
 
@@ -220,7 +227,8 @@ def install(app: Flask) -> None:
     phones = app.config.get("PHONE_LIMIT") or PHONE_LIMIT
     app.extensions["limits"] = {"join": RateLimit(*join), "create": RateLimit(*create),
                                 "phones": RateLimit(*phones),
-                                "undo": RateLimit(*(app.config.get("UNDO_ASK_LIMIT") or UNDO_ASK_LIMIT))}
+                                "undo": RateLimit(*(app.config.get("UNDO_ASK_LIMIT") or UNDO_ASK_LIMIT)),
+                                "decode": RateLimit(*(app.config.get("DECODE_LIMIT") or DECODE_LIMIT))}
     app.extensions["joined"] = Joined()
     app.extensions["created"] = Joined()   # (table, address) of each table made here
 

@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from companion import catalogue
-from companion.engine import Game, Move
+from companion.engine import CHANCE, Game, Move
 from webui.core.charts import line_chart
 from webui.core.i18n import N_, pick, t
 
@@ -148,7 +148,12 @@ def move_groups(engine: Game, moves: list[dict[str, Any]], state: dict[str, Any]
     for m in moves:
         words = engine.describe_move(Move.from_json(m), short=True)
         label = pick(words, words.ja, lang)
-        groups.setdefault(_group_key(game, m, state, lang), []).append(
+        key = _group_key(game, m, state, lang)
+        if game == "prussia" and m.get("kind") == "place" and getattr(engine, "drawn", None):
+            # the places read as the move they make: "Place ♥6 between …", each button two nations
+            drawn = engine.describe_move(Move.of(CHANCE, "draw", card=engine.drawn), short=True)
+            key = t("Place {card} between…", lang, card=pick(drawn, drawn.ja, lang))
+        groups.setdefault(key, []).append(
             {"label": label, "move": m, "card": m.get("card") if isinstance(m.get("card"), str) else None,
              "kind": m.get("kind")})
     return list(groups.items())
@@ -379,12 +384,25 @@ def override_moves(engine: Game, templates: list[dict[str, Any]], players: int) 
 def override_picker(engine: Game, names: list[str], lang: str) -> list[Section]:
     """The host's picker for an override or a correction: per seat (and the table's chance moves),
     every move of the right shape, chosen the way a player chooses a move. The shapes come from the
-    engine (the moves legal now and the last move), not from the host's view, which hides hands:
-    every card of the game is offered anyway, so the picker tells nothing a hand holds."""
+    engine (the moves legal now and the last move), not from the host's view, which hides hands;
+    each seat is offered the cards it could hold as the table can tell (``possible_cards``: in
+    Seven Hills its colour's unseen cards), so the picker tells nothing a hand holds."""
+    from companion.session.view import possible_cards
     templates = [m.to_json() for m in engine.legal_moves()[:400]]
-    if engine.log:
-        templates.append(engine.log[-1].to_json())
+    last = engine.log[-1] if engine.log else None
+    if last is not None:
+        templates.append(last.to_json())
     moves = override_moves(engine, templates, len(names))
+    # per seat only the cards it could hold, as the table can tell (the last move's card is back in
+    # its hand for a correction): a red card for the blue seat is no correction anyone needs
+    could: dict[int, set[str] | None] = {}
+    for seat in range(len(names)):
+        cards = possible_cards(engine, seat)
+        if cards is not None and last is not None and last.player == seat and isinstance(last.get("card"), str):
+            cards.add(last.get("card"))
+        could[seat] = cards
+    moves = [m for m in moves if not isinstance(m.get("card"), str) or m["player"] < 0
+             or could.get(m["player"]) is None or m["card"] in could[m["player"]]]
     by_seat: "OrderedDict[int, list[dict[str, Any]]]" = OrderedDict()
     for m in moves:
         by_seat.setdefault(m["player"], []).append(m)
@@ -413,11 +431,14 @@ def circle_xy(index: int, count: int, radius: float = 42.0) -> tuple[float, floa
     return 50 + radius * math.sin(angle), 50 - radius * math.cos(angle)
 
 
-def phone_words(label: str, lang: str) -> str:
-    """A phone as the host's page names it: its own name, or "phone 3" in the page's language (the
-    server names a phone that gave no name "phone N")."""
+def phone_words(label: str, lang: str, player: str | None = None) -> str:
+    """A phone as the host's page names it: its own name, or for a phone that gave none (the server
+    names it "phone N") its player's ("Ann's phone") when it holds a seat, else "phone 3", in the
+    page's language."""
     import re
     found = re.fullmatch(r"phone (\d+)", label or "")
+    if found and player:
+        return t("{name}'s phone", lang, name=player)
     return t("phone {n}", lang, n=int(found.group(1))) if found else label
 
 

@@ -291,18 +291,29 @@ class Tables:
 
 def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
              stop: threading.Event | None = None, seen_pokes: int | None = None,
-             allowed: Callable[[], bool] | None = None) -> Iterator[str]:
+             allowed: Callable[[], bool] | None = None,
+             draw: Callable[[], dict[str, Any]] | None = None) -> Iterator[str]:
     """Server-Sent Events for one table: a ``version`` event on each change, comments to keep alive;
     ``seen_pokes``: the pokes the page's view was drawn after (a poke since then is told at once);
     the stream ends when ``stop`` is set (or the server stops) or ``allowed()`` turns false (the
-    phone was removed from the table)."""
+    phone was removed from the table). With ``draw`` (the phone's view now: version, pokes, role,
+    html) a change is a ``view`` event holding it, one JSON line (a ``version`` event if it fails)."""
     stop = stop or tables.hub.stopping
+
+    def changed(version: int) -> str:
+        if draw is not None:
+            try:
+                return f"event: view\ndata: {json.dumps(draw(), ensure_ascii=False, separators=(',', ':'))}\n\n"
+            except Exception:   # e.g. the phone's token no longer opens the table: the page fetches and is told
+                pass
+        return f"event: version\ndata: {version}\n\n"
+
     yield "retry: 1000\n\n"
     version, pokes = since, 0
     current = tables.get(table_id).version
     if current != version:
         version = current
-        yield f"event: version\ndata: {version}\n\n"
+        yield changed(version)
     _, pokes = tables.wait(table_id, version, -1, 0)
     if seen_pokes is not None and seen_pokes != pokes:
         # a role granted or a request made after the page drew its view, before this stream opened
@@ -313,7 +324,7 @@ def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
             return
         if new != version:
             version = new
-            yield f"event: version\ndata: {version}\n\n"
+            yield changed(version)
         elif new_pokes != pokes:
             yield f"event: notice\ndata: {version}\n\n"
         else:

@@ -19,8 +19,9 @@ from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
+from webui.api.api import level_words, named_for_companion
 from webui.camera.camera import follow_rematch
-from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart
+from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart, seat_colours
 from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
 from webui.core.guard import client, csrf_ok, csrf_token, limit, table_created
 from webui.core.owner import is_owner
@@ -69,14 +70,19 @@ def _bad_dates(err: Exception) -> NoReturn:
     raise ApiError(400, str(err), ja=t("Give dates as year-month-day, e.g. 2026-11-24.", "ja"))
 
 
+FILTER_ARGS = ("game", "player", "location", "from", "to")
+"""The page's filter in its address (the export and "Show all plays" keep it)."""
+
+
 def _filter() -> query.Filter:
     game = request.args.get("game") or None
     player = (request.args.get("player") or "").strip() or None
     since, until = request.args.get("from"), request.args.get("to")
+    location = (request.args.get("location") or "").strip() or None
     try:
         return query.Filter(game if game in GAME_IDS else None, player,
                             dates.day_bounds(since, end=False) if since else None,
-                            dates.day_bounds(until, end=True) if until else None)
+                            dates.day_bounds(until, end=True) if until else None, location)
     except ValueError as err:
         raise exchange.HistoryError(str(err)) from None
 
@@ -133,10 +139,11 @@ def page() -> Any:
     except exchange.HistoryError as err:
         _bad_dates(err)
     plays = query.plays(store, which)
-    everything = query.plays(store) if (which.game or which.player) else plays
+    filtered = which != query.Filter()
+    everything = query.plays(store) if filtered else plays
     share = query.win_share(plays)
-    # one colour per person on every chart of the page, whatever the filter
-    colour = {name: PALETTE[i % len(PALETTE)] for i, (name, _, _) in enumerate(query.win_share(everything))}
+    # one colour per person on every chart of the page, whatever the filter: the seat's colour at the table
+    colour = person_colours(everything)
     total_wins = sum(w for _, w, _ in share) or 1
     most_wins = max((w for _, w, _ in share), default=0) or 1   # the leader's bar runs the whole width
     chart = bar_rows([(name, w / most_wins, f"{counted(w, 'win', language)} · {round(100 * w / total_wins)}%")
@@ -149,7 +156,10 @@ def page() -> Any:
         days=_by_day(plays if request.args.get("all") else plays[-RECENT:], language),
         hidden=0 if request.args.get("all") else max(0, len(plays) - RECENT),
         games=[{"id": g, "title": title(g, language)} for g in GAME_IDS],
-        players=query.known_players(store), share_chart=chart, title=title,
+        players=query.known_players(store), locations=query.locations(store), share_chart=chart, title=title,
+        since=request.args.get("from") or "", until=request.args.get("to") or "", filtered=filtered,
+        show_all=url_for("history.page", all=1, lang=language,
+                         **{k: v for k, v in request.args.items() if k in FILTER_ARGS and v}),
         sections=[_game_section(plays, g, language, colour) for g in games],
         time_played=dates.duration(sum(p.duration for p in plays), language),
         people=len({s.person for p in plays for s in p.seats if s.person}),
@@ -181,6 +191,18 @@ def export() -> Response:
     resp.mimetype = "text/csv" if fmt == "csv" else "application/json"
     resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return resp
+
+
+def person_colours(plays: list[Any]) -> dict[str, str]:
+    """Each person's chart colour: the colour of the seat they sat in most (the phone page's seat
+    colours, ``--seat0`` …), the most-winning person first; a colour taken goes to the next seat
+    colour free (``charts.seat_colours``)."""
+    seats: dict[str, dict[int, int]] = {}
+    for _, seat, person in query.people(plays):
+        counts = seats.setdefault(person, {})
+        counts[seat.seat] = counts.get(seat.seat, 0) + 1
+    order = [name for name, _, _ in query.win_share(plays)]
+    return seat_colours([(name, sorted(seats[name], key=lambda k: (-seats[name][k], k))) for name in order])
 
 
 def rematch_of(table_id: str) -> dict[str, str] | None:
@@ -260,7 +282,13 @@ def play_options(play: Any, language: str) -> str:
 
 
 def seat_label(seat: Any, language: str) -> str:
-    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named."""
+    """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named;
+    a companion seat says so and its level ("Companion (good)", or "Robo (companion, good)")."""
+    if seat.companion:
+        level = level_words(seat.companion, language)
+        if anonymous(seat) or named_for_companion(seat.name, seat.companion):
+            return t("Companion ({level})", language, level=level)
+        return t("{name} (companion, {level})", language, name=seat.name, level=level)
     if not anonymous(seat):
         return str(seat.name)
     return t("Seat {n}", language, n=seat.seat + 1)
@@ -300,6 +328,7 @@ def player() -> Any:
     summary = query.player_summary(everything, name) if name else None
     if summary is None:
         raise ApiError(404, both("No plays of {name!r}.", name=name))
+    mine_colour = person_colours(everything).get(summary.name, PALETTE[1])   # as on the History page
     charts = []   # one small chart a game: scores of different games do not share a scale
     for game in sorted(summary.scores, key=lambda g: -len(summary.scores[g])):
         window = max(0, len(summary.scores[game]) - CHART_PLAYS)
@@ -308,11 +337,12 @@ def player() -> Any:
         lines = [(t("Score", language), mine), (t("Others' avg", language),   # the page names the player
                                         [(x, y) for x, y in summary.others.get(game, []) if x >= first])]
         charts.append((game, line_chart(lines, label=f'{t("Scores over time", language)}: {title(game, language)}',
-                                        x_first=first, height=130, colours=[PALETTE[1], "#8d8d8d"])))
+                                        x_first=first, height=130, colours=[mine_colour, "#8d8d8d"])))
     key = summary.name.casefold()
     recent = [p for p in everything if any(s.person and s.person.casefold() == key for s in p.seats)][-10:]
     return render_template("history_player.html", lang=language, p=summary, charts=charts, title=title,
-                           recent=list(reversed(recent)), counted=counted, seat_label=seat_label)
+                           recent=list(reversed(recent)), counted=counted, seat_label=seat_label,
+                           level_words=level_words)
 
 
 def _overview_page(game: str | None) -> Any:
@@ -324,7 +354,7 @@ def _overview_page(game: str | None) -> Any:
     per_game = bar_rows([(title(g, language), n / most, counted(n, "play", language)) for g, n in o.per_game],
                         label=t("Plays per game", language),
                         colours=[PALETTE[GAME_IDS.index(g) % len(PALETTE)] for g, _ in o.per_game])
-    colour = {name: PALETTE[i % len(PALETTE)] for i, (name, _, _) in enumerate(query.win_share(plays))}
+    colour = person_colours(plays)
     section = _game_section(plays, game, language, colour) if game and plays else None
     return render_template("history_overview.html", lang=language, o=o, game=game, title=title,
                            months=month_chart(o.per_month, language), per_game=per_game, section=section,
@@ -370,8 +400,9 @@ def _back(done: str, play_id: str = "", **extra: Any) -> Response:
 
 
 def _edit_page(play: Any, error: str | None = None) -> Any:
+    store = tables().store   # a seat renamed is offered the known players, a location the known places
     return render_template("history_edit.html", lang=lang(), play=play, title=title, csrf=csrf_token(),
-                           error=error)
+                           error=error, players=query.known_players(store), locations=query.locations(store))
 
 
 @bp.get("/history/play/<path:play_id>")
@@ -390,12 +421,34 @@ def edit_save(play_id: str) -> Any:
         seats = [edit.SeatFix(form.get(f"name{i}", ""), int(form.get(f"score{i}", "")),
                               form.get(f"winner{i}") == "1") for i in range(len(play.seats))]
         minutes = form.get("minutes", "").strip()
-        edit.correct(tables().store, play_id, seats, int(minutes) if minutes else None)
+        edit.correct(tables().store, play_id, seats, int(minutes) if minutes else None, form.get("location"))
     except exchange.HistoryError as err:   # a GameError is a ValueError: this one first
         return _edit_page(play, err.ja if lang() == "ja" and err.ja else str(err)), 400
     except ValueError:
         return _edit_page(play, t("A score and a duration are whole numbers.", lang())), 400
     return _back("corrected", play_id)
+
+
+@bp.get("/history/play/<path:play_id>/bgstats")
+def to_bgstats(play_id: str) -> Response:
+    """"Log this play in BG Stats": BG Stats' one-play link for the play as it stands in the history
+    (the host's corrections included), which opens the app's import dialog on the host's phone."""
+    from flask import redirect
+    _host_only()
+    return redirect(bgstats.play_link(_play_or_404(play_id)), code=303)
+
+
+@bp.get("/history/table/<table_id>/bgstats")
+def table_to_bgstats(table_id: str) -> Response:
+    """The same for the last finished game of a table, from its end screen: for the owner, or the
+    table's host (who may have created it from a phone, where BG Stats is)."""
+    from flask import redirect
+    if not allowed() and tables().role(table_id, request.cookies.get(f"tch_{table_id}")) != "host":
+        _refuse()
+    found = read_plays(tables().store._db(), "WHERE p.session = ?", (table_id,))
+    if not found:
+        raise ApiError(404, both("No finished game of this table in the history."))
+    return redirect(bgstats.play_link(max(found, key=lambda p: p.number)), code=303)
 
 
 @bp.post("/history/play/<path:play_id>/delete")
@@ -443,6 +496,12 @@ def _keep(text: str) -> str:
     return token
 
 
+PICK_ALL = 12
+"""Up to this many known players (a family's), each new player's picker lists them all; past it, the
+picker has the closest few and anyone else is typed (one list for the page: 1,500 pickers of 1,713
+players each were 2.6 million options)."""
+
+
 @bp.post("/history/import")
 def import_file() -> Any:
     """Read an uploaded BG Stats export and show what it would import (``file``), or import it as the
@@ -482,9 +541,15 @@ def import_file() -> Any:
         merge = {}
         if token:
             people = {p.ref: p for p in bgstats.read_file(data, known).people}
+            spelled = {k.casefold(): k for k in known}
             for key, value in form.items():
-                if key.startswith("merge") and key[5:].isdigit() and value and int(key[5:]) in people:
-                    merge[people[int(key[5:])].name] = value
+                # a suggestion picked (merge<ref>), or another known player typed (other<ref>: it wins)
+                ref = key[5:] if key.startswith(("merge", "other")) else ""
+                if not (ref.isdigit() and int(ref) in people and value.strip()):
+                    continue
+                if key.startswith("merge") and form.get(f"other{ref}", "").strip():
+                    continue
+                merge[people[int(ref)].name] = spelled.get(value.strip().casefold(), value.strip())
         done = exchange.import_bgstats(store, data, merge=merge, dry_run=not token)
     except exchange.HistoryError as err:
         raise ApiError(400, both("This file cannot be imported: {why}", why=Text(str(err), err.ja or str(err)))) from None
@@ -493,7 +558,8 @@ def import_file() -> Any:
     if token:
         _pending().pop(token, None)
         return _back("imported", n=done.plays)
+    known = query.known_players(store)
     return render_template("history_import.html", lang=language, reading=done.reading, plays=done.plays,
                            already=dict(done.reading.left_out).get("already_imported", 0), token=_keep(text),
-                           known=query.known_players(store), csrf=csrf_token(), title=title,
+                           known=known, pick_all=len(known) <= PICK_ALL, csrf=csrf_token(), title=title,
                            unknown_words=UNKNOWN_WORDS, left_out_words=bgstats.LEFT_OUT, counted=counted)

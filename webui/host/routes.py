@@ -5,13 +5,13 @@ import io
 import re
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
+from flask import (Blueprint, Response, abort, current_app, make_response, redirect, render_template,
                    request, url_for)
 
 from companion.games import describe_all
 from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
-from webui.companion.routes import companion_names, seats_from_form
+from webui.companion.routes import seats_from_form
 from webui.core.common import (Caller, error_answer, fail, get_session, lang, require_role, session_module, tables,
                                too_many, whole_number)
 from webui.core.guard import csrf_ok, csrf_token, host_allowed, local_request
@@ -47,13 +47,8 @@ def create() -> Any:
     body["options"] = options
     try:
         # seats given to the companion (webui.companion): checked before the table exists
-        companions = seats_from_form(form, whole_number(body["players"]))
-        if companions:
-            typed = [n.strip() for n in str(body["names"] or "").split(",")] if body["names"] else []
-            body["names"] = companion_names(typed, companions, lang())
+        body["companions"] = seats_from_form(form, whole_number(body["players"]))
         s = create_table(body)
-        if companions:
-            s.set_companions(companions)
     except ApiError as err:
         return render_template("host_new.html", lang=lang(), listed=[],
                                error=pick(err.message, err.extra.get("ja", ""), lang()),
@@ -119,9 +114,27 @@ def replay(table_id: str) -> Any:
     with tables().lock(table_id):
         at = session_module().view.replay_for(s, Caller(session_module().view.HOST).viewer,
                                                    10 ** 6 if step is None else step)
+    # the camera's picture from after the previous move up to this one (its own, or that of the
+    # camera's question this move answered)
+    pictured = None if at["version"] is None else tables().store.frame_between(table_id, at["after"], at["version"])
     return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=list(s.names),
                            layout=at["layout"], extra=at["view"], view=at["view"], seat=None, role="host",
+                           pictured=pictured,
                            st={"current_player": at["current_player"], "events": [], "prompts": []})
+
+
+@bp.get("/host/<table_id>/replay/frame/<int:version>.jpg")
+def replay_frame(table_id: str, version: int) -> Response:
+    """The camera's picture of the table kept for the move at log ``version`` (a replay shows it)."""
+    get_session(table_id)
+    require_role(table_id, "host", allow_cookie=True)
+    jpeg = tables().store.frame(table_id, version)
+    if jpeg is None:
+        abort(404)
+    resp = make_response(jpeg)
+    resp.mimetype = "image/jpeg"
+    resp.headers["Cache-Control"] = "private, max-age=86400"   # a kept picture never changes
+    return resp
 
 
 def qr_svg(data: str) -> str:

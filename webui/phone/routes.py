@@ -155,9 +155,10 @@ def _cached_view(key: tuple[Any, ...], make: Any) -> str:
     return html
 
 
-@bp.get("/t/<table_id>/view")
-def view(table_id: str) -> Any:
-    """The game view fragment for the version now (fetched by the page after each push)."""
+def view_answer(table_id: str) -> dict[str, Any]:
+    """The game view fragment of the version now for whoever asks (this request's token, seat and
+    language): ``{"version", "pokes", "role", "html"}``. The ``/view`` fetch answers it, and a
+    page's event stream sends it with each new version (no fetch after the event: issue 23)."""
     s = get_session(table_id)
     who = page_caller(table_id)
     if who is None:
@@ -175,10 +176,25 @@ def view(table_id: str) -> Any:
                _may_undo(s, who), repr(seats), repr(phones))
         html = _cached_view(key, lambda: render_template(
             "view.html", **view_context(s, who, language)))
-    resp = make_response(html)
-    resp.headers["X-Version"] = str(version)
-    resp.headers["X-Pokes"] = str(pokes)
-    resp.headers["X-Role"] = who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"
+    return {"version": version, "pokes": pokes, "html": html,
+            "role": who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"}
+
+
+@bp.record_once
+def _offer_views(state: Any) -> None:
+    # the event stream (webui.api.events) draws views through this, without importing the phone pages
+    state.app.extensions["view_answer"] = view_answer
+
+
+@bp.get("/t/<table_id>/view")
+def view(table_id: str) -> Any:
+    """The game view fragment for the version now (fetched by the page when it opens or its seat
+    changes, or after a ``version`` event)."""
+    answer = view_answer(table_id)
+    resp = make_response(answer["html"])
+    resp.headers["X-Version"] = str(answer["version"])
+    resp.headers["X-Pokes"] = str(answer["pokes"])
+    resp.headers["X-Role"] = answer["role"]
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

@@ -66,6 +66,40 @@
 
   function seat() { return d.seat || ""; }
 
+  /* draw the view of version v (from a fetch, or sent with the event: the page's stream) */
+  function draw(v, html, forced) {
+    if (!(v > shown || v < 0 || (forced && v >= shown))) return;   /* never redraw a version shown: taps stay put */
+    var view = document.getElementById("view");
+    /* a fold-out the reader opened (the host's override) stays open, its reason typed */
+    /* (the host's seat list is the server's to open: folded once every seat is taken) */
+    var open = Array.prototype.map.call(view.querySelectorAll("details[open][class]:not(#seat-admin)"),
+      function (el) { return el.className; });
+    var reason = document.getElementById("override-reason");
+    var typed = reason ? reason.value : "";
+    /* a card picked for a turn stays picked if the new view offers it still (the host's
+       override picker starts afresh: its choice was just used or is to be made again) */
+    var picked = Array.prototype.map.call(view.querySelectorAll("#moves .picker .step2:not([hidden])"), function (p) {
+      var box = p.closest(".picker"), from = box.querySelector(".pick[data-step='" + p.dataset.for + "']");
+      return {picker: box.dataset.picker, key: from ? from.dataset.key : ""};
+    });
+    view.innerHTML = html;   /* the override picker reloads when its fold-out reopens, on ovTab */
+    picked.forEach(function (k) {
+      var again = view.querySelector(".picker[data-picker='" + k.picker + "'] .pick[data-key='" + k.key + "']");
+      if (again && k.key) again.click();
+    });
+    view.querySelectorAll("details[class]").forEach(function (el) {
+      if (open.indexOf(el.className) >= 0) el.open = true;
+    });
+    reason = document.getElementById("override-reason");
+    if (reason) reason.value = typed;
+    var seats = document.getElementById("seat-admin");
+    if (seats && seatsByHand) seats.open = true;   /* the host opened it: it stays open */
+    shown = v;
+    body.dataset.version = String(v);
+    body.dispatchEvent(new CustomEvent("tc:updated", {detail: v}));
+    afterDraw();
+  }
+
   var forceNext = false;
   function refresh(force) {
     /* same version, but a new seat, role or request: draw it anyway. `shown` keeps the version on
@@ -81,37 +115,7 @@
       var p = r.headers.get("X-Pokes");
       if (p !== null) d.pokes = p;
       return r.text().then(function (html) {
-        if (v > shown || v < 0 || (forced && v >= shown)) {   /* else never redraw a version shown: taps stay put */
-          var view = document.getElementById("view");
-          /* a fold-out the reader opened (the host's override) stays open, its reason typed */
-          /* (the host's seat list is the server's to open: folded once every seat is taken) */
-          var open = Array.prototype.map.call(view.querySelectorAll("details[open][class]:not(#seat-admin)"),
-            function (el) { return el.className; });
-          var reason = document.getElementById("override-reason");
-          var typed = reason ? reason.value : "";
-          /* a card picked for a turn stays picked if the new view offers it still (the host's
-             override picker starts afresh: its choice was just used or is to be made again) */
-          var picked = Array.prototype.map.call(view.querySelectorAll("#moves .picker .step2:not([hidden])"), function (p) {
-            var box = p.closest(".picker"), from = box.querySelector(".pick[data-step='" + p.dataset.for + "']");
-            return {picker: box.dataset.picker, key: from ? from.dataset.key : ""};
-          });
-          view.innerHTML = html;   /* the override picker reloads when its fold-out reopens, on ovTab */
-          picked.forEach(function (k) {
-            var again = view.querySelector(".picker[data-picker='" + k.picker + "'] .pick[data-key='" + k.key + "']");
-            if (again && k.key) again.click();
-          });
-          view.querySelectorAll("details[class]").forEach(function (el) {
-            if (open.indexOf(el.className) >= 0) el.open = true;
-          });
-          reason = document.getElementById("override-reason");
-          if (reason) reason.value = typed;
-          var seats = document.getElementById("seat-admin");
-          if (seats && seatsByHand) seats.open = true;   /* the host opened it: it stays open */
-          shown = v;
-          body.dataset.version = String(v);
-          body.dispatchEvent(new CustomEvent("tc:updated", {detail: v}));
-          afterDraw();
-        }
+        draw(v, html, forced);
       });
     }).catch(function () { toast(body.dataset.offline || "…", true); })
       .finally(function () {
@@ -290,6 +294,7 @@
     d.seat = seatSel.value;
     setCookie("seat_" + tableId, seatSel.value);
     refresh(true);
+    connect();   /* the stream draws the views of the seat now shown */
   });
 
   /* "your turn": the title, a short vibration and a short sound (switched off on this phone with
@@ -345,9 +350,17 @@
   function connect() {
     if (source) source.close();
     /* the pokes its view was drawn after: a role granted before the stream opens is told at once */
-    source = new EventSource("/api/tables/" + tableId + "/events?since=" + shown + "&pokes=" + (d.pokes || ""));
+    /* inline=1: each new version comes with this phone's view (its seat and language), drawn at
+       once with no fetch after the event */
+    source = new EventSource("/api/tables/" + tableId + "/events?since=" + shown + "&pokes=" + (d.pokes || "") +
+                             "&inline=1&seat=" + encodeURIComponent(seat()) + "&lang=" + encodeURIComponent(d.lang || "en"));
     source.addEventListener("version", function (e) {
       if (parseInt(e.data, 10) !== shown) refresh();
+    });
+    source.addEventListener("view", function (e) {
+      var m = JSON.parse(e.data);
+      if (m.pokes !== null && m.pokes !== undefined) d.pokes = String(m.pokes);
+      draw(m.version, m.html, false);
     });
     source.addEventListener("notice", function () { refresh(true); });
     source.onopen = function () { body.classList.remove("offline"); };

@@ -25,14 +25,17 @@ def cid(token: str) -> str:
 
 
 def play(game: Game, script: str) -> list:
-    """Apply placements written 'R6@2' (red 6 at hill 2), 'RB@4' (banner), 'R?@3' (unknown)."""
+    """Apply placements written 'R6@2' (red 6 at hill 2), 'RB@4' (banner), 'R?@3' (unknown); return
+    the events they caused after each one's own log line (``card_placed``, checked here)."""
     events = []
     for token in script.split():
         card, hill = token.split("@")
         seat = "RB".index(card[0])
         assert game.current_player() == seat, f"{token}: it is seat {game.current_player()}'s turn"
-        events += game.apply(Move.of(seat, "place", hill=int(hill),
-                                     card=None if card[1:] == "?" else cid(card)))
+        said = game.apply(Move.of(seat, "place", hill=int(hill), card=None if card[1:] == "?" else cid(card)))
+        assert said[0].kind == "card_placed" and (fact(said[0], "player"), fact(said[0], "hill")) == (seat, int(hill))
+        assert said[0].text.startswith(f"P{seat + 1} places ")
+        events += said[1:]
     return events
 
 
@@ -85,7 +88,7 @@ def test_example_1_equal_sums_go_to_the_start_player_red():
     assert (hill7["red_sum"], hill7["blue_sum"], hill7["winner"], hill7["reason"]) == (10, 10, 0, "tie")
     assert game.scores() == [3 + 4 + 5 + 7, 1 + 2 + 6] and game.winners() == [0]
     award = [e for e in events if e.kind == "hill_awarded" and fact(e, "hill") == 7][0]
-    assert "red 9+1 = 10" in award.text and "start player (red)" in award.text and "同点" in award.ja
+    assert "P1 9+1 = 10" in award.text and "start player (P1)" in award.text and "同点" in award.ja
     assert events[-1].kind == "game_over" and fact(events[-1], "scores") == [19, 9]
 
 
@@ -111,7 +114,7 @@ def test_example_3_highest_card_compares_the_second_card():
     game = arrange(plan, highest_card=True)
     assert game.result[4]["winner"] == 1 and game.result[4]["reason"] == "highest"
     award = [e for e in game.events if e.kind == "hill_awarded" and fact(e, "hill") == 5][0]
-    assert "red 9, 2 against blue 9, 4" in award.text
+    assert "P1 9, 2 against P2 9, 4" in award.text
     # hill 4: 8,7 against 8,7 → every compared card equal → the start player (red)
     assert game.result[3]["winner"] == 0 and game.result[3]["reason"] == "tie"
     # hill 3: red {6} against blue {6, 5} → red has no second card and loses
@@ -155,7 +158,7 @@ def test_banner_as_last_card_cancels_the_revealing_card_and_bars_its_player():
     play(game, "RB@4 B1@1 R1@3")
     events = play(game, "B3@4")
     assert fact(events[1], "cards") == ["H-RBAN", "H-B3"] and fact(events[1], "bound") == 1
-    assert "Blue may not place at hill 4 on their next turn" in events[1].text
+    assert "P2 may not place at hill 4 on their next turn" in events[1].text
     play(game, "R2@5")
     bar = game.explain_illegal(Move.of(1, "place", hill=4, card="H-B4"))
     assert "banner" in bar and "different hill" in bar

@@ -241,7 +241,7 @@ def test_bgstats_link_and_export_of_a_finished_game(store):
         bgstats.session_link(s)
     play_through_camera(s, seed=3, skip=0)
     link = bgstats.session_link(s)
-    assert link.startswith("bgstats://app.pushPlay?data=")
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")   # BG Stats' documented link
     payload = json.loads(urllib.parse.unquote(link.split("data=", 1)[1]))
     assert [p["name"] for p in payload["players"]] == ["Ann", "Ben", "Cy"]
     assert [int(p["score"]) for p in payload["players"]] == s.game.scores()

@@ -96,3 +96,35 @@ def test_chains_terminal_rows_completed_from_a_held_observation(store):
     assert s.observe(seen(rows[0][3])).kind == "held"
     out = s.observe(seen(rows[0][7]))                      # another card hidden now: both together
     assert out.kind == "applied" and out.moves == [setup]
+
+
+def test_a_held_deal_survives_a_restart_of_the_server(tmp_path):
+    """The held observations live in the session's SQLite store: a session reopened from the same
+    file (``serve`` restarted while a hand lay over the deal) completes the deal from later frames.
+    Two takes since the held frame leave two gaps in the circle: only the held frame says which
+    card lay in which, so without it the later frame alone is held again."""
+    game, deal = _deal()
+    hidden = deal.circle[(deal.pawn + 12) % 25]
+    path = tmp_path / "restart.db"
+    s = TableSession.create(Store(path), "wheel", 3)
+    assert s.observe(_seen(game, {hidden})).kind == "held" and s.version == 0
+    takes = []
+    for _ in range(2):
+        takes.append(game.legal_moves()[0])
+        game.apply(takes[-1])
+    # a new process: a new store on the same file, the session replayed from it
+    again = TableSession.open(Store(path), s.id)
+    out = again.observe(_seen(game))
+    assert out.kind == "applied" and out.moves == [deal, *takes], out
+    assert again.game.log == [deal, *takes] and not again.prompts
+    assert Store(path).held(s.id) == (None, [])              # nothing held once it is explained
+
+
+def test_without_the_held_frame_two_gaps_stay_held(store):
+    """The control for the test above: the same later frame, seen by a session that never held
+    the deal, cannot say which card lay where (nothing is guessed)."""
+    game, deal = _deal()
+    for _ in range(2):
+        game.apply(game.legal_moves()[0])
+    s = TableSession.create(store, "wheel", 3)
+    assert s.observe(_seen(game)).kind == "held" and s.version == 0

@@ -56,7 +56,7 @@ def _prussia_two_player_table(seed: int):
     still tables a camera that sees no pile, discard or hands reads: (true moves, [(moves made, view)])."""
     import random
     from companion.engine import CHANCE
-    from tablesim.scripted import PRE_RULING_FRAMES, SAME_MOTION, table_move
+    from tablesim.scripted import SAME_MOTION, pre_ruling_layouts, table_move
     rng = random.Random(seed)
     ref = new_game("prussia", 2)
     seen = lambda layout: {k: v for k, v in layout.items() if k not in ("pile", "discard", "hands")}
@@ -67,11 +67,7 @@ def _prussia_two_player_table(seed: int):
         events = ref.apply(move)
         if ("prussia", move.kind) in SAME_MOTION and move.player != CHANCE and ref.is_chance_node():
             continue
-        for event in events:
-            for frame in PRE_RULING_FRAMES["prussia"].get(event.kind, []):
-                shown = frame(before, ref.layout(), event)
-                if shown is not None:
-                    stills.append((len(ref.log), seen(shown)))
+        stills += [(len(ref.log), seen(shown)) for shown in pre_ruling_layouts("prussia", before, ref.layout(), events)]
         stills.append((len(ref.log), seen(ref.layout())))
     return list(ref.log), stills
 

@@ -99,8 +99,11 @@
             if (!running || mine !== epoch) return null;   /* stopped while this frame was on its way */
             if (!r.ok) {
               fail((document.documentElement.lang === "ja" && j.ja) || j.error || ("error " + r.status));
-              if (r.status !== 400 && r.status < 500) stop();   /* refused for good: say so, stop */
-              return sleep(2000);
+              /* a damaged frame, a restart, a spent budget or a busy server pass: the next frame goes;
+                 anything else (no right, too large, not a JPEG) is refused for good: say so, stop */
+              if ([400, 409, 429].indexOf(r.status) < 0 && r.status < 500) stop();
+              var after = Number(r.headers.get("Retry-After")) || 2;
+              return sleep(Math.min(after, 60) * 1000);
             }
             fail("");
             if (j.moved) {   /* a rematch: this camera now watches the new table */
