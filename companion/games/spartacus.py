@@ -352,6 +352,10 @@ class Game(EngineGame):
             parts_ja = "; ".join(f"トリック{t['trick']}: {t['formula_ja']}" for t in tricks) or "トリックなし"
             hand_text = f"hand {hand['formula']}" if hand["cards"] else "hand empty"
             hand_ja = f"手札 {hand['formula_ja']}" if hand["cards"] else "手札なし"
+            if not self.over and hand["cards"]:
+                # not in the total yet (a game the host ended stops here): no "−54" beside "total 4",
+                # and no hand's cards named while they are still hidden
+                hand_text, hand_ja = "hand not counted before the end", "手札は終了前なので数えない"
             rows.append({
                 "seat": seat, "colour": self.colour(seat), "tricks": tricks,
                 "tricks_total": tricks_total, "hand": hand, "total": total,

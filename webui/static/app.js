@@ -48,8 +48,20 @@
       var n = parseInt(players.value || "0", 10);
       if (n < +opt.dataset.min) players.value = opt.dataset.min;
       if (n > +opt.dataset.max) players.value = opt.dataset.max;
+      seatsFor(parseInt(players.value || "0", 10));
+    };
+    /* the companion's seats: only the table's (a 2-player game offered seats 3 to 5) */
+    var seatsFor = function (n) {
+      document.querySelectorAll("#companion-new select").forEach(function (sel, i) {
+        var off = n > 0 && i >= n;
+        sel.parentNode.hidden = off;
+        sel.disabled = off;   /* a seat the table lacks is not sent */
+      });
     };
     gameSel.addEventListener("change", sync);
+    document.getElementById("players").addEventListener("input", function () {
+      seatsFor(parseInt(this.value || "0", 10));
+    });
     sync();
   }
 
