@@ -17,6 +17,7 @@ A concrete game subclasses ``Game`` and implements the ``_``-prefixed hooks plus
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -577,8 +578,22 @@ class Game(ABC):
     pop = undo
 
     def clone(self) -> "Game":
-        """An independent copy of this state."""
-        return copy.deepcopy(self)
+        """An independent copy of this state. The move log's and the events' items (immutable Moves
+        and Events) are shared, not copied: copying a long game's history was most of the cost of a
+        deep copy; pickling copies the rest two to five times faster than ``copy.deepcopy`` (the
+        fallback), which matters where copies are many (the strong player's playouts, the camera's
+        search for the moves between two views)."""
+        log, events = self.log, self.events
+        self.log, self.events = [], []
+        try:
+            try:
+                twin = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+            except (pickle.PicklingError, TypeError, AttributeError):
+                twin = copy.deepcopy(self)
+        finally:
+            self.log, self.events = log, events
+        twin.log, twin.events = list(log), list(events)
+        return twin
 
     def to_json(self) -> dict[str, Any]:
         """The game as JSON: id, players, options, the move log and a snapshot of the state."""

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.i18n import tr
+from companion.i18n import N_, tr
 from printables.fonts import FontMissing
 from printables.press import CONFORMANCE, OUTPUT_CONDITION
 from printables.sheets import (DEFAULT_BLEED_MM, ORDERS, PAPERS, PLAYERS, TARGETS, Printed, PrintError, build,
@@ -56,11 +56,11 @@ def register(subparsers) -> None:
 def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
     """(target, players, path) of every PDF to write; raises PrintError on bad options."""
     if args.printer and not args.send:
-        raise PrintError(tr("--printer needs --send (to print now), or leave it out"))
+        raise PrintError(N_("--printer needs --send (to print now), or leave it out"))
     if args.single and args.send:
-        raise PrintError(tr("--single is for print services; to print at home leave it out (with --send)"))
+        raise PrintError(N_("--single is for print services; to print at home leave it out (with --send)"))
     if args.service and args.send:
-        raise PrintError(tr("--for-service writes CMYK for a print service's press; to print at home leave it "
+        raise PrintError(N_("--for-service writes CMYK for a print service's press; to print at home leave it "
                             "out (with --send)"))
     if args.game != "all":
         path = Path(args.out) if args.out else default_path(args.game, args.single, args.service)
@@ -69,10 +69,10 @@ def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
         return [(args.game, args.players, path)]
     folder = Path(args.out) if args.out else Path("out")
     if folder.suffix.lower() == ".pdf":
-        raise PrintError(tr("--out {folder}: `print all` writes several PDFs, give a folder", folder=folder))
+        raise PrintError(N_("--out {folder}: `print all` writes several PDFs, give a folder"), folder=folder)
     n = 5 if args.players is None else args.players
     if not 1 <= n <= 10:
-        raise PrintError(tr("print all prints for 1–10 players: --players {n} is out of range", n=n))
+        raise PrintError(N_("print all prints for 1–10 players: --players {n} is out of range"), n=n)
     counts = {"spartacus": min(max(n, PLAYERS["spartacus"][0]), PLAYERS["spartacus"][1]),
               "chains": n, "stickers": n}
     # labels are sheets you print yourself: not one a page, not for a press
@@ -91,8 +91,8 @@ def _send(printed: Printed, paper: str, printer: str | None) -> bool:
         cmd += ["-d", printer]
     done = subprocess.run(cmd + [str(printed.path)], capture_output=True, text=True)
     if done.returncode != 0:
-        raise PrintError(tr("lp could not print {path}: {why}", path=printed.path,
-                            why=done.stderr.strip() or done.stdout.strip()))
+        raise PrintError(N_("lp could not print {path}: {why}"), path=printed.path,
+                         why=done.stderr.strip() or done.stdout.strip())
     print(tr("sent to the printer: {job}", job=done.stdout.strip()))
     return True
 

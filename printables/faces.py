@@ -13,7 +13,8 @@ from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
 from printables.fonts import register_font, text_width
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
-from printables.style import STYLES, DeckStyle, draw_emblem, legible, on_colour, pattern_form, style_of
+from printables.style import (STYLES, DeckStyle, draw_emblem, field, legible, on_colour, pattern_form,
+                              style_of)
 
 INK = HexColor("#212121")
 GREY = HexColor("#8a8a8a")
@@ -168,58 +169,96 @@ def colour_of(card: cat.Card) -> Color:
     return legible(cat.COLOURS[card.colour].hex) if card.colour else INK
 
 
-def _underline_6_9(c: Canvas, value: str, x: float, size: float, ink: Color) -> None:
+def _underline_6_9(c: Canvas, value: str, x: float, size: float, ink: Color, y: float = 17.3) -> None:
     """Underline a lone 6 or 9: the index is printed both ways up, so they must not be confused."""
     if value in ("6", "9"):
         _fill(c, ink)
-        c.rect(x + size * 0.04, 17.3, text_width(value, size) - size * 0.08, 0.7, stroke=0, fill=1)
+        c.rect(x + size * 0.04, y, text_width(value, size) - size * 0.08, 0.7, stroke=0, fill=1)
+
+
+FIELD = (PAD_MM + CORNER_MM + 0.4, FRAME_MM, CW - FRAME_MM, cat.QR_TOP_MM - cat.QR_QUIET_MM - 0.4)
+"""The index's colour field (x0, y0, x1, y1): right of the marker's white corner (its 2.2 mm quiet zone
+and 0.4 mm more), down to 0.4 mm above the QR code's white quiet zone; the bottom index is it turned."""
+PRUSSIA_FIELD = "#3464aa"   # the frame's Prussian blue (luma 0.13) is too dark for a field (FIELD_LUMA)
+
+
+def field_of(card: cat.Card) -> Color | None:
+    """The colour of a face's index field: the card's colour (tribe, player, deck owner, Hills' red
+    and blue), the hills' green, Prussia's blue; None for playing cards and jokers, which stay white
+    as a deck of cards is."""
+    if card.kind in ("playing", "joker"):
+        return None
+    if card.colour:
+        return field(cat.COLOURS[card.colour].hex)
+    if card.kind == "hill":
+        return field(STYLES["hills"].frame)
+    return field(PRUSSIA_FIELD if card.game == "prussia" else style_of(card.id).frame)
+
+
+def _field(c: Canvas, colour: Color, x0: float = FIELD[0], x1: float = FIELD[2]) -> None:
+    c.setFillColor(colour)
+    c.roundRect(x0, FIELD[1], x1 - x0, FIELD[3] - FIELD[1], 2.2, stroke=0, fill=1)
 
 
 def _index(c: Canvas, card: cat.Card) -> None:
-    """The top strip beside the marker: what a player fanning a hand or reading a cascade sees."""
-    ink = colour_of(card)
+    """The top strip beside the marker: what a player fanning a hand or reading a cascade sees. A
+    colour field in the card's colour with the value large, its symbol, its name and the game's
+    emblem on it (in white or ink, whichever stands out on the field); playing cards stay white."""
     style = style_of(card.id)
-    x, right = INDEX_X, EMBLEM_X - EMBLEM_MM / 2 - 1.0
-    sym_x = right - 4.5
+    ground = field_of(card)
+    if ground is not None:
+        _field(c, ground)
+    ink = colour_of(card) if ground is None else on_colour(ground)
+    x = FIELD[0] + 1.4
+    emblem_x, emblem_y, emblem_mm = CW - SAFE_MM - 5.6, 8.4, 11.0   # the game's emblem, large, at right
+    sym_x = emblem_x - emblem_mm / 2 - 5.0
     if card.kind in ("number", "pairs", "seat", "hill"):
         value = str(card.deck if card.kind == "seat" else card.value)
-        size = 17 if len(value) == 1 else 15
-        text(c, value, x, 16.6, size, colour=ink, max_width=sym_x - 5 - x)
-        _underline_6_9(c, value, x, size, ink)
+        size = 16.5 if len(value) == 1 else 13.5
+        text(c, value, x, 15.6, size, colour=ink, max_width=sym_x - 4.2 - x)
+        _underline_6_9(c, value, x, size, ink, 16.3)
         shape = "hill" if card.kind == "hill" else cat.COLOURS[card.colour].symbol
         _fill(c, ink)
-        draw_symbol(c, shape, sym_x, 8.3, 8.2)
+        draw_symbol(c, shape, sym_x, 8.2, 7.0)
         label = {"hill": "hill 丘", "seat": "seat 席", "pairs": f"deck {card.deck} デッキ"}.get(card.kind)
         if label is None:
             col = cat.COLOURS[card.colour]
             label = f"{col.name} {col.ja}"
-        # under the symbol, pushed left of the safe line if long; never smaller than a player reads
+        # under the symbol and the emblem, kept off the safe line; never smaller than a player reads
         size = 2.8
         half = text_width(label, size) / 2
-        text(c, label, min(sym_x, CW - SAFE_MM - 0.3 - half), 17.6, size, anchor="centre", colour=ink)
+        text(c, label, min((sym_x + emblem_x) / 2, CW - SAFE_MM - 0.3 - half), 17.2, size, anchor="centre",
+             colour=ink)
     elif card.kind == "banner":
         _fill(c, ink)
-        draw_symbol(c, "flag", x + 5, 10.5, 12)
-        text(c, "banner", x + 12, 9.5, 4.0, colour=ink, max_width=right - x - 12)
+        draw_symbol(c, "flag", x + 5, 10.0, 11)
+        right = emblem_x - emblem_mm / 2 - 1.0
+        text(c, "banner", x + 11.5, 9.5, 4.0, colour=ink, max_width=right - x - 11.5)
         worth = "0" if card.game == "hills" else "×2"
-        text(c, f"軍旗 {worth}", x + 12, 16.5, 4.6, colour=ink, max_width=right - x - 12)
+        text(c, f"軍旗 {worth}", x + 11.5, 16.2, 4.6, colour=ink, max_width=right - x - 11.5)
     elif card.kind == "playing":
-        text(c, card.rank, x, 16.6, 16, colour=ink, max_width=19)
-        _underline_6_9(c, card.rank, x, 16, ink)
+        sym_x = EMBLEM_X - EMBLEM_MM / 2 - 5.5
+        text(c, card.rank, INDEX_X, 16.6, 16, colour=ink, max_width=19)
+        _underline_6_9(c, card.rank, INDEX_X, 16, ink)
         text(c, cat.SUIT_SYMBOLS[card.suit], sym_x, 15.8, 12.5, anchor="centre", colour=ink)
     elif card.kind == "joker":
+        right = EMBLEM_X - EMBLEM_MM / 2 - 1.0
         _fill(c, ink)
-        draw_symbol(c, "star", x + 5.5, 9.5, 11)
-        text(c, "JOKER", x + 12.5, 10, 5.2, max_width=right - x - 12.5)
-        text(c, "ジョーカー", x + 12.5, 16.5, 4.0, max_width=right - x - 12.5)
+        draw_symbol(c, "star", INDEX_X + 5.5, 9.5, 11)
+        text(c, "JOKER", INDEX_X + 12.5, 10, 5.2, max_width=right - INDEX_X - 12.5)
+        text(c, "ジョーカー", INDEX_X + 12.5, 16.5, 4.0, max_width=right - INDEX_X - 12.5)
     elif card.kind == "era":
         face = cat.ERA_FACES[card.value - 1]
-        text(c, face, x, 16.4, 15, max_width=15)
-        text(c, "時代", right, 10, 5.2, anchor="right")
-        text(c, f"era {face}", right, 16.5, 3.4, anchor="right")
+        right = emblem_x - emblem_mm / 2 - 1.5
+        text(c, face, x, 15.6, 15, colour=ink, max_width=15)
+        text(c, "時代", right, 10, 5.2, anchor="right", colour=ink)
+        text(c, f"era {face}", right, 16.5, 3.4, anchor="right", colour=ink)
     else:
         raise ValueError(f"no face design for {card.kind} cards ({card.id})")
-    draw_emblem(c, style.emblem, EMBLEM_X, 10.2, EMBLEM_MM, HexColor(style.ink))
+    if ground is None:
+        draw_emblem(c, style.emblem, EMBLEM_X, 10.2, EMBLEM_MM, HexColor(style.ink))
+    else:
+        draw_emblem(c, style.emblem, emblem_x, emblem_y, emblem_mm, ink, paper=ground)
 
 
 def _frame(c: Canvas, colour: str, pattern: str, bleed: float, x0: float = 0.0, y0: float = 0.0,
@@ -237,14 +276,17 @@ def _frame(c: Canvas, colour: str, pattern: str, bleed: float, x0: float = 0.0, 
     c.restoreState()
 
 
-def _white_corners(c: Canvas) -> None:
+def _white_corners(c: Canvas, all_four: bool = True) -> None:
     """White index corners: the markers keep their quiet zone (as on the backs, 2.2 mm of white
-    around each, 0.8 mm from the cut), and all four corners match. Their lower edge is the cascade
+    around each, 0.8 mm from the cut), and all four corners match (``all_four``; a face with colour
+    fields keeps the markers' two, the fields take the others). Their lower edge is the cascade
     guide: the side bars start there."""
     c.setFillColor(white)
     for x in (PAD_MM, CW - PAD_MM - CORNER_MM):
-        c.roundRect(x, PAD_MM, CORNER_MM, CASCADE - PAD_MM, 1.6, stroke=0, fill=1)
-        c.roundRect(x, CH - CASCADE, CORNER_MM, CASCADE - PAD_MM, 1.6, stroke=0, fill=1)
+        if all_four or x == PAD_MM:
+            c.roundRect(x, PAD_MM, CORNER_MM, CASCADE - PAD_MM, 1.6, stroke=0, fill=1)
+        if all_four or x != PAD_MM:
+            c.roundRect(x, CH - CASCADE, CORNER_MM, CASCADE - PAD_MM, 1.6, stroke=0, fill=1)
 
 
 def _card_frame(c: Canvas, card: cat.Card, bleed: float) -> DeckStyle:
@@ -255,7 +297,7 @@ def _card_frame(c: Canvas, card: cat.Card, bleed: float) -> DeckStyle:
     for y in (FRAME_MM, CH - CASCADE - 2.2):
         c.roundRect(FRAME_MM, y, CW - 2 * FRAME_MM, CASCADE - FRAME_MM + 2.2, 2.2, stroke=0, fill=1)
     c.rect(BAR_MM, CASCADE, CW - 2 * BAR_MM, CH - 2 * CASCADE, stroke=0, fill=1)
-    _white_corners(c)
+    _white_corners(c, all_four=field_of(card) is None)
     # the cascade guide: a small notch where each bar starts, 20 mm from either end
     c.setFillColor(white)
     for y, sign in ((CASCADE, 1), (CH - CASCADE, -1)):
@@ -294,33 +336,40 @@ def _qr(c: Canvas, card: cat.Card) -> None:
 
 
 def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int) -> None:
+    c.setFillColor(white)
     c.setStrokeColor(HexColor(STYLES["prussia"].ink))
     c.setLineWidth(0.3)
-    c.roundRect(x, y, 11, 15, 1.2, stroke=1, fill=0)
+    c.roundRect(x, y, 11, 15, 1.2, stroke=1, fill=1)
     text(c, era, x + 5.5, y + 4, 2.8, anchor="centre", colour=GREY)
     text(c, str(strength), x + 5.5, y + 13.2, 9, anchor="centre", max_width=10)
 
 
 def _nation(c: Canvas, card: cat.Card) -> None:
-    """A nation: strength of era I top-left, II top-right, III bottom-right, IV bottom-left."""
+    """A nation: strength of era I top-left, II top-right, III bottom-right, IV bottom-left, in white
+    boxes on Prussia's blue fields."""
     nation = next(n for n in cat.default_nations()["nations"] if cat.nation_card_id(n) == card.id)
     s = nation["strength"]
-    top, bottom = cat.MARKER_INSET_MM, CH - cat.MARKER_INSET_MM - 15
-    _strength_box(c, INDEX_X - 0.5, top, "I", s[0])
-    _strength_box(c, CW - cat.MARKER_INSET_MM - 11, top, "II", s[1])
-    _strength_box(c, CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13, bottom, "III", s[2])
-    _strength_box(c, cat.MARKER_INSET_MM, bottom, "IV", s[3])
-    left, right = INDEX_X + 10.5, CW - cat.MARKER_INSET_MM - 11     # between the two boxes
+    ground = field_of(card)
+    on = on_colour(ground)
+    _field(c, ground)
+    _rotated(c, lambda: _field(c, ground))
+    top, bottom = FIELD[1] + 0.6, CH - FIELD[1] - 0.6 - 15
+    left_box, right_box = FIELD[0] + 0.6, FIELD[2] - 0.6 - 11
+    _strength_box(c, left_box, top, "I", s[0])
+    _strength_box(c, right_box, top, "II", s[1])
+    _strength_box(c, CW - left_box - 11, bottom, "III", s[2])
+    _strength_box(c, CW - right_box - 11, bottom, "IV", s[3])
+    left, right = left_box + 11, right_box     # between the two boxes
     rank_size = 10 if len(nation["rank"]) == 1 else 8
     width = text_width(nation["rank"], rank_size) + 0.8 + text_width(nation["abbr"], 6.5)
     x = (left + right - width) / 2
-    text(c, nation["rank"], x, 13.5, rank_size)
-    text(c, nation["abbr"], x + width, 13.2, 6.5, anchor="right")
+    text(c, nation["rank"], x, 13.5, rank_size, colour=on)
+    text(c, nation["abbr"], x + width, 13.2, 6.5, anchor="right", colour=on)
     where = ("中央", "centre") if nation["position"] == 0 else (f"{nation['position']}時",
                                                               f"{nation['position']} o'clock")
-    low_mid = (cat.MARKER_INSET_MM + 11 + CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13) / 2
-    text(c, where[0], low_mid, 78.5, 4.2, anchor="centre")
-    text(c, where[1], low_mid, 83.5, 2.6, anchor="centre", colour=GREY, max_width=16)
+    low_mid = (CW - right_box + CW - left_box - 11) / 2
+    text(c, where[0], low_mid, 78.5, 4.2, anchor="centre", colour=on)
+    text(c, where[1], low_mid, 83.5, 2.6, anchor="centre", colour=on, max_width=15)
     ink = HexColor(STYLES["prussia"].on_frame)
     vertical_text(c, nation["ja"], BAR_TEXT_X, SIDE_MID_Y, PLAYER_TEXT_MM, colour=ink, max_len=SIDE_LEN)
     bar_text(c, f"{nation['name']} · {nation['de']}", False, PLAYER_TEXT_MM, ink)

@@ -42,9 +42,9 @@ def card_pdf(card_id: str, side: str = "face") -> bytes:
 @lru_cache(maxsize=4)
 def calibration_pdf(paper: str = "a4") -> bytes:
     """The calibration sheet alone, as a one-page PDF."""
-    from printables.sheets import PAPERS, PrintError, draw_calibration
+    from printables.sheets import PAPERS, draw_calibration, unknown_paper
     if paper not in PAPERS:
-        raise PrintError(f"unknown paper {paper!r}: choose a4 or letter")
+        raise unknown_paper(paper)
     w, h = PAPERS[paper]
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(w * mm, h * mm), initialFontName=register_font(), pageCompression=1)

@@ -9,11 +9,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from typing import Any
+
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
+from companion.i18n import N_, both, tr
 from printables.faces import GREY, INK, colour_of, draw_back, draw_face, draw_pawn, draw_pawn_back, text
 from printables.fonts import register_font
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
@@ -37,7 +40,13 @@ CUT_MARK_MM = 5.0
 
 
 class PrintError(ValueError):
-    """Bad print options; the message says what to do."""
+    """Bad print options; the message says what to do, in the command line's language (``str``) and
+    in both (``words``, for a page in either), from the catalogue."""
+
+    def __init__(self, msgid: str, **values: Any) -> None:
+        """The message ``msgid`` (marked with ``N_``) filled with ``values``."""
+        self.words = both(msgid, **values)
+        super().__init__(tr(msgid, **values))
 
 
 @dataclass(frozen=True)
@@ -67,16 +76,17 @@ def players_for(target: str, players: int | None) -> int | None:
     """The player count a target prints for, checked against its range (None: not counted)."""
     if target not in PLAYERS:
         if players is not None:
-            raise PrintError(f"--players does not apply to {target}: it always prints the full set "
-                             "(it applies to spartacus, chains, tokens and stickers)")
+            raise PrintError(N_("--players does not apply to {target}: it always prints the full set "
+                                "(it applies to spartacus, chains, tokens and stickers)"), target=target)
         return None
     low, high, default = PLAYERS[target]
     if players is None:
         return default
     if not low <= players <= high:
-        what = {"spartacus": "colour sets", "chains": "Pairs decks", "tokens": "seat tokens",
-                "stickers": "Pairs decks to label"}[target]
-        raise PrintError(f"{target} prints {low}–{high} {what}: --players {players} is out of range")
+        what = {"spartacus": N_("colour sets"), "chains": N_("Pairs decks"), "tokens": N_("seat tokens"),
+                "stickers": N_("Pairs decks to label")}[target]
+        raise PrintError(N_("{target} prints {low}–{high} {what}: --players {players} is out of range"),
+                         target=target, low=low, high=high, what=both(what), players=players)
     return players
 
 
@@ -100,7 +110,12 @@ def slots(target: str, players: int | None = None) -> list[Slot]:
         return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("chains") if c.deck <= n]
     if target == "tokens":   # the Wheel pawn is printed with its game only: one marker id, one token
         return [Slot(c.id, cat.back_of(c)) for c in cat.cards_of("table", "seat")[:n]]
-    raise PrintError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)} or all")
+    raise _unknown_target(target)
+
+
+def _unknown_target(target: str) -> PrintError:
+    return PrintError(N_("unknown target {target!r}: choose one of {targets} or all"), target=target,
+                      targets=", ".join(TARGETS))
 
 
 @dataclass(frozen=True)
@@ -129,10 +144,11 @@ class SheetLayout:
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS:
-            raise PrintError(f"unknown paper {self.paper!r}: choose a4 or letter")
+            raise unknown_paper(self.paper)
         if not 0 <= self.bleed <= MAX_BLEED_MM:
-            raise PrintError(f"--bleed {self.bleed:g} mm is out of range: give 0–{MAX_BLEED_MM:g} mm "
-                             f"(print shops ask for {DEFAULT_BLEED_MM:g} mm, the default)")
+            raise PrintError(N_("--bleed {bleed} mm is out of range: give 0–{most} mm (print shops ask for "
+                                "{usual} mm, the default)"), bleed=f"{self.bleed:g}", most=f"{MAX_BLEED_MM:g}",
+                             usual=f"{DEFAULT_BLEED_MM:g}")
 
     @property
     def page(self) -> tuple[float, float]:
@@ -303,12 +319,20 @@ ORDERS = {"face-back": "face then back", "back-face": "back then face"}
 as some print services' single-file uploads ask."""
 
 
+def _unknown_order(order: str) -> PrintError:
+    return PrintError(N_("unknown page order {order!r}: choose {orders}"), order=order, orders=" or ".join(ORDERS))
+
+
+def unknown_paper(paper: str) -> PrintError:
+    return PrintError(N_("unknown paper {paper!r}: choose a4 or letter"), paper=paper)
+
+
 def draw_single_cards(c: Canvas, cards: list[Slot], bleed: float, order: str = "face-back") -> int:
     """One card a page, each page the card plus its bleed with the TrimBox on the cut line and the
     BleedBox on the page's edge (what print services ask for), face then back (or back then face,
     ``order``); pages drawn."""
     if order not in ORDERS:
-        raise PrintError(f"unknown page order {order!r}: choose {' or '.join(ORDERS)}")
+        raise _unknown_order(order)
     w, h = CW + 2 * bleed, CH + 2 * bleed
     c.setPageSize((w * mm, h * mm))
     c.setTrimBox((bleed * mm, bleed * mm, (bleed + CW) * mm, (bleed + CH) * mm))
@@ -501,24 +525,24 @@ def check(target: str, *, players: int | None = None, paper: str = "a4", bleed: 
           service: bool = False) -> tuple[int | None, Path]:
     """Check a target's options before anything is written: (player count, path) or PrintError."""
     if target not in TARGETS:
-        raise PrintError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)} or all")
+        raise _unknown_target(target)
     if order not in ORDERS:
-        raise PrintError(f"unknown page order {order!r}: choose {' or '.join(ORDERS)}")
+        raise _unknown_order(order)
     if order != "face-back" and not single:
-        raise PrintError("--order is for --single (one card a page); sheets print each front page "
-                         "before its back page for duplex")
+        raise PrintError(N_("--order is for --single (one card a page); sheets print each front page "
+                            "before its back page for duplex"))
     if service and target == "stickers":
-        raise PrintError("--for-service writes cards for a print service; stickers are label sheets "
-                         "you print yourself: print them without --for-service")
+        raise PrintError(N_("--for-service writes cards for a print service; stickers are label sheets "
+                            "you print yourself: print them without --for-service"))
     if paper not in PAPERS:
-        raise PrintError(f"unknown paper {paper!r}: choose a4 or letter")
+        raise unknown_paper(paper)
     if single and target == "stickers":
-        raise PrintError("--single prints cards one a page for print services; stickers are label "
-                         "sheets: print them without --single")
+        raise PrintError(N_("--single prints cards one a page for print services; stickers are label "
+                            "sheets: print them without --single"))
     n = players_for(target, players)
     path = Path(out) if out is not None else default_path(target, single)
     if path.suffix.lower() != ".pdf":
-        raise PrintError(f"--out {path}: give a file name ending in .pdf")
+        raise PrintError(N_("--out {path}: give a file name ending in .pdf"), path=path)
     if target != "stickers":
         SheetLayout(paper, float(bleed))
     return n, path

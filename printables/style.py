@@ -93,6 +93,27 @@ def legible(colour: str | Color, on: str | Color = "#ffffff", ratio: float = MAR
     return mix(base, "#000000", 1.0)
 
 
+FIELD_LUMA = 0.36
+"""The least luma (0.299 R + 0.587 G + 0.114 B, of 1) of a face's colour field. The camera's screen
+rule (``vision.reading.plane``) calls a sample *dark* under 0.2 of the card's own white and a side
+whose strip 6 mm inside the edge is mostly dark is not framed: a field darker than this (Prussian
+blue 0.13, purple 0.26) would blind that rule on the top and bottom strips; 0.36 keeps 1.8× margin."""
+
+
+def luma(colour: str | Color) -> float:
+    """The grey level (0–1) a camera or a greyscale render sees for an sRGB colour (ITU-R BT.601)."""
+    c = HexColor(colour) if isinstance(colour, str) else colour
+    return 0.299 * c.red + 0.587 * c.green + 0.114 * c.blue
+
+
+def field(colour: str | Color) -> Color:
+    """A face's colour field in ``colour``'s hue, lightened (towards white) to at least
+    ``FIELD_LUMA``; what lies on it is drawn in ``on_colour(field)``."""
+    base = HexColor(colour) if isinstance(colour, str) else colour
+    return next((mix(base, "#ffffff", k / 100) for k in range(101)
+                 if luma(mix(base, "#ffffff", k / 100)) >= FIELD_LUMA), base)
+
+
 def on_colour(colour: str | Color) -> Color:
     """White or near-black, whichever stands out more on ``colour`` (a symbol on an owner's colour)."""
     from reportlab.lib.colors import white

@@ -31,6 +31,7 @@ from tests.printables.test_printables import grey_distance   # the measure the f
 PT_MM = 25.4 / 72
 GAMES = ("wheel", "hills", "spartacus", "prussia", "chains", "tokens")
 BAR_TOP, BAR_BOTTOM = faces.CASCADE + 2.2, CH - faces.CASCADE - 2.2   # where a side bar shows
+FRAMES = {s.frame for s in STYLES.values()}
 
 
 @pytest.fixture(scope="module")
@@ -214,9 +215,9 @@ def test_rendered_text_and_markers_keep_the_safe_zone(single):
 def test_what_a_player_reads_is_large_enough_and_stands_out(single):
     """Issue 21: yellow on white was 1.97:1 and Chains' deck label 1.6 mm type. Every glyph off the
     side bars is set at ≥ 2.5 mm (em), and every text and filled mark in the index corners stands
-    ≥ 3:1 on what it lies on (the topmost filled shape under it; WCAG's ratio for large text
-    and graphics)."""
-    checked_text = checked_marks = 0
+    ≥ 3:1 on what it lies on (the topmost filled shape under it, a colour field or the white; WCAG's
+    ratio for large text and graphics): white lettering on a field counts like any other."""
+    checked_text = checked_marks = white_marks = 0
     for name in GAMES:
         for page in pages(single[name]):
             if page.index % 2:         # faces only; backs below
@@ -234,13 +235,22 @@ def test_what_a_player_reads_is_large_enough_and_stands_out(single):
                         or not _filled(obj):
                     continue
                 fill = _colour(obj)
-                if fill == (1.0, 1.0, 1.0):
-                    continue           # the white corners themselves (the panel is larger than a strip)
-                checked_marks += 1
+                if _is_field(box):
+                    continue           # the colour field itself: the ground of the marks checked on it
                 ground = _hex(_background(objects, k))
+                if fill == (1.0, 1.0, 1.0) and ground in FRAMES:
+                    continue           # the white corners and panel on the frame; white on a field counts
+                checked_marks += 1
+                white_marks += fill == (1.0, 1.0, 1.0)
                 assert contrast(_hex(fill), ground) >= 3.0, \
                     f"{name} p{page.index + 1}: {_hex(fill)} on {ground} is {contrast(_hex(fill), ground):.2f}:1"
-    assert checked_text > 5000 and checked_marks > 3000
+    assert checked_text > 5000 and checked_marks > 3000 and white_marks > 1000
+
+
+def _is_field(box) -> bool:
+    """Whether a box is an index's colour field (``faces.FIELD``, top or turned at the bottom)."""
+    x0, y0, x1, y1 = faces.FIELD
+    return any(np.allclose(box, want, atol=0.1) for want in ((x0, y0, x1, y1), (CW - x1, CH - y1, CW - x0, CH - y0)))
 
 
 def _background(objects, k: int):
@@ -440,9 +450,63 @@ def test_single_back_face_order_puts_each_back_first(service):
     (["print", "stickers", "--for-service"], "label sheets"),
     (["print", "wheel", "--order", "back-face"], "--order is for --single"),
     (["print", "wheel", "--for-service", "--send"], "--for-service"),
+    # the messages of printables.sheets come from the catalogue, in the command line's language
+    (["print", "wheel", "--order", "back-face", "--lang", "ja"], "--order は --single(1ページ1枚)用です"),
+    (["print", "stickers", "--for-service", "--lang", "ja"], "ステッカーは自分で印刷するラベル用紙"),
+    (["print", "prussia", "--bleed", "7", "--lang", "ja"], "0〜6 mmで指定してください"),
+    (["print", "spartacus", "--players", "6", "--lang", "ja"], "spartacus は色のセットを3〜5印刷します"),
+    (["print", "wheel", "--players", "3", "--lang", "ja"], "--players は wheel には使えません"),
+    (["print", "wheel", "--out", "cards.txt", "--lang", "ja"], ".pdf で終わるファイル名"),
 ])
 def test_bad_service_options_say_what_to_do_and_write_nothing(tmp_path, monkeypatch, capsys, argv, words):
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     assert words in capsys.readouterr().err
     assert not list(tmp_path.rglob("*.pdf"))
+
+
+def test_print_errors_carry_both_languages():
+    """A page in either language can show a printables error (``PrintError.words``)."""
+    from printables.sheets import PrintError, check
+    with pytest.raises(PrintError) as err:
+        check("chains", players=11)
+    assert err.value.words.en == "chains prints 1–10 Pairs decks: --players 11 is out of range"
+    assert err.value.words.ja == "chains はペアーズのデッキを1〜10印刷します。--players 11 は範囲外です"
+    from companion.i18n import cli_lang
+    assert str(err.value) == err.value.words.in_(cli_lang())     # the command line's language
+
+
+FACE_KINDS = ["W-R1", "W-Y4", "W-P5", "H-R6", "H-B9", "H-H3", "H-RBAN", "S-G10", "S-YBAN", "P-N3", "P-ERA2",
+              "P-HQ", "P-JK1", "C05-10-10", "C04-9-2", "T-SEAT9", "T-SEAT10"]
+
+
+def _ring(img: np.ndarray, rect, quiet: float, ppm: float) -> np.ndarray:
+    """The pixels within ``quiet`` mm of ``rect`` (card mm), 0.3 mm short of either edge (smoothing)."""
+    inside = np.full(img.shape[:2], 255, np.uint8)
+    cv2.rectangle(inside, (round(rect.x * ppm), round(rect.y * ppm)),
+                  (round((rect.x + rect.w) * ppm) - 1, round((rect.y + rect.h) * ppm) - 1), 0, -1)
+    away = cv2.distanceTransform(inside, cv2.DIST_L2, 5) / ppm
+    return img[(away > 0.3) & (away < quiet - 0.3)]
+
+
+@pytest.mark.parametrize("card_id", FACE_KINDS)
+def test_colour_fields_keep_the_codes_quiet_zones_white(card_id):
+    """Issue 21 point 6: the faces' colour fields never reach the QR code's 4 mm quiet zone nor a
+    marker's 2.2 mm one (rendered: every pixel there is paper white; the camera's screen rule,
+    vision.reading.plane, takes a face's white from the QR's quiet zone), and a field is light enough
+    for that rule (a side whose strip 6 mm inside is mostly under 0.2 of the card's white is not
+    framed): luma ≥ FIELD_LUMA."""
+    from printables import render_card_png
+    from printables.style import FIELD_LUMA, luma
+    ppm = 6.0
+    img = cv2.cvtColor(np.asarray(render_card_png(card_id, ppm)), cv2.COLOR_BGR2GRAY)
+    ring = _ring(img, cat.qr_rect(card_id), cat.QR_QUIET_MM, ppm)
+    assert ring.min() >= 250, f"{card_id}: QR quiet zone reaches grey {ring.min()}"
+    for rect in cat.marker_rects(card_id):
+        ring = _ring(img, rect, 2.2, ppm)
+        assert ring.min() >= 250, f"{card_id}: marker quiet zone reaches grey {ring.min()}"
+    ground = faces.field_of(cat.card(card_id))
+    assert ground is None or luma(ground) >= FIELD_LUMA, f"{card_id}: field luma {luma(ground):.2f}"
+    if ground is not None:        # the field is there, in the index strip, top and bottom
+        x, y = round((faces.FIELD[0] + 0.3) * ppm), round((faces.FIELD[1] + faces.FIELD[3]) / 2 * ppm)
+        assert abs(int(img[y, x]) - 255 * luma(ground)) < 6 and abs(int(img[-y, -x]) - 255 * luma(ground)) < 6

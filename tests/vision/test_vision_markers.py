@@ -191,3 +191,19 @@ def test_the_small_marker_window_is_searched_only_where_markers_are_small():
         assert pipeline._small_markers((1080, 1920)) is True        # not calibrated: anything goes
         pipeline.calibration = view.true_calibration
         assert pipeline._small_markers((1080, 1920)) is small, px_per_mm
+
+
+def test_the_code_lookup_names_what_the_nearest_code_within_one_bit_names():
+    from vision.reading.markers import _CODE_EXACT, _CODE_INDEX, _CODE_KEYS, CODES
+    rng = np.random.default_rng(9)
+    # every code, each one bit off, two bits off (never within one of any code: ≥ 5 apart) and random reads
+    reads = np.concatenate([CODES, CODES ^ (1 << rng.integers(0, 25, len(CODES))),
+                            CODES ^ (3 << rng.integers(0, 24, len(CODES))), rng.integers(0, 1 << 25, 4000)])
+    reads = reads[::13]
+    xor = np.bitwise_xor(reads[:, None], CODES[None, :])
+    distance = np.unpackbits(xor.view(np.uint8), axis=1).reshape(len(reads), len(CODES), 64).sum(axis=2)
+    at = np.minimum(np.searchsorted(_CODE_KEYS, reads), len(_CODE_KEYS) - 1)
+    found = _CODE_KEYS[at] == reads
+    assert np.array_equal(found, distance.min(axis=1) <= 1)
+    assert np.array_equal(_CODE_INDEX[at][found], distance.argmin(axis=1)[found])
+    assert np.array_equal(_CODE_EXACT[at][found], distance.min(axis=1)[found] == 0)

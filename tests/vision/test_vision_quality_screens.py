@@ -178,3 +178,25 @@ def test_cards_with_a_dark_printed_frame_on_a_wooden_table_are_not_screens():
         judged += len(pipeline.tracker.tracks)
         assert [(x.card_id, x.reason) for x in pipeline.ignored if x.reason == "screen"] == []
     assert judged > 20
+
+
+def test_a_tablet_picture_seen_coarse_is_a_screen_with_colour_index_fields():
+    """Issue 21's faces (colour index fields) at 1.2 px/mm: the screen rule measured the card's white
+    on a grid over the face, which now fell on the QR's blurred modules; the white came out grey and
+    the tablet's dark app no longer counted as dark. Two copies of the card were read (one of them a
+    marker alone, placed on the table plane beside the picture's bezel). The white is now the QR's
+    quiet zone, and every copy of a screen's card is the screen (the wheel table of the conditions
+    bench, `tablet screen` at 1.2 px/mm: 3 cards from a screen before these two changes)."""
+    view = bench.View("wheel", 1.2, seed=1, conditions=bench.conditions()["tablet screen"])
+    states = game_states("wheel", seed=1)
+    placed = placements("wheel", states[int(0.5 * (len(states) - 1))], seed=0)
+    shots = [synthetic.render_frame(view.cam, placed, i) for i in range(3)]
+    picture = shots[0].screen.card_id
+    p = Pipeline("wheel", bench.GAME_PLAYERS["wheel"], layout=view.layout)
+    p.calibration = Calibration(np.linalg.inv(view.cam.homography), (), 0.0, view.cam.k)
+    told = []
+    for s in shots:
+        scene = p.process(s.image)
+        told += [i.reason for i in p.ignored if i.card_id == picture]
+    assert picture not in {c.card_id for c in scene.cards}
+    assert "screen" in told and set(told) <= {"screen", "off_table"}

@@ -11,7 +11,7 @@ from companion import catalogue as cat
 from tablesim import synthetic
 from tablesim.synthetic import Conditions
 from vision.pipeline import Pipeline, default_layout
-from vision.reading.detect import MIN_PX_PER_MODULE, Detector, card_pose_mm, map_points, poses_on_table
+from vision.reading.detect import COARSE_PAIR_PX_PER_MODULE, MIN_PX_PER_MODULE, Detector, card_pose_mm, map_points, poses_on_table
 from vision.table.calibrate import Calibration, calibrate
 from vision.table.layouts import Placement
 
@@ -65,14 +65,38 @@ def _marker_image(marker: int, side_px: int) -> np.ndarray:
     return cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
 
 
+def _flipped(image: np.ndarray, marker: int, side_px: int) -> np.ndarray:
+    """``_marker_image`` with one inner cell (row 2, column 2) of the marker printed the other colour."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000)
+    big = cv2.aruco.generateImageMarker(dictionary, marker, 7 * 40, borderBits=1)
+    big[120:160, 120:160] = 255 - big[140, 140]
+    out = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    out[100:100 + side_px, 140:140 + side_px] = cv2.resize(big, (side_px, side_px), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(out, cv2.COLOR_GRAY2BGR)
+
+
 def test_a_marker_read_too_coarse_is_something_there_not_a_card():
     marker = cat.card("S-R9").marker
-    coarse = Detector().detect(_marker_image(marker, 13))          # 1.86 px per module
+    coarse = Detector().detect(_marker_image(marker, 11))          # 1.57 px per module
     assert [h.marker for h in coarse.faint] == [marker]                # read, but not trusted
-    assert coarse.faint[0].px_per_module < MIN_PX_PER_MODULE
+    assert coarse.faint[0].px_per_module < COARSE_PAIR_PX_PER_MODULE
     assert coarse.sightings == []
     fine = Detector().detect(_marker_image(marker, 21))            # 3 px per module
     assert [s.card_id for s in fine.sightings] == ["S-R9"] and fine.faint == []
+
+
+def test_a_coarse_marker_alone_is_a_card_only_when_no_bit_was_corrected():
+    marker = cat.card("S-R9").marker
+    image = _marker_image(marker, 13)                                  # 1.86 px per module
+    exact = Detector().detect(image)
+    assert [s.card_id for s in exact.sightings] == ["S-R9"] and exact.faint == []
+    [hit] = Detector().markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    assert hit.exact and COARSE_PAIR_PX_PER_MODULE <= hit.px_per_module < MIN_PX_PER_MODULE
+    corrected = Detector().detect(_flipped(image, marker, 13))     # one bit wrong: read, corrected
+    assert [h.marker for h in corrected.faint] == [marker] and not corrected.faint[0].exact
+    assert corrected.sightings == []
+    fine = Detector().detect(_flipped(_marker_image(marker, 21), marker, 21))
+    assert [s.card_id for s in fine.sightings] == ["S-R9"]             # fine enough: corrected is fine
 
 
 def test_a_card_of_a_deck_not_in_the_game_is_not_a_card():

@@ -87,6 +87,36 @@ def test_single_cards_and_counts_reach_the_pdf(client, tmp_path):
     assert re.search(r"TrimBox:\s+8\.50\s+8\.50\s+187\.09\s+257\.95", boxes)
 
 
+def _same_pdf(a: bytes, b: bytes) -> bool:
+    """Two PDFs equal but for when they were written (ReportLab's dates and the trailer's /ID)."""
+    def plain(pdf: bytes) -> bytes:
+        pdf = re.sub(rb"D:\d{14}[^)]*", b"D:", pdf)
+        return re.sub(rb"/ID\s*\[<[0-9a-f]+><[0-9a-f]+>\]", b"/ID[]", pdf)
+    return plain(a) == plain(b)
+
+
+@pytest.mark.parametrize("query, argv, name, en, ja", [
+    ("game=hills&single=1&order=back-face&service=1", ["hills", "--single", "--order", "back-face", "--for-service"],
+     "hills-single-backfirst-cmyk-bleed3mm.pdf",
+     "27 cards, 54 pages: one card a page, back then face, 3 mm bleed; CMYK for a print service's press (PDF/X-1a:2003)",
+     "27枚、54ページ: 1ページ1枚(裏・表の順)、裁ち落とし3 mm。印刷サービスの印刷機向けCMYK(PDF/X-1a:2003)"),
+    ("game=wheel&service=1&paper=letter", ["wheel", "--for-service", "--paper", "letter"],
+     "wheel-letter-cmyk-bleed3mm.pdf", "; CMYK for a print service's press", "。印刷サービスの印刷機向けCMYK"),
+])
+def test_print_service_and_page_order_give_the_pdf_the_cli_writes(client, tmp_path, query, argv, name, en, ja):
+    """Issue 21: the page offers `--for-service` (CMYK, PDF/X-1a) and `--order back-face`; the PDF it
+    serves is the very file `companion print` writes with those options (but for its date and /ID)."""
+    from companion.cli import main
+    assert en in html.unescape(client.get(f"/print?{query}&lang=en").get_data(as_text=True))
+    assert ja in client.get(f"/print?{query}&lang=ja").get_data(as_text=True)
+    served = client.get(f"/print/pdf?{query}")
+    assert served.status_code == 200 and name in served.headers["Content-Disposition"]
+    out = tmp_path / "cli.pdf"
+    assert main(["print", *argv, "--out", str(out)]) == 0
+    assert _same_pdf(served.data, out.read_bytes())
+    assert b"/GTS_PDFX" in served.data and b"/DeviceRGB" not in served.data
+
+
 @pytest.mark.parametrize("query, en, ja", [
     ("game=poker", "Choose one of the listed things to print.", "一覧から印刷するものを選んでください。"),
     ("game=wheel&paper=a3", "Choose A4 or Letter paper.", "用紙はA4かレターを選んでください。"),
@@ -95,6 +125,9 @@ def test_single_cards_and_counts_reach_the_pdf(client, tmp_path):
     ("game=chains&count=11", "Chains Pairs decks: give a number from 1 to 10.", "1〜10の数"),
     ("game=spartacus&count=two", "Spartacus colour sets: give a number from 3 to 5.", "3〜5の数"),
     ("game=stickers&single=1", "Stickers are label sheets", "ステッカーはラベル用紙です"),
+    ("game=stickers&service=1", "Stickers are label sheets you print yourself", "ステッカーは自分で印刷するラベル用紙"),
+    ("game=wheel&order=back-face", "Back then face is an order for “one card a page”", "「裏・表の順」は「1ページ1枚」用"),
+    ("game=wheel&single=1&order=sideways", "Choose the page order", "ページ順は「表・裏の順」か"),
 ])
 def test_bad_choices_say_what_to_do_in_both_languages_and_build_nothing(tmp_path, query, en, ja):
     app = make_app(tmp_path)
@@ -150,6 +183,7 @@ def test_the_host_prints_from_the_host_page_in_chromium(tmp_path):
             assert page.inner_text("#print-summary") == "33枚、12ページ: 1枚に6枚、裁ち落とし3 mm"
             page.wait_for_function("[...document.querySelectorAll('img.print-sheet')]"
                                    ".every(i => i.complete && i.naturalWidth === 640)")
+            assert page.locator("figcaption").all_inner_texts() == ["1枚目の表", "1枚目の裏"]   # was "print_back"
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "print-ja.png"), full_page=True)
             with page.expect_download() as download:
@@ -159,6 +193,18 @@ def test_the_host_prints_from_the_host_page_in_chromium(tmp_path):
             assert saved.name == "spartacus-3-letter-bleed3mm.pdf"
             info = subprocess.run(["pdfinfo", str(saved)], capture_output=True, text=True, check=True).stdout
             assert _pages(info) == 12
+            # for a print service: one card a page, backs first, CMYK (issue 21)
+            page.check("#print-single")
+            page.check("input[name=order][value=back-face]")
+            page.check("#print-service")
+            page.click("#print-preview")
+            page.wait_for_selector("#print-summary")
+            assert page.inner_text("#print-summary") == ("33枚、66ページ: 1ページ1枚(裏・表の順)、裁ち落とし3 mm。"
+                                                         "印刷サービスの印刷機向けCMYK(PDF/X-1a:2003)")
+            assert page.is_checked("input[name=order][value=back-face]") and page.is_checked("#print-service")
+            with page.expect_download() as download:
+                page.click("#print-download")
+            assert download.value.suggested_filename == "spartacus-3-single-backfirst-cmyk-bleed3mm.pdf"
             assert errors == []
         finally:
             browser.close()

@@ -29,10 +29,10 @@ class PyramidFinder(MarkerFinder):
     """``MarkerFinder`` whose candidates come from the frame halved when it is larger than
     ``PYRAMID_FROM`` px wide; bits and corners are read on the full frame."""
 
-    def find(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray]]:
-        """Every marker in ``grey`` (see ``MarkerFinder.find``)."""
+    def reads(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray, bool]]:
+        """Every marker in ``grey`` (see ``MarkerFinder.reads``)."""
         if grey.shape[1] <= PYRAMID_FROM:
-            return super().find(grey, small)
+            return super().reads(grey, small)
         half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         # at half size the markers are half as wide: the window for small markers is needed when
         # they are under ~20 px there (the full frame under 2.7 px/mm), which the caller's ``small``
@@ -44,12 +44,11 @@ class PyramidFinder(MarkerFinder):
             found = [self._full_markers(grey, half, *windows[0], where)] + [job.result() for job in jobs]
         else:
             found = [self._full_markers(grey, half, w, c, where) for w, c in windows]
-        return self._refine(grey, np.concatenate([ids for ids, _ in found]),
-                            np.concatenate([quads for _, quads in found]))
+        return self._refine(grey, *found)
 
     def _full_markers(self, grey: np.ndarray, half: np.ndarray, window: int, constant: float,
-                      where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, full-frame corners) of the candidates one threshold of ``half`` shows, read on ``grey``."""
+                      where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, full-frame corners, exact) of the candidates one threshold of ``half`` shows, read on ``grey``."""
         # a half-size pixel's centre x maps to 2x + 0.5 on the full frame; the candidate rules
         # (shape, and 3 px from the edge) are judged there, as a full search would
         quads = self._candidates(grey, self._quads(half, window, constant, where) * 2.0 + 0.5)

@@ -51,7 +51,11 @@ COARSE_PAIR_PX_PER_MODULE = 1.7
 """A marker read coarser than ``MIN_PX_PER_MODULE`` but at least this fine (a 1080p camera's 1.0 px/mm
 at a card turned or seen at an angle: ~1.8–2.1) counts when the card's other marker is read too,
 where the card's geometry puts it: two reads of one id that agree on one card's pose are no misread
-by luck. Alone it stays "something there". (issue 24: identification at 1.0 px/mm)"""
+by luck. Alone it counts only when its 25 bits matched its code exactly (``MarkerHit.exact``: no bit
+corrected; another code is ≥ 5 bits away), else it stays "something there"; a card read by one
+marker still waits for a second frame (``vision.pipeline.CONFIRM_MM``). Measured on the cached
+frames of the surfaces and conditions benches: 506 markers read at 1.7–2.0, 0 of another card.
+(issue 24: identification at 1.0 px/mm)"""
 
 DECODERS = ("zxing", "pyzbar")
 
@@ -89,6 +93,7 @@ class MarkerHit:
 
     marker: int
     corners: np.ndarray         # (4, 2) float64
+    exact: bool = False         # its bits matched its code with no bit corrected (``MarkerFinder.reads``)
 
     @property
     def px_per_module(self) -> float:
@@ -249,7 +254,7 @@ class Detector:
 
     def _markers(self, grey: np.ndarray, offset: tuple[int, int]) -> list[MarkerHit]:
         if self.kind == "quads":
-            return [MarkerHit(i, c + offset) for i, c in self.finder.find(grey, self.small_markers)]
+            return [MarkerHit(i, c + offset, e) for i, c, e in self.finder.reads(grey, self.small_markers)]
         corners, ids, _ = self.aruco.detectMarkers(grey)
         if ids is None:
             return []
@@ -292,6 +297,7 @@ class Detector:
                 calibration[card.id] = hit.corners
             else:
                 hits.setdefault(card.id, []).append(hit)
+        doubtful = [h for h in coarse if not h.exact]
         cal = calibrate(calibration) if calibrate is not None else None
         sightings: list[Sighting] = []
         conflicts: list[str] = []
@@ -304,9 +310,13 @@ class Detector:
         for card_id, group in hits.items():
             poses = np.array([next(first) for _ in group])
             found_cards = _group(card_id, group, poses) if cal is None else _group_on_table(card_id, group, poses, cal)
-            if coarse:
-                alone = [s for s in found_cards if s.markers == 1 and any(s.image_pts is h.corners for h in coarse)]
-                faint += [h for h in coarse if any(s.image_pts is h.corners for s in alone)]
+            # a coarse marker alone is a card only when read exactly, and only where no other
+            # sighting of its id is (two coarse reads that do not agree on one card: a picture on
+            # a tilted screen, not two copies of a card)
+            unsure = doubtful if len(found_cards) < 2 else coarse
+            if unsure:
+                alone = [s for s in found_cards if s.markers == 1 and any(s.image_pts is h.corners for h in unsure)]
+                faint += [h for h in unsure if any(s.image_pts is h.corners for s in alone)]
                 found_cards = [s for s in found_cards if not any(s is a for a in alone)]
             if len(found_cards) > 1 and not card_id.startswith("B-"):
                 where = ", ".join(f"({x:.0f}, {y:.0f}) px" for x, y in (s.centre_px() for s in found_cards))

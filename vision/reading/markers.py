@@ -26,7 +26,8 @@ keeps OpenCV's steps and settings where they cost nothing and changes what was s
    one flat colour (a dark blot: the bulk of the rejects) or with more than ``BORDER_ERRORS`` of its
    24 border cells white is dropped before any lookup.
 3. **Identity**: the 25 inner bits against OpenCV's own ``DICT_5X5_1000`` codes (all 1000 ids in all
-   four turns) in one vectorised Hamming distance; ArUco's error correction (1 bit).
+   four turns) with ArUco's error correction (1 bit): one sorted search among the codes and their
+   one-bit neighbours (``_lookup``).
 4. One result per marker (the largest square of a group, as ArUco), corners refined by
    ``cv2.cornerSubPix`` (in a 5 × 5 window at least: see ``_refine``).
 """
@@ -70,6 +71,11 @@ MIN_PERIMETER_PX = 0.02 * 1920
 MAX_PERIMETER_PX = 1200
 """Contours longer than this are not markers (a 40 mm K-CAL marker at 7 px/mm)."""
 
+MIN_COMPACTNESS = 0.3
+"""4π · area / length² a contour must reach (its length counted in contour points, as
+``MIN_PERIMETER_PX``) to be worth fitting a quad to: a square's outline has ~0.79 (π/4, more when
+turned: a diagonal step is one point), one seen at 45° ~0.7; a streak or a stroke far less."""
+
 APPROX_RATE = 0.03
 """ArUco's polygonalApproxAccuracyRate: corners within 3 % of the perimeter of the contour."""
 
@@ -85,6 +91,12 @@ of it in view) was never read (``companion bench vision --part conditions``, til
 GROW_PX = 0.5
 """Candidates are read with their sides moved out by half a pixel (see ``_identify``): finds 7 of
 the 9 markers of ~17 px (1.2 px/mm) that ArUco reads and reading on the contour itself missed."""
+
+RETRY_GROW_PX = (0.0, 1.0)
+RETRY_BELOW_PX = 4 * 7 * 2.5
+"""Squares with a marker's border whose bits name no code, smaller than this perimeter (cells under
+2.5 px: 1.0–1.2 px/mm), are read again with their sides moved out by each of these instead of
+``GROW_PX`` (``MarkerFinder._identify``); a read counts only if it matches a code exactly."""
 
 CELL_MARGIN = 0.13
 """ArUco's perspectiveRemoveIgnoredMarginPerCell: the edge of each cell is not sampled."""
@@ -128,15 +140,23 @@ def _codes() -> np.ndarray:
 
 
 CODES = _codes()
-_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint8)
 
 
-def _hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Bit differences between every code in ``a`` (N,) and every code in ``b`` (M,): (N, M)."""
-    x = np.bitwise_xor(a[:, None], b[None, :])
-    if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(x)
-    return _POPCOUNT[x.view(np.uint8)].reshape(*x.shape, 8).sum(axis=2)
+def _lookup() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted codes, their index in ``CODES``, whether read without a bit corrected): every code and
+    every code one bit off it
+    (``MAX_CORRECTION``). The dictionary's codes (all turns) lie ≥ 5 bits apart, so no read is
+    within one bit of two of them: a sorted search finds what the nearest-code search over all
+    4000 found, without an (N × 4000) distance table (~5 ms of CPU for the ~1000 squares of a
+    tablecloth frame)."""
+    assert MAX_CORRECTION <= 1
+    flips = np.concatenate([[0], 1 << np.arange(BITS * BITS, dtype=np.int64)] if MAX_CORRECTION else [[0]])
+    keys = np.bitwise_xor(CODES[:, None], flips[None, :]).ravel()
+    index = np.repeat(np.arange(len(CODES)), len(flips))
+    exact = np.tile(flips == 0, len(CODES))
+    order = np.argsort(keys, kind="stable")
+    assert len(np.unique(keys)) == len(keys), "codes closer than 2 · MAX_CORRECTION + 1 bits"
+    return keys[order], index[order], exact[order]
 
 
 def _sample_grid() -> np.ndarray:
@@ -148,6 +168,7 @@ def _sample_grid() -> np.ndarray:
 
 
 _SAMPLE_GRID = _sample_grid()
+_CODE_KEYS, _CODE_INDEX, _CODE_EXACT = _lookup()
 
 
 def _homographies(quads: np.ndarray) -> np.ndarray:
@@ -185,6 +206,44 @@ def _otsu_rows(values: np.ndarray) -> np.ndarray:
 def _perimeters(quads: np.ndarray) -> np.ndarray:
     sides = np.roll(quads, -1, axis=1) - quads
     return np.sqrt((sides ** 2).sum(axis=2)).sum(axis=1)
+
+
+def _compact(contours: list[np.ndarray], lengths: np.ndarray) -> np.ndarray:
+    """Which contours enclose enough area for their length to be a square's outline
+    (``MIN_COMPACTNESS``), all at once: the shoelace area of every contour from one array, so that
+    the grain's streaks, a weave's threads and printed strokes skip ``cv2.approxPolyDP``."""
+    points = np.concatenate(contours).reshape(-1, 2).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    following = np.roll(points, -1, axis=0)
+    following[starts + lengths - 1] = points[starts]        # each contour closes on its own first point
+    cross = points[:, 0] * following[:, 1] - points[:, 1] * following[:, 0]
+    area = np.abs(np.add.reduceat(cross, starts)) / 2
+    return 4 * np.pi * area >= MIN_COMPACTNESS * lengths.astype(np.float64) ** 2
+
+
+def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(looks like a marker, its 25 inner bits as a code) of each quad (N, 4, 2), read with its sides
+    moved out by ``grow_px``: the cells' means split by Otsu's rule; a marker varies (``MIN_STD``)
+    and has at most ``BORDER_ERRORS`` white border cells."""
+    # the contour runs through the centres of the border's outermost dark pixels: its true
+    # outline lies half a pixel further out (``GROW_PX``: on a 17 px marker its far cells
+    # would be read 6 % of the marker off)
+    centre = quads.mean(axis=1, keepdims=True)
+    away = quads - centre
+    grown = centre + away * (1 + grow_px * np.sqrt(2) / np.linalg.norm(away, axis=2, keepdims=True))
+    points = _homographies(grown) @ _SAMPLE_GRID                       # (N, 3, P)
+    map_x = (points[:, 0] / points[:, 2]).astype(np.float32)
+    map_y = (points[:, 1] / points[:, 2]).astype(np.float32)
+    samples = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    n = len(quads)
+    samples = samples.astype(np.float32)
+    cells = samples.reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
+    white = cells > _otsu_rows(cells.reshape(n, -1))[:, None, None]
+    border = white.copy()
+    border[:, 1:-1, 1:-1] = False
+    marker = (samples.std(axis=1) >= MIN_STD) & (border.sum(axis=(1, 2)) <= BORDER_ERRORS)
+    codes = white[:, 1:-1, 1:-1].reshape(n, -1).astype(np.int64) @ (1 << np.arange(BITS * BITS, dtype=np.int64))
+    return marker, codes
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -233,6 +292,10 @@ class MarkerFinder:
     def find(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray]]:
         """Every marker in ``grey`` (uint8, one channel); ``small=False`` when every marker is known
         to be larger than ~19 px (the table seen at 1.35 px/mm or more): ``SMALL_ONLY`` windows fewer."""
+        return [(marker, corners) for marker, corners, _ in self.reads(grey, small)]
+
+    def reads(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray, bool]]:
+        """``find``'s markers, each with whether its bits matched its code exactly (no bit corrected)."""
         windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
         # searched and read on the sharpened frame, corners refined on the frame itself (the mask's
         # overshoot would pull them)
@@ -244,12 +307,11 @@ class MarkerFinder:
             found = [self._markers(sharp, *windows[0], where)] + [job.result() for job in jobs]
         else:
             found = [self._markers(sharp, w, c, where) for w, c in windows]
-        return self._refine(grey, np.concatenate([ids for ids, _ in found]),
-                            np.concatenate([quads for _, quads in found]))
+        return self._refine(grey, *found)
 
     def _markers(self, grey: np.ndarray, window: int, constant: float,
-                 where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, corners) of the markers one threshold shows (several per marker, unrefined)."""
+                 where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, corners, exact) of the markers one threshold shows (several per marker, unrefined)."""
         return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant, where)))
 
     # --- 1. candidates ---------------------------------------------------------------------------
@@ -267,9 +329,12 @@ class MarkerFinder:
             return np.zeros((0, 4, 2))
         lengths = np.fromiter(map(len, contours), np.int32, len(contours))
         # a marker's black border is the outside of a dark blob: holes are never markers
-        keep = (lengths >= MIN_PERIMETER_PX) & (lengths <= MAX_PERIMETER_PX) & (hierarchy[0][:, 3] < 0)
+        keep = np.flatnonzero((lengths >= MIN_PERIMETER_PX) & (lengths <= MAX_PERIMETER_PX) & (hierarchy[0][:, 3] < 0))
+        if len(keep) == 0:
+            return np.zeros((0, 4, 2))
+        keep = keep[_compact([contours[i] for i in keep], lengths[keep])]
         out = []
-        for i in np.flatnonzero(keep):
+        for i in keep:
             corners = cv2.approxPolyDP(contours[i], float(lengths[i]) * APPROX_RATE, True)
             if len(corners) == 4 and cv2.isContourConvex(corners):
                 out.append(corners.reshape(4, 2))
@@ -293,52 +358,53 @@ class MarkerFinder:
 
     # --- 2. and 3. bits and identity ---------------------------------------------------------------
     @staticmethod
-    def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, corners turned so the marker's top-left comes first) of the quads that are markers."""
+    def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, corners turned so the marker's top-left comes first, read without a bit corrected)
+        of the quads that are markers."""
         if len(quads) == 0:
-            return np.zeros(0, np.int64), quads
-        # the contour runs through the centres of the border's outermost dark pixels: its true
-        # outline lies half a pixel further out (on a 17 px marker its far cells
-        # would be read 6 % of the marker off)
-        centre = quads.mean(axis=1, keepdims=True)
-        away = quads - centre
-        grown = centre + away * (1 + GROW_PX * np.sqrt(2) / np.linalg.norm(away, axis=2, keepdims=True))
-        points = _homographies(grown) @ _SAMPLE_GRID                        # (N, 3, P)
-        map_x = (points[:, 0] / points[:, 2]).astype(np.float32)
-        map_y = (points[:, 1] / points[:, 2]).astype(np.float32)
-        samples = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        n = len(quads)
-        samples = samples.astype(np.float32)
-        cells = samples.reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
-        white = cells > _otsu_rows(cells.reshape(n, -1))[:, None, None]
-        border = white.copy()
-        border[:, 1:-1, 1:-1] = False
-        keep = np.flatnonzero((samples.std(axis=1) >= MIN_STD) & (border.sum(axis=(1, 2)) <= BORDER_ERRORS))
-        if len(keep) == 0:
-            return np.zeros(0, np.int64), quads[:0]
-        inner = white[keep, 1:-1, 1:-1].reshape(len(keep), -1).astype(np.int64)
-        codes = inner @ (1 << np.arange(BITS * BITS, dtype=np.int64))
-        distance = _hamming(codes, CODES)
-        best = distance.argmin(axis=1)
-        good = distance[np.arange(len(keep)), best] <= MAX_CORRECTION
-        keep, best = keep[good], best[good]
-        ids, turns = best // 4, best % 4
+            return np.zeros(0, np.int64), quads, np.zeros(0, bool)
+        marker, codes = _bits(grey, quads, GROW_PX)
+        at = np.minimum(np.searchsorted(_CODE_KEYS, codes), len(_CODE_KEYS) - 1)
+        found = marker & (_CODE_KEYS[at] == codes)
+        best, exact = _CODE_INDEX[at], _CODE_EXACT[at] & found
+        # a small square with a marker's border whose bits name no code: its grid may sit a fraction
+        # of a cell off (2 px cells at 1.0 px/mm); read again with its sides where the contour ran
+        # and a pixel further out, and taken only if a read matches a code exactly
+        again = np.flatnonzero(marker & ~found & (_perimeters(quads) < RETRY_BELOW_PX))
+        for grow in RETRY_GROW_PX:
+            if len(again) == 0:
+                break
+            ok, retry = _bits(grey, quads[again], grow)
+            at = np.minimum(np.searchsorted(_CODE_KEYS, retry), len(_CODE_KEYS) - 1)
+            hit = ok & (_CODE_KEYS[at] == retry) & _CODE_EXACT[at]
+            found[again[hit]], exact[again[hit]], best[again[hit]] = True, True, _CODE_INDEX[at[hit]]
+            again = again[~hit]
+        keep = np.flatnonzero(found)
+        ids, turns = best[keep] // 4, best[keep] % 4
         # the cells read turned by k quarter turns: the marker's first corner is k corners on
         rolled = np.array([np.roll(quads[i], int(t), axis=0) for i, t in zip(keep, turns)]).reshape(-1, 4, 2)
-        return ids, rolled
+        return ids, rolled, exact[keep]
 
     # --- 4. one per marker, refined ----------------------------------------------------------------
     @staticmethod
-    def _refine(grey: np.ndarray, ids: np.ndarray, quads: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    def _refine(grey: np.ndarray, *found: tuple[np.ndarray, np.ndarray, np.ndarray]) -> list[tuple[int, np.ndarray, bool]]:
+        """One (id, refined corners, exact) per marker from every threshold's ``_identify``: exact
+        when any read of it in the group matched its code without a bit corrected."""
+        ids = np.concatenate([f[0] for f in found])
+        quads = np.concatenate([f[1] for f in found])
+        exact = np.concatenate([f[2] for f in found])
         if len(ids) == 0:
             return []
         perimeter = _perimeters(quads)
         centres = quads.mean(axis=1)
         taken = np.zeros(len(ids), bool)
         kept = []
+        exact_kept = []
         for i in np.argsort(-perimeter, kind="stable"):
             if not taken[i]:
-                taken |= np.linalg.norm(centres - centres[i], axis=1) < perimeter[i] * MIN_MARKER_DISTANCE
+                group = ~taken & (np.linalg.norm(centres - centres[i], axis=1) < perimeter[i] * MIN_MARKER_DISTANCE)
+                exact_kept.append(bool((exact & group & (ids == ids[i])).any()))
+                taken |= group
                 kept.append(i)
         quads, ids, perimeter = quads[kept].copy(), ids[kept], perimeter[kept]
         # ArUco's window is 0.3 of a cell, at most 3 (cornerRefinementWinSize), at least 1: on our
@@ -352,4 +418,4 @@ class MarkerFinder:
             pts = quads[chosen].astype(np.float32).reshape(-1, 1, 2)
             cv2.cornerSubPix(grey, pts, (int(win), int(win)), (-1, -1), criteria)
             quads[chosen] = pts.reshape(-1, 4, 2)
-        return [(int(m), q) for m, q in zip(ids, quads)]
+        return [(int(m), q, e) for m, q, e in zip(ids, quads, exact_kept)]

@@ -79,8 +79,8 @@ INNER_MM = 6.0
 picture of one; dark where something lies over the card."""
 
 DARK_SHARE_OF_WHITE = 0.2
-"""A sample is dark under this share of the card's own white (its 90th percentile): wood and paper
-are above it, a phone's bezel and a dark app around the picture below, at any brightness. At 0.3 a
+"""A sample is dark under this share of the card's own white (the 90th percentile of ``_paper``):
+wood and paper are above it, a phone's bezel and a dark app around the picture below, at any brightness. At 0.3 a
 Prussia card (its dark checked frame printed to the edge) lying on brown wood was framed on 3 sides:
 6 cards of one whole Prussia game taken for screens, 46 of 66 still tables read
 (``companion bench vision --part games --games prussia``); at 0.2 66 of 66, and the four screens'
@@ -135,7 +135,11 @@ def judge(sightings: list[Sighting], frame: np.ndarray, calibration: Calibration
         else:
             reason = None
         out.append(reason)
-    return out
+    # one card, one print: another copy of a card a screen shows is the same picture, read in parts
+    # (a marker alone, placed on the table plane, misses the picture's bezel: a tablet 1.2 px/mm)
+    shown = {s.card_id for s, reason in zip(sightings, out) if reason == "screen"}
+    return ["screen" if reason is None and s.card_id in shown and _shown(s) else reason
+            for s, reason in zip(sightings, out)]
 
 
 def _shown(s: Sighting) -> bool:
@@ -166,17 +170,35 @@ def _fit(sightings: list[Sighting], calibration: Calibration) -> tuple[np.ndarra
 
 
 @lru_cache(maxsize=16)
-def _samples(size_mm: tuple[float, float]) -> np.ndarray:
+def _samples(size_mm: tuple[float, float], face: bool = False) -> np.ndarray:
     """Card-mm points: for each of ``RING_MM`` and then ``INNER_MM`` (inside), 12 points along each
-    side (top, bottom, left, right); then the card's inside (a 10 × 14 grid)."""
+    side (top, bottom, left, right); then where the card's own white is measured (``_paper``)."""
     w, h = size_mm
     t = np.linspace(0.1, 0.9, 12)
     rows = []
     for d in tuple(-r for r in RING_MM) + (INNER_MM,):
         rows += [np.column_stack([t * w, np.full(12, d)]), np.column_stack([t * w, np.full(12, h - d)]),
                  np.column_stack([np.full(12, d), t * h]), np.column_stack([np.full(12, w - d), t * h])]
+    return np.vstack(rows + [_paper(w, h, face)])
+
+
+def _paper(w: float, h: float, face: bool) -> np.ndarray:
+    """140 card-mm points of the card's paper white: on a face, the middle of the QR code's 4 mm quiet
+    zone (white by construction on every face: the faces' colour fields stop short of it), 35 a side;
+    else a 10 × 14 grid over the inside. A grid over a face judged paper by whatever white the design
+    left: with colour index fields it fell on the QR's blurred modules at 1.0–1.2 px/mm, the white
+    came out grey, and tablets' pictures went unframed (docs/printables.md, issue 21)."""
+    if face and (w, h) == (cat.CARD_WIDTH_MM, cat.CARD_HEIGHT_MM):
+        mid = cat.QR_QUIET_MM / 2
+        x0, y0 = (w - cat.QR_MM) / 2 - mid, cat.QR_TOP_MM - mid
+        x1, y1 = x0 + cat.QR_MM + 2 * mid, y0 + cat.QR_MM + 2 * mid
+        t = np.linspace(0, 1, 35, endpoint=False)
+        return np.vstack([np.column_stack([x0 + t * (x1 - x0), np.full(35, y0)]),
+                          np.column_stack([x1 - t * (x1 - x0), np.full(35, y1)]),
+                          np.column_stack([np.full(35, x0), y1 - t * (y1 - y0)]),
+                          np.column_stack([np.full(35, x1), y0 + t * (y1 - y0)])])
     xs, ys = np.meshgrid(np.linspace(3, w - 3, 10), np.linspace(3, h - 3, 14))
-    return np.vstack(rows + [np.column_stack([xs.ravel(), ys.ravel()])])
+    return np.column_stack([xs.ravel(), ys.ravel()])
 
 
 EDGE = 48 * (len(RING_MM) + 1)
@@ -188,7 +210,7 @@ def _framed(sightings: list[Sighting], frame: np.ndarray) -> np.ndarray:
     card on a screen, not paper lit by the room. All sightings' samples at once."""
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
-    card = np.array([_samples(s.size_mm) for s in sightings])                         # (n, p, 2)
+    card = np.array([_samples(s.size_mm, _shown(s)) for s in sightings])              # (n, p, 2)
     homographies = np.array([_own_plane(s) for s in sightings])
     pts = np.einsum("nij,npj->npi", homographies[:, :, :2], card) + homographies[:, None, :, 2]
     px = pts[..., :2] / pts[..., 2:3]

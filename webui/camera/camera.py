@@ -7,6 +7,7 @@ import importlib
 import threading
 import time
 from typing import Any, Iterator, NamedTuple
+
 from webui.core.guard import retry_after, wait_words
 from webui.core.i18n import both
 
@@ -178,10 +179,11 @@ is another pass over every block of the image, so scans, not bytes, set the deco
 
 PHONE_CAMERAS_MAX = 6
 """Phone cameras (each a thread and a vision pipeline) one server runs at once; a phone that sent
-nothing for ``PHONE_GONE_S`` gives its place up to a new one (``COMPANION`` config: ``CAMERA_PHONES_MAX``)."""
+nothing for ``PHONE_GONE_S`` gives its place up to a new one (the app config's ``CAMERA_PHONES_MAX``)."""
 
 _DECODERS = threading.BoundedSemaphore(2)
 """Frames decoded at once in the whole server (two cores): more wait their turn."""
+
 
 class JpegHeader(NamedTuple):
     """What a JPEG's markers say before anything is decoded."""

@@ -1,5 +1,5 @@
 """The host's Print page: choose what to print (a game's decks, tokens or stickers), how many decks,
-the paper and the bleed, see the first sheet (front and back, rasterised with pypdfium2) and
+the paper and the bleed, one card a page (its page order) and the print service's CMYK, see the first sheet (front and back, rasterised with pypdfium2) and
 download the PDF that ``companion print`` would write.
 
 Only the host may use it (like the History page): building a PDF takes seconds of CPU, and the
@@ -18,7 +18,8 @@ from typing import Any, Callable
 from flask import Blueprint, Response, current_app, render_template, request, send_file
 
 from printables.fonts import FontMissing
-from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, PAPERS, PLAYERS, TARGETS, TITLES,
+from printables.press import CONFORMANCE
+from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, ORDERS, PAPERS, PLAYERS, TARGETS, TITLES,
                                SheetLayout, build, players_for)
 from webui.core.common import fail, lang, whole_number
 from webui.core.owner import is_owner
@@ -52,6 +53,8 @@ class Choice:
     paper: str = "a4"
     bleed: float = DEFAULT_BLEED_MM
     single: bool = False
+    order: str = "face-back"    # --single's page order (``printables.sheets.ORDERS``)
+    service: bool = False       # --for-service: CMYK, PDF/X-1a for a print service's press
 
     @property
     def query(self) -> dict[str, Any]:
@@ -61,6 +64,10 @@ class Choice:
             q["count"] = self.players
         if self.single:
             q["single"] = "1"
+        if self.order != "face-back":
+            q["order"] = self.order
+        if self.service:
+            q["service"] = "1"
         return q
 
     @property
@@ -68,7 +75,8 @@ class Choice:
         """The download's name, which says what is in it."""
         count = "" if self.players is None else f"-{self.players}"
         kind = "-single" if self.single else f"-{self.paper}"
-        return f"{self.target}{count}{kind}-bleed{self.bleed:g}mm.pdf"
+        order = "-backfirst" if self.order == "back-face" else ""
+        return f"{self.target}{count}{kind}{order}{'-cmyk' if self.service else ''}-bleed{self.bleed:g}mm.pdf"
 
 
 def target_title(target: str, language: str) -> str:
@@ -94,6 +102,15 @@ def choice_from(args: Any) -> Choice:
     single = args.get("single") in ("1", "on", "true")
     if single and target == "stickers":
         raise Refused(N_("Stickers are label sheets: print them without “one card a page”."))
+    service = args.get("service") in ("1", "on", "true")
+    if service and target == "stickers":
+        raise Refused(N_("Stickers are label sheets you print yourself: print them without “for a print service”."))
+    order = args.get("order") or "face-back"
+    if order not in ORDERS:
+        raise Refused(N_("Choose the page order: face then back, or back then face."))
+    if order != "face-back" and not single:
+        raise Refused(N_("Back then face is an order for “one card a page”: tick it, or keep face then back "
+                         "(sheets print each front page before its back page)."))
     players = None
     if target in PLAYERS:
         low, high, default = PLAYERS[target]
@@ -103,7 +120,7 @@ def choice_from(args: Any) -> Choice:
         except ValueError:
             raise Refused(N_("{what}: give a number from {low} to {high}."), what=COUNT_WHAT[target], low=low,
                           high=high) from None
-    return Choice(target, players, paper, bleed, single)
+    return Choice(target, players, paper, bleed, single, order, service)
 
 
 _building = threading.Lock()
@@ -120,7 +137,8 @@ def pdf_of(choice: Choice) -> tuple[Path, Any]:
         if choice not in cache or not path.exists():
             part = path.with_suffix(".part.pdf")
             cache[choice] = build(choice.target, players=choice.players, paper=choice.paper,
-                                  bleed=choice.bleed, out=part, single=choice.single)
+                                  bleed=choice.bleed, out=part, single=choice.single, order=choice.order,
+                                  service=choice.service)
             os.replace(part, path)
         return path, cache[choice]
 
@@ -130,20 +148,29 @@ def summary(choice: Choice, printed: Any, language: str) -> str:
     if choice.target == "stickers":
         return nt("{cards} labels, {pages} sheet of labels", "{cards} labels, {pages} sheets of labels", printed.pages,
                   language, cards=printed.cards, pages=printed.pages)
-    said = (N_("{cards} cards, {pages} pages: one card a page, face then back, {bleed} mm bleed") if choice.single
-            else N_("{cards} cards, {pages} pages: {per} a sheet, {bleed} mm bleed"))
-    return t(said, language).format(cards=printed.cards, pages=printed.pages, bleed=f"{choice.bleed:g}",
-                                   per=SheetLayout(choice.paper, choice.bleed).per_sheet)
+    if not choice.single:
+        said = N_("{cards} cards, {pages} pages: {per} a sheet, {bleed} mm bleed")
+    elif choice.order == "back-face":
+        said = N_("{cards} cards, {pages} pages: one card a page, back then face, {bleed} mm bleed")
+    else:
+        said = N_("{cards} cards, {pages} pages: one card a page, face then back, {bleed} mm bleed")
+    line = t(said, language).format(cards=printed.cards, pages=printed.pages, bleed=f"{choice.bleed:g}",
+                                    per=SheetLayout(choice.paper, choice.bleed).per_sheet)
+    if choice.service:
+        line += t("; CMYK for a print service's press ({conformance})", language, conformance=CONFORMANCE)
+    return line
 
 
 def typed(choice: Choice, args: Any = None) -> dict[str, str]:
     """The form's fields as the host filled them: ``choice``'s, or, after a refusal, what was typed
     (the message names the host's choice: the form must not show another one)."""
     form = {"game": choice.target, "count": "" if choice.players is None else str(choice.players),
-            "paper": choice.paper, "bleed": f"{choice.bleed:g}", "single": "1" if choice.single else ""}
+            "paper": choice.paper, "bleed": f"{choice.bleed:g}", "single": "1" if choice.single else "",
+            "order": choice.order, "service": "1" if choice.service else ""}
     if args is not None:
         form.update({key: str(args.get(key, ""))[:20] for key in form if key in args})
-        form["single"] = "1" if args.get("single") in ("1", "on", "true") else ""
+        for box in ("single", "service"):
+            form[box] = "1" if args.get(box) in ("1", "on", "true") else ""
     return form
 
 
@@ -154,7 +181,7 @@ def _page(choice: Choice, *, error: str | None = None, printed: Any = None, stat
     pages = 0 if printed is None else (1 if choice.target == "stickers" else 2)
     return render_template("print.html", lang=language, choice=choice, targets=targets, error=error,
                            form=form or typed(choice),
-                           printed=printed, pages=pages, players=PLAYERS, papers=sorted(PAPERS),
+                           printed=printed, pages=pages, players=PLAYERS, papers=sorted(PAPERS), orders=ORDERS,
                            max_bleed=MAX_BLEED_MM,
                            line=summary(choice, printed, language) if printed else ""), status
 
