@@ -155,6 +155,8 @@ class Game(EngineGame):
         """Play a card (by the events' card words) or pass."""
         if move.kind == "pass":
             return Reason("pass", "パスする")
+        if move.kind == "play" and move.get("card") is None:   # a card now face down in a won trick
+            return Reason("play a card", "カードを出す")
         if move.kind == "play":
             return Reason(f"play {self._card_text(move.card)}", f"{self._card_text_ja(move.card)}を出す")
         return None
@@ -352,6 +354,10 @@ class Game(EngineGame):
             parts_ja = "; ".join(f"トリック{t['trick']}: {t['formula_ja']}" for t in tricks) or "トリックなし"
             hand_text = f"hand {hand['formula']}" if hand["cards"] else "hand empty"
             hand_ja = f"手札 {hand['formula_ja']}" if hand["cards"] else "手札なし"
+            if not self.over and hand["cards"]:
+                # not in the total yet (a game the host ended stops here): no "−54" beside "total 4",
+                # and no hand's cards named while they are still hidden
+                hand_text, hand_ja = "hand not counted before the end", "手札は終了前なので数えない"
             rows.append({
                 "seat": seat, "colour": self.colour(seat), "tricks": tricks,
                 "tricks_total": tricks_total, "hand": hand, "total": total,

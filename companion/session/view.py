@@ -163,6 +163,17 @@ def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], vi
             text = (f"House ruling ({reason}): {words['moves'][0]}.", f"ハウスルール({reason}): {words['moves'][1]}。")
         return {"kind": e["kind"], "text": text[0], "ja": text[1], "data": redact(data, hidden),
                 "version": e.get("version")}
+    if game.id == "spartacus" and e.get("kind") in ("play", "trick"):
+        # a card now face down in a won trick: who played, who took the trick (its worth is public)
+        if e["kind"] == "play":   # worded as the engine's own event, in the past in Japanese
+            who = game.seat_label(int(data["player"]), names)
+            text = (f"{who} plays a card.", f"{who.ja}がカードを出した。")
+        else:
+            who = game.seat_label(int(data["winner"]), names)
+            text = (f"Trick won by {who} (worth {data['so_far']} so far).",
+                    f"{who.ja}がトリックを獲得(ここまで{data['so_far']}点)。")
+        return {"kind": e["kind"], "text": text[0], "ja": text[1], "data": redact(data, hidden),
+                "version": e.get("version")}
     # the words name the card too: say only that something happened
     return {"kind": e.get("kind"), "text": HIDDEN_EVENT[0], "ja": HIDDEN_EVENT[1],
             "data": redact(e.get("data"), hidden), "version": e.get("version")}

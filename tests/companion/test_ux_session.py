@@ -150,3 +150,22 @@ def test_session_show_starts_at_the_start_and_ends_with_the_winner(store, capsys
 def test_games_says_two_players_not_two_to_two(capsys):
     code, out, _ = run(capsys, "games")
     assert code == 0 and "2–2" not in out and "Seven Hills of Rome / ローマ七丘 — 2 players" in out
+
+
+def test_a_spartacus_trick_taken_face_down_still_says_who_played_and_who_took_it(store):
+    """Cards in a won trick lie face down, so the log may not name them; it said "A card that is face
+    down now or in a hand (not shown here)." for every play and trick (seven lines of it after two
+    tricks). It says who played a card and who took the trick, and still names no card."""
+    from companion.session.view import HIDDEN_EVENT, Viewer, events_for
+    s = TableSession.create(store, "spartacus", 3, names=["Ann", "Ben", "Chie"])
+    for move in ([0, "play", "S-R5"], [1, "play", "S-B3"], [2, "pass"], [0, "pass"]):
+        params = {"card": move[2]} if len(move) > 2 else {}
+        s.play(Move.of(move[0], move[1], **params), expected_version=s.version)
+    events = events_for(s, Viewer.of_seat(2))
+    texts = [e["text"] for e in events] + [e["ja"] for e in events]
+    assert HIDDEN_EVENT[0] not in texts and HIDDEN_EVENT[1] not in texts
+    assert "Ann (red) plays a card." in texts and "Ann(赤)がカードを出した。" in texts
+    assert any(t.startswith("Trick won by Ben (blue) (worth 8 so far)") for t in texts)
+    assert any(t.startswith("Ben(青)がトリックを獲得(ここまで8点)") for t in texts)
+    said = json.dumps(events, ensure_ascii=False)
+    assert "S-R5" not in said and "S-B3" not in said and "red 5" not in said and "赤5" not in said

@@ -158,3 +158,12 @@ def test_the_end_screen_logs_the_table_s_play_in_bgstats_as_corrected(tmp_path):
     assert [p["winner"] for p in payload["players"]] == [False, True]          # as corrected in History
     other = app.test_client()                                                  # a phone without the host's cookie
     assert other.get(f"/history/table/{tid}/bgstats", environ_base=REMOTE).status_code == 403
+
+
+def test_a_filter_that_matches_no_play_says_so_not_no_plays_yet(client):  # noqa: F811
+    """A date range with no play in it: the page says no play matches (and offers every play back),
+    not "No plays yet", which told an owner with a full history that nothing was recorded."""
+    for lang, said, wrong in (("en", "No play matches", "No plays yet"), ("ja", "条件に合うプレイはありません。", "まだ記録がありません")):
+        html = client.get(f"/history?from=1990-01-01&to=1990-01-02&lang={lang}").get_data(as_text=True)
+        assert 'id="play-count">0<' in html and said in html and wrong not in html
+        assert 'id="filter-clear"' in html

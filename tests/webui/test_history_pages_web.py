@@ -218,3 +218,20 @@ def test_an_empty_history_has_pages_that_say_so(tmp_path):
     for url in ("/history/overview?lang=en", "/history/game/wheel?lang=ja"):
         r = client.get(url)
         assert r.status_code == 200 and 'id="no-plays"' in r.get_data(as_text=True) and "<svg" not in r.get_data(as_text=True)
+
+
+def test_renaming_a_seat_leaves_the_duration_as_it_was(client):
+    """Only a name changed: the minutes field, sent back as the form showed it (rounded), must not
+    turn a 41 min 20 s play into 41 min (nor a 30 s play into a minute, which the tiles then showed)."""
+    store = client.application.extensions["tables"].store
+    before = {p.id: p for p in query.plays(store)}["t2-1"]
+    shown = re.search(r'name="minutes" value="(\d+)"', client.get("/history/play/t2-1").get_data(as_text=True))
+    token = csrf(client, "/history/play/t2-1")
+    store._db().execute("UPDATE plays SET duration = ? WHERE id = 't2-1'", (int(shown.group(1)) * 60 + 20,))
+    seats = {f"{k}{i}": v for i, s in enumerate(before.seats)
+             for k, v in (("name", s.name + "x"), ("score", str(s.score)), ("winner", "1" if s.winner else ""))}
+    r = client.post("/history/play/t2-1?lang=en", data=dict(seats, minutes=shown.group(1), csrf=token))
+    assert r.status_code == 303
+    fixed = {p.id: p for p in query.plays(store)}["t2-1"]
+    assert fixed.duration == int(shown.group(1)) * 60 + 20 and fixed.seats[0].name == before.seats[0].name + "x"
+    assert client.post("/history/play/t2-1/undo", data={"csrf": token}).status_code == 303

@@ -167,3 +167,23 @@ def test_a_companion_seat_the_host_named_says_so_on_the_play_page_and_in_the_his
     tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 5)
     history = client.get("/history?lang=en", environ_base={"REMOTE_ADDR": "127.0.0.1"}).get_data(as_text=True)
     assert "Robo (companion, good)" in history
+
+
+def test_a_phone_cannot_take_the_companions_seat(client):
+    """The seat picker offers only the persons' seats (a phone at the companion's seat would show its
+    hidden hand, in Seven Hills the opponent's); claiming it anyway is refused, in both languages; the
+    host's seat list says the companion plays it, with no "free" and no "→ seat" button for it."""
+    table = host_table(client, "hills", 2, {1: "beginner"}, names="Ann, Ben")
+    watcher = join(client, table, "Chie")
+    client.set_cookie(f"tc_{table['id']}", watcher)
+    page = client.get(f"/t/{table['id']}").get_data(as_text=True)
+    assert 'data-seat="0"' in page and 'class="big primary claim" data-seat="1"' not in page
+    refused = client.post(f"/api/tables/{table['id']}/seat", json={"seat": 1},
+                          headers={"X-Table-Token": watcher})
+    assert refused.status_code == 409 and refused.get_json()["ja"]
+    assert "companion plays this seat" in refused.get_json()["error"]
+    client.delete_cookie(f"tc_{table['id']}")
+    host = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    admin = host.split('id="seat-admin"')[1].split("</details>")[0]
+    assert "Ben</td>" in admin and "Companion: beginner" in admin
+    assert 'data-seat="1">→' not in admin and 'data-seat="0">→ Ann' in admin

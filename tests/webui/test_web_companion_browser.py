@@ -53,3 +53,21 @@ def test_seven_hills_one_phone_against_the_companion(server, browser):  # noqa: 
     assert not phone.errors and not host.errors
     ctx.close()
     host_ctx.close()
+
+
+def test_the_new_table_form_offers_the_companion_only_the_tables_seats(server, browser):  # noqa: F811
+    """Seven Hills (2 players) offered the companion seats 1 to 5; the form shows as many seats as
+    players, following the game and the player count."""
+    ctx, host = _phone(browser)
+    host.goto(server.url + "/host")
+    host.click("#companion-new summary")
+    shown = lambda: [host.is_visible(f"#companion-new-{i}") for i in range(5)]  # noqa: E731
+    host.select_option("#game", "hills")
+    assert shown() == [True, True, False, False, False]
+    host.select_option("#game", "spartacus")
+    host.fill("#players", "4")
+    assert shown() == [True, True, True, True, False]
+    host.select_option("#game", "wheel")
+    host.fill("#players", "5")
+    assert shown() == [True] * 5
+    ctx.close()

@@ -564,6 +564,9 @@ def claim_seat(table_id: str) -> tuple[Response, int]:
         fail(400, both("Send {{\"seat\": N}} with N from 0 to {last}.", last=s.players - 1))
     if who.role != "watch":
         fail(409, both("This phone already has a role at this table; the host frees or moves seats."))
+    if seat in s.companions:
+        fail(409, both("The companion plays this seat: tap your own name (the host can change the "
+                       "companion's seats between games)."))
     if (table_id, who.phone["phone"]) in freed_phones():
         fail(409, both("The host freed this phone's seat: ask the host to give you a seat."))
     try:

@@ -30,7 +30,7 @@ def level_choices(lang_: str) -> list[tuple[str, str]]:
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
     return {"companion_levels": level_choices, "companion_csrf": csrf_token, "companion_seats_offered": MOST_SEATS,
-            "companion_tag": companion_tag}
+            "companion_tag": companion_tag, "level_words": level_words}
 
 
 def companion_tag(name: str, level: str | None, lang_: str) -> str:

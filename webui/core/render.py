@@ -58,8 +58,10 @@ def short(card_id: str | None) -> str:
     return info.name
 
 
+@functools.lru_cache(maxsize=4096)
 def chip(card_id: str | None, lang: str, extra: str = "") -> Markup:
-    """A card as a small coloured chip with a shape letter for colour-blind players."""
+    """A card as a small coloured chip with a shape letter for colour-blind players (remembered: a
+    view draws dozens, each the same for a card, language and class; issue 23, tap → phones)."""
     info = card_info(card_id)
     if info is None:
         return Markup('<span class="chip empty %s">·</span>') % extra

@@ -421,7 +421,10 @@ def edit_save(play_id: str) -> Any:
         seats = [edit.SeatFix(form.get(f"name{i}", ""), int(form.get(f"score{i}", "")),
                               form.get(f"winner{i}") == "1") for i in range(len(play.seats))]
         minutes = form.get("minutes", "").strip()
-        edit.correct(tables().store, play_id, seats, int(minutes) if minutes else None, form.get("location"))
+        duration = int(minutes) if minutes else None
+        if play.knows("duration") and duration == round(play.duration / 60):
+            duration = None   # the field as the form showed it: keep the seconds (a 30 s play stays 30 s)
+        edit.correct(tables().store, play_id, seats, duration, form.get("location"))
     except exchange.HistoryError as err:   # a GameError is a ValueError: this one first
         return _edit_page(play, err.ja if lang() == "ja" and err.ja else str(err)), 400
     except ValueError:

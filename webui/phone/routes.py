@@ -79,9 +79,12 @@ def page_caller(table_id: str) -> Caller | None:
 
 
 def seat_choices(s: Any) -> list[dict[str, Any]]:
-    """The seats with whether each is free (the picker a watching phone shows)."""
+    """The seats with whether each is free (the picker a watching phone shows); a seat the companion
+    plays is no person's to take (its phone would show the companion's hidden hand)."""
     taken = {p["seat"] for p in tables().store.phones(s.id) if p["role"] == "seat"}
-    return [{"seat": i, "name": n, "free": i not in taken} for i, n in enumerate(s.names)]
+    bots = s.companions
+    return [{"seat": i, "name": n, "free": i not in taken and i not in bots, "companion": bots.get(i)}
+            for i, n in enumerate(s.names)]
 
 
 @bp.get("/")

@@ -6,6 +6,7 @@
   var tableId = d.table, token = d.token;
   var shown = parseInt(d.version || "-1", 10);
   var busy = false, fetching = null, again = false;
+  var posting = 0, postedAt = -1;   /* the tap in flight and the version it was made on */
 
   function setCookie(name, value) {
     document.cookie = name + "=" + encodeURIComponent(value) + "; path=/; max-age=31536000; SameSite=Lax";
@@ -47,8 +48,20 @@
       var n = parseInt(players.value || "0", 10);
       if (n < +opt.dataset.min) players.value = opt.dataset.min;
       if (n > +opt.dataset.max) players.value = opt.dataset.max;
+      seatsFor(parseInt(players.value || "0", 10));
+    };
+    /* the companion's seats: only the table's (a 2-player game offered seats 3 to 5) */
+    var seatsFor = function (n) {
+      document.querySelectorAll("#companion-new select").forEach(function (sel, i) {
+        var off = n > 0 && i >= n;
+        sel.parentNode.hidden = off;
+        sel.disabled = off;   /* a seat the table lacks is not sent */
+      });
     };
     gameSel.addEventListener("change", sync);
+    document.getElementById("players").addEventListener("input", function () {
+      seatsFor(parseInt(this.value || "0", 10));
+    });
     sync();
   }
 
@@ -69,6 +82,9 @@
   /* draw the view of version v (from a fetch, or sent with the event: the page's stream) */
   function draw(v, html, forced) {
     if (!(v > shown || v < 0 || (forced && v >= shown))) return;   /* never redraw a version shown: taps stay put */
+    /* the page's stream drew the version after this phone's tap before the tap's answer came: the
+       next tap may go at once (it was silently dropped as "busy" while the answer was on its way) */
+    if (busy && v > postedAt) { busy = false; body.classList.remove("busy"); }
     var view = document.getElementById("view");
     /* a fold-out the reader opened (the host's override) stays open, its reason typed */
     /* (the host's seat list is the server's to open: folded once every seat is taken) */
@@ -128,6 +144,8 @@
   function post(path, payload) {
     if (busy) return Promise.resolve();
     busy = true;
+    var mine = ++posting;
+    postedAt = shown;
     body.classList.add("busy");
     payload.version = shown;
     /* ?lang=: a refusal comes back in the language the page shows */
@@ -139,11 +157,17 @@
       return r.json().catch(function () { return {}; }).then(function (j) {
         if (r.status === 409) toast(body.dataset.stale + (j.error ? " (" + j.error + ")" : ""), true);
         else if (!r.ok) toast(j.error || ("error " + r.status), true);
-        /* the caller learns whether it was done: a refusal is never followed by a "✓" */
-        return refresh().then(function () { return {ok: r.ok, status: r.status, answer: j}; });
+        /* the caller learns whether it was done: a refusal is never followed by a "✓"; the page's
+           stream may have drawn the new version already, and then there is nothing to fetch */
+        var drawn = r.ok && typeof j.version === "number" && shown >= j.version;
+        return (drawn ? Promise.resolve() : refresh()).then(function () {
+          return {ok: r.ok, status: r.status, answer: j};
+        });
       });
     }).catch(function () { toast(body.dataset.offline, true); return {ok: false}; })
-      .finally(function () { busy = false; body.classList.remove("busy"); });
+      .finally(function () {
+        if (posting === mine) { busy = false; body.classList.remove("busy"); }   /* not a later tap's */
+      });
   }
 
   /* Wheel of History without a camera: the table taps the circle as laid, clockwise from the pawn */

@@ -443,3 +443,15 @@ def test_equal_totals_share_the_win():
     assert game.scores() == [10, 82, 82] and game.winners() == [1, 2]
     over = game.events[-1]
     assert thaw(over.get("winners")) == [1, 2] and "(shared win)" in over.text
+
+
+def test_a_game_stopped_before_its_end_does_not_subtract_the_hand_in_words_either():
+    """The host ends a game early: its totals leave the hands out, so the breakdown that explains
+    them must not list "hand −(2+3+…) = −54" beside "total 4" (nor name the hidden hands)."""
+    game = Game(3, {"start_player": 0})
+    play(game, "R10 B9 G8 - -")
+    rows = game.breakdown()
+    assert [r["total"] for r in rows] == [r["tricks_total"] for r in rows]
+    for row in rows:
+        assert "−" not in row["text"] and "hand not counted before the end" in row["text"]
+        assert "手札は終了前なので数えない" in row["ja"]
