@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from companion.i18n import N_, tr
+from printables.faces import FACES
 from printables.fonts import FontMissing
 from printables.press import CONFORMANCE, OUTPUT_CONDITION
 from printables.sheets import (DEFAULT_BLEED_MM, ORDERS, PAPERS, PLAYERS, TARGETS, Printed, PrintError, build,
@@ -46,6 +47,10 @@ def register(subparsers) -> None:
                            "at most 300 %% ink), output intent {condition}, {conformance}; out/GAME-cmyk.pdf "
                            "(with --single: out/GAME-single-cmyk.pdf)", condition=OUTPUT_CONDITION,
                            conformance=CONFORMANCE))
+    p.add_argument("--faces", choices=tuple(FACES), default="plain",
+                   help=tr("plain (white index strips: the default, what the camera is measured on) or colour "
+                           "(index strips as colour fields in the card's colour; reads a little worse from a "
+                           "screen and under glare, see docs/printables.md)"))
     p.add_argument("--out", metavar="FILE",
                    help=tr("the PDF to write (default out/GAME.pdf); for all, a folder (default out)"))
     p.add_argument("--send", action="store_true", help=tr("send the PDF to the printer with lp (CUPS)"))
@@ -104,13 +109,13 @@ def run(args: argparse.Namespace) -> int:
         # check every option of every job before writing anything
         for target, players, path in jobs:
             check(target, players=players, paper=args.paper, bleed=args.bleed, out=path, single=args.single,
-                  order=args.order, service=args.service)
+                  order=args.order, service=args.service, faces=args.faces)
         written: list[Printed] = []
         start = time.perf_counter()
         for i, (target, players, path) in enumerate(jobs, 1):
             t0 = time.perf_counter()
             printed = build(target, players=players, paper=args.paper, bleed=args.bleed, out=path,
-                            single=args.single, order=args.order, service=args.service)
+                            single=args.single, order=args.order, service=args.service, faces=args.faces)
             written.append(printed)
             took = time.perf_counter() - t0
             prefix = f"[{i}/{len(jobs)}] " if len(jobs) > 1 else ""

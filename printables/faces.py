@@ -176,6 +176,11 @@ def _underline_6_9(c: Canvas, value: str, x: float, size: float, ink: Color, y: 
         c.rect(x + size * 0.04, y, text_width(value, size) - size * 0.08, 0.7, stroke=0, fill=1)
 
 
+FACES = {"plain": "white index strips (the default)", "colour": "index strips as colour fields"}
+"""The face designs: ``--faces plain`` (white index strips, what the camera is measured on) or
+``--faces colour`` (colour fields in the card's colour: prettier, and reads a little worse from a
+screen and under glare, docs/figures.md)."""
+
 FIELD = (PAD_MM + CORNER_MM + 0.4, FRAME_MM, CW - FRAME_MM, cat.QR_TOP_MM - cat.QR_QUIET_MM - 0.4)
 """The index's colour field (x0, y0, x1, y1): right of the marker's white corner (its 2.2 mm quiet zone
 and 0.4 mm more), down to 0.4 mm above the QR code's white quiet zone; the bottom index is it turned."""
@@ -200,15 +205,72 @@ def _field(c: Canvas, colour: Color, x0: float = FIELD[0], x1: float = FIELD[2])
     c.roundRect(x0, FIELD[1], x1 - x0, FIELD[3] - FIELD[1], 2.2, stroke=0, fill=1)
 
 
-def _index(c: Canvas, card: cat.Card) -> None:
-    """The top strip beside the marker: what a player fanning a hand or reading a cascade sees. A
-    colour field in the card's colour with the value large, its symbol, its name and the game's
-    emblem on it (in white or ink, whichever stands out on the field); playing cards stay white."""
+def _index_label(card: cat.Card) -> str:
+    """The words under an index's symbol: the colour's name, or hill, seat, deck N (EN and JA)."""
+    label = {"hill": "hill 丘", "seat": "seat 席", "pairs": f"deck {card.deck} デッキ"}.get(card.kind)
+    if label is None:
+        col = cat.COLOURS[card.colour]
+        label = f"{col.name} {col.ja}"
+    return label
+
+
+def _plain_index(c: Canvas, card: cat.Card) -> None:
+    """The top strip beside the marker on white (the default faces): what a player fanning a hand or
+    reading a cascade sees."""
+    ink = colour_of(card)
     style = style_of(card.id)
-    ground = field_of(card)
-    if ground is not None:
-        _field(c, ground)
-    ink = colour_of(card) if ground is None else on_colour(ground)
+    x, right = INDEX_X, EMBLEM_X - EMBLEM_MM / 2 - 1.0
+    sym_x = right - 4.5
+    if card.kind in ("number", "pairs", "seat", "hill"):
+        value = str(card.deck if card.kind == "seat" else card.value)
+        size = 17 if len(value) == 1 else 15
+        text(c, value, x, 16.6, size, colour=ink, max_width=sym_x - 5 - x)
+        _underline_6_9(c, value, x, size, ink)
+        shape = "hill" if card.kind == "hill" else cat.COLOURS[card.colour].symbol
+        _fill(c, ink)
+        draw_symbol(c, shape, sym_x, 8.3, 8.2)
+        label = _index_label(card)
+        # under the symbol, pushed left of the safe line if long; never smaller than a player reads
+        size = 2.8
+        half = text_width(label, size) / 2
+        text(c, label, min(sym_x, CW - SAFE_MM - 0.3 - half), 17.6, size, anchor="centre", colour=ink)
+    elif card.kind == "banner":
+        _fill(c, ink)
+        draw_symbol(c, "flag", x + 5, 10.5, 12)
+        text(c, "banner", x + 12, 9.5, 4.0, colour=ink, max_width=right - x - 12)
+        worth = "0" if card.game == "hills" else "×2"
+        text(c, f"軍旗 {worth}", x + 12, 16.5, 4.6, colour=ink, max_width=right - x - 12)
+    elif card.kind == "playing":
+        text(c, card.rank, x, 16.6, 16, colour=ink, max_width=19)
+        _underline_6_9(c, card.rank, x, 16, ink)
+        text(c, cat.SUIT_SYMBOLS[card.suit], sym_x, 15.8, 12.5, anchor="centre", colour=ink)
+    elif card.kind == "joker":
+        _fill(c, ink)
+        draw_symbol(c, "star", x + 5.5, 9.5, 11)
+        text(c, "JOKER", x + 12.5, 10, 5.2, max_width=right - x - 12.5)
+        text(c, "ジョーカー", x + 12.5, 16.5, 4.0, max_width=right - x - 12.5)
+    elif card.kind == "era":
+        face = cat.ERA_FACES[card.value - 1]
+        text(c, face, x, 16.4, 15, max_width=15)
+        text(c, "時代", right, 10, 5.2, anchor="right")
+        text(c, f"era {face}", right, 16.5, 3.4, anchor="right")
+    else:
+        raise ValueError(f"no face design for {card.kind} cards ({card.id})")
+    draw_emblem(c, style.emblem, EMBLEM_X, 10.2, EMBLEM_MM, HexColor(style.ink))
+
+
+def _index(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
+    """The top strip beside the marker: what a player fanning a hand or reading a cascade sees. With
+    ``faces="colour"`` a colour field in the card's colour with the value large, its symbol, its name
+    and the game's emblem on it (in white or ink, whichever stands out on the field); playing cards
+    and jokers stay white either way."""
+    ground = field_of(card) if faces == "colour" else None
+    if ground is None:
+        _plain_index(c, card)
+        return
+    style = style_of(card.id)
+    _field(c, ground)
+    ink = on_colour(ground)
     x = FIELD[0] + 1.4
     emblem_x, emblem_y, emblem_mm = CW - SAFE_MM - 5.6, 8.4, 11.0   # the game's emblem, large, at right
     sym_x = emblem_x - emblem_mm / 2 - 5.0
@@ -220,10 +282,7 @@ def _index(c: Canvas, card: cat.Card) -> None:
         shape = "hill" if card.kind == "hill" else cat.COLOURS[card.colour].symbol
         _fill(c, ink)
         draw_symbol(c, shape, sym_x, 8.2, 7.0)
-        label = {"hill": "hill 丘", "seat": "seat 席", "pairs": f"deck {card.deck} デッキ"}.get(card.kind)
-        if label is None:
-            col = cat.COLOURS[card.colour]
-            label = f"{col.name} {col.ja}"
+        label = _index_label(card)
         # under the symbol and the emblem, kept off the safe line; never smaller than a player reads
         size = 2.8
         half = text_width(label, size) / 2
@@ -236,17 +295,6 @@ def _index(c: Canvas, card: cat.Card) -> None:
         text(c, "banner", x + 11.5, 9.5, 4.0, colour=ink, max_width=right - x - 11.5)
         worth = "0" if card.game == "hills" else "×2"
         text(c, f"軍旗 {worth}", x + 11.5, 16.2, 4.6, colour=ink, max_width=right - x - 11.5)
-    elif card.kind == "playing":
-        sym_x = EMBLEM_X - EMBLEM_MM / 2 - 5.5
-        text(c, card.rank, INDEX_X, 16.6, 16, colour=ink, max_width=19)
-        _underline_6_9(c, card.rank, INDEX_X, 16, ink)
-        text(c, cat.SUIT_SYMBOLS[card.suit], sym_x, 15.8, 12.5, anchor="centre", colour=ink)
-    elif card.kind == "joker":
-        right = EMBLEM_X - EMBLEM_MM / 2 - 1.0
-        _fill(c, ink)
-        draw_symbol(c, "star", INDEX_X + 5.5, 9.5, 11)
-        text(c, "JOKER", INDEX_X + 12.5, 10, 5.2, max_width=right - INDEX_X - 12.5)
-        text(c, "ジョーカー", INDEX_X + 12.5, 16.5, 4.0, max_width=right - INDEX_X - 12.5)
     elif card.kind == "era":
         face = cat.ERA_FACES[card.value - 1]
         right = emblem_x - emblem_mm / 2 - 1.5
@@ -255,10 +303,7 @@ def _index(c: Canvas, card: cat.Card) -> None:
         text(c, f"era {face}", right, 16.5, 3.4, anchor="right", colour=ink)
     else:
         raise ValueError(f"no face design for {card.kind} cards ({card.id})")
-    if ground is None:
-        draw_emblem(c, style.emblem, EMBLEM_X, 10.2, EMBLEM_MM, HexColor(style.ink))
-    else:
-        draw_emblem(c, style.emblem, emblem_x, emblem_y, emblem_mm, ink, paper=ground)
+    draw_emblem(c, style.emblem, emblem_x, emblem_y, emblem_mm, ink, paper=ground)
 
 
 def _frame(c: Canvas, colour: str, pattern: str, bleed: float, x0: float = 0.0, y0: float = 0.0,
@@ -289,7 +334,7 @@ def _white_corners(c: Canvas, all_four: bool = True) -> None:
             c.roundRect(x, CH - CASCADE, CORNER_MM, CASCADE - PAD_MM, 1.6, stroke=0, fill=1)
 
 
-def _card_frame(c: Canvas, card: cat.Card, bleed: float) -> DeckStyle:
+def _card_frame(c: Canvas, card: cat.Card, bleed: float, faces: str = "plain") -> DeckStyle:
     """The deck's frame around a white panel, with wide bars beside the QR code's quiet zone."""
     style = style_of(card.id)
     _frame(c, style.frame, style.pattern, bleed)
@@ -297,7 +342,7 @@ def _card_frame(c: Canvas, card: cat.Card, bleed: float) -> DeckStyle:
     for y in (FRAME_MM, CH - CASCADE - 2.2):
         c.roundRect(FRAME_MM, y, CW - 2 * FRAME_MM, CASCADE - FRAME_MM + 2.2, 2.2, stroke=0, fill=1)
     c.rect(BAR_MM, CASCADE, CW - 2 * BAR_MM, CH - 2 * CASCADE, stroke=0, fill=1)
-    _white_corners(c, all_four=field_of(card) is None)
+    _white_corners(c, all_four=faces != "colour" or field_of(card) is None)
     # the cascade guide: a small notch where each bar starts, 20 mm from either end
     c.setFillColor(white)
     for y, sign in ((CASCADE, 1), (CH - CASCADE, -1)):
@@ -344,9 +389,38 @@ def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int) -> Non
     text(c, str(strength), x + 5.5, y + 13.2, 9, anchor="centre", max_width=10)
 
 
-def _nation(c: Canvas, card: cat.Card) -> None:
-    """A nation: strength of era I top-left, II top-right, III bottom-right, IV bottom-left, in white
-    boxes on Prussia's blue fields."""
+def _plain_nation(c: Canvas, card: cat.Card) -> None:
+    """A nation on white (the default faces): strength of era I top-left, II top-right, III
+    bottom-right, IV bottom-left."""
+    nation = next(n for n in cat.default_nations()["nations"] if cat.nation_card_id(n) == card.id)
+    s = nation["strength"]
+    top, bottom = cat.MARKER_INSET_MM, CH - cat.MARKER_INSET_MM - 15
+    _strength_box(c, INDEX_X - 0.5, top, "I", s[0])
+    _strength_box(c, CW - cat.MARKER_INSET_MM - 11, top, "II", s[1])
+    _strength_box(c, CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13, bottom, "III", s[2])
+    _strength_box(c, cat.MARKER_INSET_MM, bottom, "IV", s[3])
+    left, right = INDEX_X + 10.5, CW - cat.MARKER_INSET_MM - 11     # between the two boxes
+    rank_size = 10 if len(nation["rank"]) == 1 else 8
+    width = text_width(nation["rank"], rank_size) + 0.8 + text_width(nation["abbr"], 6.5)
+    x = (left + right - width) / 2
+    text(c, nation["rank"], x, 13.5, rank_size)
+    text(c, nation["abbr"], x + width, 13.2, 6.5, anchor="right")
+    where = ("中央", "centre") if nation["position"] == 0 else (f"{nation['position']}時",
+                                                              f"{nation['position']} o'clock")
+    low_mid = (cat.MARKER_INSET_MM + 11 + CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13) / 2
+    text(c, where[0], low_mid, 78.5, 4.2, anchor="centre")
+    text(c, where[1], low_mid, 83.5, 2.6, anchor="centre", colour=GREY, max_width=16)
+    ink = HexColor(STYLES["prussia"].on_frame)
+    vertical_text(c, nation["ja"], BAR_TEXT_X, SIDE_MID_Y, PLAYER_TEXT_MM, colour=ink, max_len=SIDE_LEN)
+    bar_text(c, f"{nation['name']} · {nation['de']}", False, PLAYER_TEXT_MM, ink)
+
+
+def _nation(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
+    """A nation: strength of era I top-left, II top-right, III bottom-right, IV bottom-left; with
+    ``faces="colour"`` in white boxes on Prussia's blue fields."""
+    if faces != "colour":
+        _plain_nation(c, card)
+        return
     nation = next(n for n in cat.default_nations()["nations"] if cat.nation_card_id(n) == card.id)
     s = nation["strength"]
     ground = field_of(card)
@@ -383,19 +457,22 @@ def _names(card: cat.Card, style: DeckStyle) -> tuple[str, str]:
     return f"{style.title} · {card.name}", f"{style.title_ja} {card.ja.replace(': ', '・')}"
 
 
-def draw_face(c: Canvas, card_id: str, bleed: float = 0.0) -> None:
+def draw_face(c: Canvas, card_id: str, bleed: float = 0.0, faces: str = "plain") -> None:
     """Draw a card's face: the deck's frame, index strips and emblem, the markers in both index
-    corners and the QR code; the frame runs ``bleed`` mm beyond the cut."""
+    corners and the QR code; the frame runs ``bleed`` mm beyond the cut. ``faces``: "plain" (white
+    index strips, the default) or "colour" (colour fields, ``FACES``)."""
+    if faces not in FACES:
+        raise ValueError(f"unknown faces {faces!r}: choose {' or '.join(FACES)}")
     card = cat.card(card_id)
     if card_id == "W-PAWN":
         draw_pawn(c)
         return
-    style = _card_frame(c, card, bleed)
+    style = _card_frame(c, card, bleed, faces)
     if card.kind == "nation":
-        _nation(c, card)
+        _nation(c, card, faces)
     else:
-        _index(c, card)
-        _rotated(c, lambda: _index(c, card))
+        _index(c, card, faces)
+        _rotated(c, lambda: _index(c, card, faces))
         _bars(c, style, *_names(card, style))
     _markers(c, card_id, card.marker)
     _qr(c, card)
@@ -429,13 +506,13 @@ BACK_EMBLEM = {"B-PLAY": "suits"}
 card's back (the crown) and a playing card's are sorted apart at a glance."""
 
 
-def draw_back(c: Canvas, back_id: str, bleed: float = 0.0) -> None:
+def draw_back(c: Canvas, back_id: str, bleed: float = 0.0, faces: str = "plain") -> None:
     """Draw a deck's back: the game's frame colour and pattern (so backs of different games differ in
     colour, greyscale and emblem), its emblem, title and which deck, a player's deck's colour and
     symbol in a seal, and the deck marker in both corners."""
     back = cat.card(back_id)
     if back.kind != "back":
-        draw_face(c, back_id, bleed)   # era cards are double-sided: the back is the other era's face
+        draw_face(c, back_id, bleed, faces)   # era cards are double-sided: the back is the other era's face
         return
     style = style_of(back_id)
     field = HexColor(style.frame)

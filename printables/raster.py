@@ -18,8 +18,9 @@ from printables.fonts import register_font
 
 
 @lru_cache(maxsize=1024)
-def card_pdf(card_id: str, side: str = "face") -> bytes:
-    """A one-page PDF exactly the size of one card's face (or back), nothing around it."""
+def card_pdf(card_id: str, side: str = "face", faces: str = "plain") -> bytes:
+    """A one-page PDF exactly the size of one card's face (or back), nothing around it; ``faces``:
+    the face design ("plain" or "colour", ``faces.FACES``)."""
     if side not in ("face", "back"):
         raise ValueError(f"side must be 'face' or 'back', not {side!r}")
     cat.card(card_id)   # unknown ids fail here with the catalogue's message
@@ -31,9 +32,9 @@ def card_pdf(card_id: str, side: str = "face") -> bytes:
     if card_id == "W-PAWN":
         draw_pawn(c)
     elif side == "back":
-        draw_back(c, card_id)
+        draw_back(c, card_id, faces=faces)
     else:
-        draw_face(c, card_id)
+        draw_face(c, card_id, faces=faces)
     c.showPage()
     c.save()
     return buf.getvalue()
@@ -83,19 +84,20 @@ def _to_image(pdf: bytes, px_per_mm: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=512)
-def _render(card_id: str, side: str, px_per_mm: float) -> np.ndarray:
-    return _to_image(card_pdf(card_id, side), px_per_mm)
+def _render(card_id: str, side: str, px_per_mm: float, faces: str = "plain") -> np.ndarray:
+    return _to_image(card_pdf(card_id, side, faces), px_per_mm)
 
 
-def render_card_png(card_id: str, px_per_mm: float = 8.0) -> np.ndarray:
+def render_card_png(card_id: str, px_per_mm: float = 8.0, faces: str = "plain") -> np.ndarray:
     """A card's face as an upright BGR ``uint8`` image (OpenCV order), about
-    ``card_size_mm(card_id) × px_per_mm`` pixels; cached and read-only (copy it to draw on it)."""
+    ``card_size_mm(card_id) × px_per_mm`` pixels, in the ``faces`` design ("plain" or "colour");
+    cached and read-only (copy it to draw on it)."""
     if px_per_mm <= 0:
         raise ValueError(f"px_per_mm must be positive, not {px_per_mm}")
     card = cat.card(card_id)
     if card.kind == "back":
         raise ValueError(f"{card_id} is a back: use render_back_png({card_id!r})")
-    return _render(card_id, "face", float(px_per_mm))
+    return _render(card_id, "face", float(px_per_mm), faces)
 
 
 def render_back_png(back_id: str, px_per_mm: float = 8.0) -> np.ndarray:

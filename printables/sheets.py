@@ -17,7 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
 from companion.i18n import N_, both, tr
-from printables.faces import GREY, INK, colour_of, draw_back, draw_face, draw_pawn, draw_pawn_back, text
+from printables.faces import FACES, GREY, INK, colour_of, draw_back, draw_face, draw_pawn, draw_pawn_back, text
 from printables.fonts import register_font
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
 from printables.press import CONFORMANCE, press_canvas
@@ -275,18 +275,18 @@ def _canvas(path: Path, page: tuple[float, float], title: str, duplex: bool, ser
     return c
 
 
-def _draw_card(c: Canvas, card_id: str, side: str, bleed: float) -> None:
+def _draw_card(c: Canvas, card_id: str, side: str, bleed: float, faces: str = "plain") -> None:
     """One card in its own millimetres: the pawn token centred, a face, or a back."""
     if card_id == "W-PAWN":
         c.translate((CW - cat.PAWN_TOKEN_MM) / 2, (CH - cat.PAWN_TOKEN_MM) / 2)
         draw_pawn(c) if side == "front" else draw_pawn_back(c)
     elif side == "front":
-        draw_face(c, card_id, bleed)
+        draw_face(c, card_id, bleed, faces)
     else:
-        draw_back(c, card_id, bleed)
+        draw_back(c, card_id, bleed, faces)
 
 
-def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: str) -> int:
+def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: str, faces: str = "plain") -> int:
     """Draw the cards a sheet at a time, each front page followed by its back page; pages drawn."""
     w, h = layout.page
     n = layout.per_sheet
@@ -302,7 +302,7 @@ def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: s
                 c.saveState()
                 _at(c, h, place.x, place.y)
                 _turn(c, place)
-                _draw_card(c, card_id, side, layout.bleed)
+                _draw_card(c, card_id, side, layout.bleed, faces)
                 c.restoreState()
             _cut_marks(c, layout, places)
             how = ("print at 100 % (actual size), double-sided, flip on long edge · 100 %・両面・長辺とじで印刷"
@@ -327,7 +327,8 @@ def unknown_paper(paper: str) -> PrintError:
     return PrintError(N_("unknown paper {paper!r}: choose a4 or letter"), paper=paper)
 
 
-def draw_single_cards(c: Canvas, cards: list[Slot], bleed: float, order: str = "face-back") -> int:
+def draw_single_cards(c: Canvas, cards: list[Slot], bleed: float, order: str = "face-back",
+                      faces: str = "plain") -> int:
     """One card a page, each page the card plus its bleed with the TrimBox on the cut line and the
     BleedBox on the page's edge (what print services ask for), face then back (or back then face,
     ``order``); pages drawn."""
@@ -343,7 +344,7 @@ def draw_single_cards(c: Canvas, cards: list[Slot], bleed: float, order: str = "
             if card_id is not None:
                 c.saveState()
                 _at(c, h, bleed, bleed)
-                _draw_card(c, card_id, side, bleed)
+                _draw_card(c, card_id, side, bleed, faces)
                 c.restoreState()
             c.showPage()
     return 2 * len(cards)
@@ -522,10 +523,12 @@ def default_path(target: str, single: bool = False, service: bool = False) -> Pa
 
 def check(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
           out: str | os.PathLike | None = None, single: bool = False, order: str = "face-back",
-          service: bool = False) -> tuple[int | None, Path]:
+          service: bool = False, faces: str = "plain") -> tuple[int | None, Path]:
     """Check a target's options before anything is written: (player count, path) or PrintError."""
     if target not in TARGETS:
         raise _unknown_target(target)
+    if faces not in FACES:
+        raise PrintError(N_("unknown faces {faces!r}: choose {choices}"), faces=faces, choices=" or ".join(FACES))
     if order not in ORDERS:
         raise _unknown_order(order)
     if order != "face-back" and not single:
@@ -550,12 +553,13 @@ def check(target: str, *, players: int | None = None, paper: str = "a4", bleed: 
 
 def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
           out: str | os.PathLike | None = None, single: bool = False, order: str = "face-back",
-          service: bool = False) -> Printed:
+          service: bool = False, faces: str = "plain") -> Printed:
     """Write one target's PDF and say what is in it; options are checked before anything is written.
     ``single``: one card a page with TrimBox and BleedBox, for print services (no paper size), its
-    pages in ``order``; ``service``: CMYK with an output intent, PDF/X-1a:2003 (``press``)."""
+    pages in ``order``; ``service``: CMYK with an output intent, PDF/X-1a:2003 (``press``); ``faces``:
+    "plain" white index strips (default) or "colour" fields (``faces.FACES``)."""
     n, path = check(target, players=players, paper=paper, bleed=bleed, out=out, single=single, order=order,
-                    service=service)
+                    service=service, faces=faces)
     if target == "stickers":
         cards = sticker_cards(n)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -570,12 +574,12 @@ def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: 
     if single:
         c = _canvas(path, (CW + 2 * layout.bleed, CH + 2 * layout.bleed), TITLES[target], duplex=True,
                     service=service)
-        pages = draw_single_cards(c, cards, layout.bleed, order)
+        pages = draw_single_cards(c, cards, layout.bleed, order, faces)
         c.save()
         return Printed(path, target, len(cards), pages,
                        f"cards one a page, {ORDERS[order]}, {layout.bleed:g} mm bleed, TrimBox and BleedBox{press}")
     c = _canvas(path, layout.page, TITLES[target], duplex=True, service=service)
-    pages = draw_card_sheets(c, layout, cards, TITLES[target])
+    pages = draw_card_sheets(c, layout, cards, TITLES[target], faces)
     extra = f"cards ({layout.describe()}{press})"
     if target == "tokens":
         draw_calibration(c, paper)

@@ -491,7 +491,7 @@ def _ring(img: np.ndarray, rect, quiet: float, ppm: float) -> np.ndarray:
 
 @pytest.mark.parametrize("card_id", FACE_KINDS)
 def test_colour_fields_keep_the_codes_quiet_zones_white(card_id):
-    """Issue 21 point 6: the faces' colour fields never reach the QR code's 4 mm quiet zone nor a
+    """Issue 21 point 6 (``--faces colour``): the faces' colour fields never reach the QR code's 4 mm quiet zone nor a
     marker's 2.2 mm one (rendered: every pixel there is paper white; the camera's screen rule,
     vision.reading.plane, takes a face's white from the QR's quiet zone), and a field is light enough
     for that rule (a side whose strip 6 mm inside is mostly under 0.2 of the card's white is not
@@ -499,7 +499,7 @@ def test_colour_fields_keep_the_codes_quiet_zones_white(card_id):
     from printables import render_card_png
     from printables.style import FIELD_LUMA, luma
     ppm = 6.0
-    img = cv2.cvtColor(np.asarray(render_card_png(card_id, ppm)), cv2.COLOR_BGR2GRAY)
+    img = cv2.cvtColor(np.asarray(render_card_png(card_id, ppm, faces="colour")), cv2.COLOR_BGR2GRAY)
     ring = _ring(img, cat.qr_rect(card_id), cat.QR_QUIET_MM, ppm)
     assert ring.min() >= 250, f"{card_id}: QR quiet zone reaches grey {ring.min()}"
     for rect in cat.marker_rects(card_id):
@@ -510,3 +510,58 @@ def test_colour_fields_keep_the_codes_quiet_zones_white(card_id):
     if ground is not None:        # the field is there, in the index strip, top and bottom
         x, y = round((faces.FIELD[0] + 0.3) * ppm), round((faces.FIELD[1] + faces.FIELD[3]) / 2 * ppm)
         assert abs(int(img[y, x]) - 255 * luma(ground)) < 6 and abs(int(img[-y, -x]) - 255 * luma(ground)) < 6
+
+
+# The white share (grey ≥ 250 at 4 px/mm) of each whole face and of its top index strip (faces.FIELD),
+# rendered once from e1ebed5, the white-panel faces before the colour fields (5e24a46): the default
+# faces are those again (issue 21: the fields cost the camera reads, docs/figures.md).
+PLAIN_WHITE = {"W-R1": (0.566, 0.81), "W-Y4": (0.567, 0.815), "W-P5": (0.567, 0.817), "H-R6": (0.558, 0.747),
+               "H-B9": (0.557, 0.748), "H-H3": (0.559, 0.815), "H-RBAN": (0.554, 0.795), "S-G10": (0.566, 0.791),
+               "S-YBAN": (0.563, 0.813), "P-N3": (0.567, 0.808), "P-ERA2": (0.563, 0.827), "P-HQ": (0.54, 0.729),
+               "P-JK1": (0.563, 0.794), "C05-10-10": (0.574, 0.798), "C04-9-2": (0.571, 0.797),
+               "T-SEAT9": (0.569, 0.806), "T-SEAT10": (0.561, 0.772)}
+
+
+def _white_shares(card_id: str, design: str | None) -> tuple[float, float]:
+    from printables import render_card_png
+    img = np.asarray(render_card_png(card_id, 4.0) if design is None else render_card_png(card_id, 4.0, design))
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    x0, y0, x1, y1 = (round(v * 4) for v in faces.FIELD)
+    return float((grey >= 250).mean()), float((grey[y0:y1, x0:x1] >= 250).mean())
+
+
+@pytest.mark.parametrize("card_id", FACE_KINDS)
+def test_default_faces_are_the_white_panel_faces(card_id, tmp_path):
+    """The default faces (and ``--faces plain``) are e1ebed5's white index strips: each face's white
+    share, whole and in its top strip, as rendered from e1ebed5; ``--faces colour`` puts its field in
+    the strip instead (a broken default, or an option that does nothing, fails here)."""
+    for design in (None, "plain"):
+        whole, strip = _white_shares(card_id, design)
+        assert whole == pytest.approx(PLAIN_WHITE[card_id][0], abs=0.004), (card_id, design, whole)
+        assert strip == pytest.approx(PLAIN_WHITE[card_id][1], abs=0.004), (card_id, design, strip)
+    whole, strip = _white_shares(card_id, "colour")
+    if faces.field_of(cat.card(card_id)) is None:     # playing cards and jokers stay white either way
+        assert strip == pytest.approx(PLAIN_WHITE[card_id][1], abs=0.004)
+    else:
+        assert strip < 0.5, f"{card_id}: --faces colour leaves its strip {strip:.0%} white"   # nations: white boxes
+
+
+def test_print_faces_option_reaches_the_pdf(tmp_path):
+    """`companion print hills --faces colour` draws the fields in the PDF; the default does not; an
+    unknown design is refused with what to choose and writes nothing."""
+    plain, colour = tmp_path / "plain.pdf", tmp_path / "colour.pdf"
+    assert main(["print", "hills", "--single", "--out", str(plain)]) == 0
+    assert main(["print", "hills", "--single", "--faces", "colour", "--out", str(colour)]) == 0
+
+    def strip_white(path: Path) -> float:
+        doc = pdfium.PdfDocument(str(path))
+        ppm, bleed = 4.0, 3.0
+        grey = doc[0].render(scale=ppm * 25.4 / 72, grayscale=True).to_numpy().squeeze()
+        x0, y0, x1, y1 = (round((v + bleed) * ppm) for v in faces.FIELD)
+        return float((grey[y0:y1, x0:x1] >= 250).mean())
+
+    assert strip_white(plain) > 0.7 and strip_white(colour) < 0.3
+    from printables.sheets import PrintError, build
+    with pytest.raises(PrintError, match="plain or colour"):
+        build("hills", single=True, faces="pastel", out=tmp_path / "no.pdf")
+    assert not (tmp_path / "no.pdf").exists()

@@ -117,6 +117,23 @@ def test_print_service_and_page_order_give_the_pdf_the_cli_writes(client, tmp_pa
     assert b"/GTS_PDFX" in served.data and b"/DeviceRGB" not in served.data
 
 
+def test_card_faces_are_plain_unless_the_host_picks_colour_fields(client, tmp_path):
+    """Issue 21: the form offers the faces (plain ticked by default, EN/JA); colour fields give the
+    very PDF `companion print --faces colour` writes, and the default the one without the option."""
+    from companion.cli import main
+    page = html.unescape(client.get("/print?game=hills&lang=en").get_data(as_text=True))
+    assert 'name="faces" value="plain" checked' in page and "Colour fields in the card's colour" in page
+    assert "カードの色の色面" in client.get("/print?game=hills&lang=ja").get_data(as_text=True)
+    for query, argv in (("game=hills&single=1&faces=colour", ["--faces", "colour"]), ("game=hills&single=1", [])):
+        served = client.get(f"/print/pdf?{query}")
+        assert served.status_code == 200
+        assert ("-colour-" in served.headers["Content-Disposition"]) == bool(argv)
+        out = tmp_path / f"cli{len(argv)}.pdf"
+        assert main(["print", "hills", "--single", *argv, "--out", str(out)]) == 0
+        assert _same_pdf(served.data, out.read_bytes())
+    assert not _same_pdf(out.read_bytes(), (tmp_path / "cli2.pdf").read_bytes())
+
+
 @pytest.mark.parametrize("query, en, ja", [
     ("game=poker", "Choose one of the listed things to print.", "一覧から印刷するものを選んでください。"),
     ("game=wheel&paper=a3", "Choose A4 or Letter paper.", "用紙はA4かレターを選んでください。"),
@@ -128,6 +145,7 @@ def test_print_service_and_page_order_give_the_pdf_the_cli_writes(client, tmp_pa
     ("game=stickers&service=1", "Stickers are label sheets you print yourself", "ステッカーは自分で印刷するラベル用紙"),
     ("game=wheel&order=back-face", "Back then face is an order for “one card a page”", "「裏・表の順」は「1ページ1枚」用"),
     ("game=wheel&single=1&order=sideways", "Choose the page order", "ページ順は「表・裏の順」か"),
+    ("game=wheel&faces=pastel", "Choose the card faces: plain or colour fields.", "カードの表面を選んでください"),
 ])
 def test_bad_choices_say_what_to_do_in_both_languages_and_build_nothing(tmp_path, query, en, ja):
     app = make_app(tmp_path)

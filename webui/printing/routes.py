@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, render_template, request, send_file
 
+from printables.faces import FACES
 from printables.fonts import FontMissing
 from printables.press import CONFORMANCE
 from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, ORDERS, PAPERS, PLAYERS, TARGETS, TITLES,
@@ -55,6 +56,7 @@ class Choice:
     single: bool = False
     order: str = "face-back"    # --single's page order (``printables.sheets.ORDERS``)
     service: bool = False       # --for-service: CMYK, PDF/X-1a for a print service's press
+    faces: str = "plain"        # --faces: white index strips, or colour fields (``printables.faces.FACES``)
 
     @property
     def query(self) -> dict[str, Any]:
@@ -68,6 +70,8 @@ class Choice:
             q["order"] = self.order
         if self.service:
             q["service"] = "1"
+        if self.faces != "plain":
+            q["faces"] = self.faces
         return q
 
     @property
@@ -76,7 +80,8 @@ class Choice:
         count = "" if self.players is None else f"-{self.players}"
         kind = "-single" if self.single else f"-{self.paper}"
         order = "-backfirst" if self.order == "back-face" else ""
-        return f"{self.target}{count}{kind}{order}{'-cmyk' if self.service else ''}-bleed{self.bleed:g}mm.pdf"
+        faces = "" if self.faces == "plain" else f"-{self.faces}"
+        return f"{self.target}{count}{kind}{order}{faces}{'-cmyk' if self.service else ''}-bleed{self.bleed:g}mm.pdf"
 
 
 def target_title(target: str, language: str) -> str:
@@ -111,6 +116,9 @@ def choice_from(args: Any) -> Choice:
     if order != "face-back" and not single:
         raise Refused(N_("Back then face is an order for “one card a page”: tick it, or keep face then back "
                          "(sheets print each front page before its back page)."))
+    faces = args.get("faces") or "plain"
+    if faces not in FACES:
+        raise Refused(N_("Choose the card faces: plain or colour fields."))
     players = None
     if target in PLAYERS:
         low, high, default = PLAYERS[target]
@@ -120,7 +128,7 @@ def choice_from(args: Any) -> Choice:
         except ValueError:
             raise Refused(N_("{what}: give a number from {low} to {high}."), what=COUNT_WHAT[target], low=low,
                           high=high) from None
-    return Choice(target, players, paper, bleed, single, order, service)
+    return Choice(target, players, paper, bleed, single, order, service, faces)
 
 
 _building = threading.Lock()
@@ -138,7 +146,7 @@ def pdf_of(choice: Choice) -> tuple[Path, Any]:
             part = path.with_suffix(".part.pdf")
             cache[choice] = build(choice.target, players=choice.players, paper=choice.paper,
                                   bleed=choice.bleed, out=part, single=choice.single, order=choice.order,
-                                  service=choice.service)
+                                  service=choice.service, faces=choice.faces)
             os.replace(part, path)
         return path, cache[choice]
 
@@ -166,7 +174,7 @@ def typed(choice: Choice, args: Any = None) -> dict[str, str]:
     (the message names the host's choice: the form must not show another one)."""
     form = {"game": choice.target, "count": "" if choice.players is None else str(choice.players),
             "paper": choice.paper, "bleed": f"{choice.bleed:g}", "single": "1" if choice.single else "",
-            "order": choice.order, "service": "1" if choice.service else ""}
+            "order": choice.order, "service": "1" if choice.service else "", "faces": choice.faces}
     if args is not None:
         form.update({key: str(args.get(key, ""))[:20] for key in form if key in args})
         for box in ("single", "service"):
@@ -182,6 +190,7 @@ def _page(choice: Choice, *, error: str | None = None, printed: Any = None, stat
     return render_template("print.html", lang=language, choice=choice, targets=targets, error=error,
                            form=form or typed(choice),
                            printed=printed, pages=pages, players=PLAYERS, papers=sorted(PAPERS), orders=ORDERS,
+                           faces=FACES,
                            max_bleed=MAX_BLEED_MM,
                            line=summary(choice, printed, language) if printed else ""), status
 
