@@ -380,11 +380,11 @@ def _qr(c: Canvas, card: cat.Card) -> None:
     draw_cells(c, qr_matrix(card.payload), cat.qr_rect(card.id))
 
 
-def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int) -> None:
+def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int, on_field: bool = False) -> None:
     c.setFillColor(white)
     c.setStrokeColor(HexColor(STYLES["prussia"].ink))
     c.setLineWidth(0.3)
-    c.roundRect(x, y, 11, 15, 1.2, stroke=1, fill=1)
+    c.roundRect(x, y, 11, 15, 1.2, stroke=1, fill=int(on_field))   # white boxes on a colour field
     text(c, era, x + 5.5, y + 4, 2.8, anchor="centre", colour=GREY)
     text(c, str(strength), x + 5.5, y + 13.2, 9, anchor="centre", max_width=10)
 
@@ -429,10 +429,10 @@ def _nation(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
     _rotated(c, lambda: _field(c, ground))
     top, bottom = FIELD[1] + 0.6, CH - FIELD[1] - 0.6 - 15
     left_box, right_box = FIELD[0] + 0.6, FIELD[2] - 0.6 - 11
-    _strength_box(c, left_box, top, "I", s[0])
-    _strength_box(c, right_box, top, "II", s[1])
-    _strength_box(c, CW - left_box - 11, bottom, "III", s[2])
-    _strength_box(c, CW - right_box - 11, bottom, "IV", s[3])
+    _strength_box(c, left_box, top, "I", s[0], on_field=True)
+    _strength_box(c, right_box, top, "II", s[1], on_field=True)
+    _strength_box(c, CW - left_box - 11, bottom, "III", s[2], on_field=True)
+    _strength_box(c, CW - right_box - 11, bottom, "IV", s[3], on_field=True)
     left, right = left_box + 11, right_box     # between the two boxes
     rank_size = 10 if len(nation["rank"]) == 1 else 8
     width = text_width(nation["rank"], rank_size) + 0.8 + text_width(nation["abbr"], 6.5)
