@@ -40,18 +40,24 @@ CHART_PLAYS = 30
 
 @bp.record_once
 def _install(state: Any) -> None:
-    """Template helpers: ``when`` (a human date), ``known_players()``, ``rematch_of(table id)``."""
+    """Template helpers: ``when`` (a human date), ``known_players()``, ``known_locations()``,
+    ``rematch_of(table id)``."""
     env = state.app.jinja_env
     env.filters["when"] = lambda value, language="en", clock=True: dates.human(value, language, clock=clock)
     env.filters["duration"] = lambda seconds, language="en": dates.duration(seconds, language)
     env.filters["clock"] = lambda value: dates.instant(value).strftime("%H:%M")
-    env.globals.update(known_players=known_players, rematch_of=rematch_of)
+    env.globals.update(known_players=known_players, known_locations=known_locations, rematch_of=rematch_of)
 
 
 def allowed() -> bool:
     """True for the owner (this computer, or the browser it paired: ``webui.core.owner``); a
     table's host cookie opens that table, not the history."""
     return is_owner()
+
+
+def known_locations() -> list[str]:
+    """The locations of the history for the create form's suggestions (the host's records: host only)."""
+    return query.locations(tables().store) if allowed() else []
 
 
 def known_players() -> list[str]:
@@ -238,6 +244,7 @@ def rematch() -> Any:
         game, names, options = s.game_id, list(s.names), dict(s.options)
         options["start_player"] = (s.game.options.get("start_player", 0) + 1) % s.players
         rounds, target = s.rounds, s.target
+        companions, location = s.companions, s.location
     elif play_id:
         if not allowed():
             _refuse()
@@ -248,12 +255,16 @@ def rematch() -> Any:
         game, names, options = play.game, play.names, dict(play.options)
         options["start_player"] = (options.get("start_player", 0) + 1) % len(names)
         rounds = target = None
+        companions = {seat.seat: seat.companion for seat in play.seats if seat.companion}
+        location = play.location
     else:
         raise ApiError(400, both("Say which table or play to rematch."))
     wait = limit("create").wait(client())   # a rematch is a new table like any other
     if wait:
         too_many(wait, both("Too many new tables from this address"))
-    new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
+    # the companion keeps its seats and the table its place: neither becomes a person or is lost
+    new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target,
+                          companions=companions, location=location)
     table_created(new.id)
     if table_id:   # every phone follows in the seat it held, with the token it has (no new code)
         tables().store.copy_phones(table_id, new.id)
