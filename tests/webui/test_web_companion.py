@@ -216,6 +216,10 @@ def test_a_named_companion_seat_never_becomes_a_player_and_the_location_carries_
     players = history.split('name="player"')[1].split("</select>")[0]
     assert "Ann" in players and "Ben" not in players and "Companion" not in players
     assert "Ben (companion, good)" in history
+    csrf = re.search(r'name="csrf" value="([^"]+)"', history).group(1)   # a rematch from a play of the history
+    r = client.post("/history/rematch", data={"play": plays[0].id, "csrf": csrf})
+    third = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
+    assert third.companions == {1: "good"} and third.location == "Café Meeple" and third.id != again.id
     form = client.get("/host?lang=ja").get_data(as_text=True)
     assert 'list="known-locations"' in form and '<option value="Café Meeple">' in form
     assert "テーブルの場所" in form and 'data-name="Ben"' not in form
