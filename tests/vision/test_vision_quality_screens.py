@@ -200,3 +200,25 @@ def test_a_tablet_picture_seen_coarse_is_a_screen_with_colour_index_fields():
         told += [i.reason for i in p.ignored if i.card_id == picture]
     assert picture not in {c.card_id for c in scene.cards}
     assert "screen" in told and set(told) <= {"screen", "off_table"}
+
+
+@pytest.mark.parametrize("screen", ["phone screen night", "tablet screen"])
+def test_a_dim_screen_at_1_0_px_per_mm_is_a_screen(screen):
+    """At 1.0 px/mm a dim screen's lifted black (a night-mode phone, a tablet's app: ~30 grey),
+    blurred into the picture's edge, sat just above 0.2 of the picture's white (0.20–0.23 on one or
+    two sides): the picture was framed on 1–2 sides, and the Spartacus table of the conditions bench
+    read the screen's card as a card on the table (`phone screen night` and `tablet screen`, 1.0 px/mm,
+    one wrong read each). At 0.25 of the white it is framed on ≥ 3."""
+    view = bench.View("spartacus", 1.0, seed=3, conditions=bench.conditions()[screen])
+    states = game_states("spartacus", seed=1)
+    placed = placements("spartacus", states[int(0.5 * (len(states) - 1))], seed=0)
+    shots = [synthetic.render_frame(view.cam, placed, i) for i in range(3)]
+    picture = shots[0].screen.card_id
+    p = Pipeline("spartacus", bench.GAME_PLAYERS["spartacus"], layout=view.layout)
+    p.calibration = Calibration(np.linalg.inv(view.cam.homography), (), 0.0, view.cam.k)
+    told = []
+    for s in shots:
+        scene = p.process(s.image)
+        told += [i.reason for i in p.ignored if i.card_id == picture]
+    assert picture not in {c.card_id for c in scene.cards}
+    assert "screen" in told and set(told) <= {"screen", "off_table"}
