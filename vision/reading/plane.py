@@ -16,8 +16,8 @@ pipeline has:
   the card at its printed size): a picture on a screen is *framed in dark* — the phone's bezel and
   the app around the picture — on every side, while its inside is the picture's paper. A side is
   framed when ≥ ``SIDE_DARK`` of the points 1–5 mm outside the card's edge (``RING_MM``) are darker
-  than ``DARK_SHARE_OF_WHITE`` of the card's own white (``COARSE_DARK_SHARE`` under 1.1 px/mm), and under half of the strip 6 mm inside
-  it (``INNER_MM``) is; a screen's picture is framed on ≥ 3 sides, measured in the plane of the
+  than ``DARK_SHARE_OF_WHITE`` of the card's own white (``COARSE_DARK_SHARE`` under 1.1 px/mm), and
+  under half of the strip 6 mm inside it (``INNER_MM``) is; a screen's picture is framed on ≥ 3 sides, measured in the plane of the
   card's own read points (``_own_plane``: a tilted tablet is not the table). It does not depend on colour or
   brightness: the dark is measured against the picture's own white, so a warm night-mode screen
   dimmed below paper is framed as a bright one is (the same frames in grey give the same answer).
