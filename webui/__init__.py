@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask
+from flask import Flask, current_app, send_from_directory
 
 MAX_BODY = 64 * 1024
 """Largest request body accepted (an observation of the whole Chains table is ~10 kB)."""
@@ -51,4 +51,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for bp in (phone.bp, host.bp, api.bp, events.bp, camera_page.bp, history.bp, printing.bp, rules.bp,
                companion.bp):
         app.register_blueprint(bp)
+    app.add_url_rule("/favicon.ico", "favicon", favicon)
     return app
+
+
+def favicon() -> Any:
+    """The site's small icon (a card on the accent colour): browsers ask for it on every page."""
+    return send_from_directory(current_app.static_folder or "static", "favicon.ico",
+                               mimetype="image/vnd.microsoft.icon", max_age=7 * 86400)

@@ -144,7 +144,10 @@ def _serve(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, _stop_on_term)
         print(tr("Press Ctrl+C to stop."))
         while True:
-            time.sleep(3600)
+            # short sleeps: a SIGTERM the kernel hands to another thread only sets Python's flag,
+            # and its handler runs when the main thread wakes (a 3600 s sleep kept a stopped demo
+            # running for good once, under load)
+            time.sleep(0.5)
     except KeyboardInterrupt:
         print(tr("\nStopping."))
     finally:

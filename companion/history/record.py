@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from companion.dates import iso_utc
 from companion.engine import GameError
 from companion.i18n import N_
+from companion.session.store import LOCATION_LIMIT, clean_location  # noqa: F401 (the history's callers use them)
 from companion.session.table import decided
 
 if TYPE_CHECKING:
@@ -101,15 +102,6 @@ class Play:
         return [s.name for s in self.seats if s.winner]
 
 
-LOCATION_LIMIT = 80
-"""Characters a location's name keeps ("Café Meeple, Shibuya, upstairs room")."""
-
-
-def clean_location(text: Any) -> str | None:
-    """A location's name as stored (control characters out, spaces made one, at most
-    ``LOCATION_LIMIT`` characters); None for no name."""
-    from companion.session.store import clean_text
-    return clean_text(str(text), LOCATION_LIMIT) or None if text else None
 
 
 def _camera_read(version: int, kinds: dict[int, str], data: dict[int, dict[str, Any]]) -> bool:
@@ -144,6 +136,8 @@ def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
     data = {v: json.loads(d) for v, _, d, _ in rows}
     created = {v: c for v, _, _, c in rows}
     opened = [1] + [v + 1 for v, k, _, _ in rows if k == "next_game"]   # each game's first possible entry
+    row = db.execute("SELECT settings FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    location = clean_location(json.loads(row[0]).get("location")) if row else None   # where the host said it is
     plays = []
     for number, (game, moves, ended) in enumerate(state.finished_games(), 1):
         versions = [m["version"] for m in moves]
@@ -157,7 +151,7 @@ def plays_of(db: sqlite3.Connection, session_id: str, state: Any) -> list[Play]:
                       for i, name in enumerate(state.names))
         plays.append(Play(f"{session_id}-{number}", session_id, number, state.game_id, dict(game.options),
                           iso_utc(created[start]), max(0, round(created[end] - created[start])),
-                          ended is not None, camera, len(versions) - camera, seats))
+                          ended is not None, camera, len(versions) - camera, seats, location=location))
     return plays
 
 
@@ -358,9 +352,10 @@ def backfill(store: "Store") -> int:
     from companion.session.store import remember_players
     for (session_id, settings) in db.execute("SELECT id, settings FROM sessions ORDER BY created").fetchall():
         try:
-            with store._write() as txn:
-                remember_players(txn, json.loads(settings).get("names") or [])
             session = TableSession.open(store, session_id)
+            with store._write() as txn:   # a companion seat's name is no person
+                remember_players(txn, [n for i, n in enumerate(json.loads(settings).get("names") or [])
+                                       if i not in session.companions])
             with store._write() as txn:
                 plays = plays_of(txn, session_id, session)
                 sync(txn, session_id, plays)

@@ -231,8 +231,10 @@ class Store:
             self._local.db = None
 
     # ----------------------------------------------------------------- sessions
-    def create_session(self, game: str, settings: dict[str, Any]) -> tuple[str, str]:
-        """Insert a new session; return its id and join code."""
+    def create_session(self, game: str, settings: dict[str, Any],
+                       people: list[str] | None = None) -> tuple[str, str]:
+        """Insert a new session; return its id and join code. ``people``: the names to remember as
+        players (default: every seat's; a companion seat's name is no person)."""
         session_id = uuid.uuid4().hex[:12]
         for _ in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -240,7 +242,7 @@ class Store:
                 with self._write() as db:
                     db.execute("INSERT INTO sessions (id, code, game, settings, created) VALUES (?,?,?,?,?)",
                                (session_id, code, game, json.dumps(settings), time.time()))
-                    remember_players(db, settings.get("names") or [])
+                    remember_players(db, settings.get("names") or [] if people is None else people)
                 return session_id, code
             except sqlite3.IntegrityError:
                 continue   # the code is taken: draw another
@@ -463,6 +465,16 @@ class Store:
 def _digest(token: str) -> str:
     """What the store keeps of a phone token: its SHA-256 (a stolen database gives no tokens)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+LOCATION_LIMIT = 80
+"""Characters a location's name keeps ("Café Meeple, Shibuya, upstairs room")."""
+
+
+def clean_location(text: Any) -> str | None:
+    """A location's name as stored (control characters out, spaces made one, at most
+    ``LOCATION_LIMIT`` characters); None for no name."""
+    return clean_text(str(text), LOCATION_LIMIT) or None if text else None
 
 
 PLACEHOLDER_NAME = re.compile(r"P\d+")

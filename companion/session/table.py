@@ -25,7 +25,7 @@ from companion.games import game_class
 from companion.i18n import N_, Text, both
 from companion.players import LEVELS
 from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
-from companion.session.store import SessionError, StaleVersion, Store, clean_text
+from companion.session.store import SessionError, StaleVersion, Store, clean_location, clean_text
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
 
@@ -470,6 +470,7 @@ class TableSession:
         self.seats: list[Any] | None = settings.get("seats")
         self.rounds: int | None = settings.get("rounds")
         self.target: int | None = settings.get("target")
+        self.location: str | None = settings.get("location")   # where the table is (the history's plays)
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
         self._catch_up()
@@ -478,8 +479,11 @@ class TableSession:
     @classmethod
     def create(cls, store: Store, game_id: str, players: int, options: Mapping[str, Any] | None = None,
                names: Sequence[str] | None = None, seats: Sequence[Any] | None = None,
-               rounds: int | None = None, target: int | None = None) -> "TableSession":
-        """A new session (persisted); bad settings raise ``GameError`` and store nothing."""
+               rounds: int | None = None, target: int | None = None,
+               companions: Mapping[int, str] | None = None, location: str | None = None) -> "TableSession":
+        """A new session (persisted); bad settings raise ``GameError`` and store nothing.
+        ``companions``: the seats the companion plays (seat → level); ``location``: where the table is
+        (its plays carry it into the history)."""
         cls_ = game_class(game_id)
         options = adapter(game_id).session_options(dict(options or {}))
         options = cls_.validate_options(options, players) if isinstance(players, int) else options
@@ -498,8 +502,16 @@ class TableSession:
                                          value=value))
         settings = {"players": players, "options": options, "names": [n.strip() for n in names],
                     "seats": list(seats) if seats is not None else None, "rounds": rounds, "target": target}
-        session_id, _ = store.create_session(game_id, settings)
-        return cls.open(store, session_id)
+        if clean_location(location):
+            settings["location"] = clean_location(location)
+        companions = dict(companions or {})
+        # a companion seat is no person, whatever the host named it: never a known player
+        people = [n.strip() for i, n in enumerate(names) if i not in companions]
+        session_id, _ = store.create_session(game_id, settings, people=people)
+        session = cls.open(store, session_id)
+        if companions:
+            session.set_companions(companions)
+        return session
 
     @classmethod
     def open(cls, store: Store, session_id: str) -> "TableSession":

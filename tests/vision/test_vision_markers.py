@@ -207,3 +207,27 @@ def test_the_code_lookup_names_what_the_nearest_code_within_one_bit_names():
     assert np.array_equal(found, distance.min(axis=1) <= 1)
     assert np.array_equal(_CODE_INDEX[at][found], distance.argmin(axis=1)[found])
     assert np.array_equal(_CODE_EXACT[at][found], distance.min(axis=1)[found] == 0)
+
+
+def test_only_specks_go_before_the_contours_and_every_long_outline_stays():
+    """_without_specks drops blobs that fit a 3 x 3 square with an empty ring round them, nothing
+    else: a marker-sized square, a blob inside a card's hole, a speck touching a stroke stay."""
+    from vision.reading.markers import _without_specks
+    binary = np.zeros((80, 120), np.uint8)
+    cv2.rectangle(binary, (10, 10), (40, 40), 255, 2)              # a square's outline with a hole
+    binary[24:27, 24:27] = 255                                       # a speck inside its hole
+    cv2.rectangle(binary, (60, 10), (90, 40), 255, -1)               # a filled square
+    binary[50, 5], binary[60:62, 70:73] = 255, 255                   # lone specks on the cloth
+    binary[45:47, 60:63] = 255                                       # 3 px wide, ring not empty:
+    binary[47, 63] = 255                                             # it joins a 4th px outside
+    binary[70, 100:115] = 255                                        # a stroke longer than 3 px
+    out = _without_specks(binary)
+    gone = (binary > 0) & (out == 0)
+    assert gone[24:27, 24:27].all() and gone[50, 5] and gone[60:62, 70:73].all()
+    assert gone.sum() == 9 + 1 + 6                                   # the three specks, no more
+    assert (out[45:48, 60:64] == binary[45:48, 60:64]).all() and (out[70] == binary[70]).all()
+
+    def outlines(b):
+        contours, hierarchy = cv2.findContours(b, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        return sorted((c.tobytes(), int(h[3] < 0)) for c, h in zip(contours, hierarchy[0]) if len(c) >= 12)
+    assert outlines(out) == outlines(binary) and len(outlines(binary)) == 4

@@ -187,12 +187,28 @@ def test_a_tablet_picture_seen_coarse_is_a_screen_with_colour_index_fields():
     marker alone, placed on the table plane beside the picture's bezel). The white is now the QR's
     quiet zone, and every copy of a screen's card is the screen (the wheel table of the conditions
     bench, `tablet screen` at 1.2 px/mm: 3 cards from a screen before these two changes)."""
-    view = bench.View("wheel", 1.2, seed=1, conditions=bench.conditions()["tablet screen"])
-    states = game_states("wheel", seed=1)
-    placed = placements("wheel", states[int(0.5 * (len(states) - 1))], seed=0)
+    assert_told_as_screen("wheel", 1.2, 1, "tablet screen")
+
+
+@pytest.mark.parametrize("screen", ["phone screen night", "tablet screen"])
+def test_a_dim_screen_at_1_0_px_per_mm_is_a_screen(screen):
+    """At 1.0 px/mm a dim screen's lifted black (a night-mode phone, a tablet's app: ~30 grey),
+    blurred into the picture's edge, sat just above 0.2 of the picture's white (0.20–0.23 on one or
+    two sides): the picture was framed on 1–2 sides, and the Spartacus table of the conditions bench
+    read the screen's card as a card on the table (`phone screen night` and `tablet screen`, 1.0 px/mm,
+    one wrong read each). At 0.25 of the white it is framed on ≥ 3."""
+    assert_told_as_screen("spartacus", 1.0, 3, screen)
+
+
+def assert_told_as_screen(game: str, scale: float, seed: int, condition: str) -> None:
+    """The conditions bench's table of ``game`` (mid-game, 3 still frames) with ``condition``'s
+    screen: its picture is never a card on the table, and is told as a screen."""
+    view = bench.View(game, scale, seed=seed, conditions=bench.conditions()[condition])
+    states = game_states(game, seed=1)
+    placed = placements(game, states[int(0.5 * (len(states) - 1))], seed=0)
     shots = [synthetic.render_frame(view.cam, placed, i) for i in range(3)]
     picture = shots[0].screen.card_id
-    p = Pipeline("wheel", bench.GAME_PLAYERS["wheel"], layout=view.layout)
+    p = Pipeline(game, bench.GAME_PLAYERS[game], layout=view.layout)
     p.calibration = Calibration(np.linalg.inv(view.cam.homography), (), 0.0, view.cam.k)
     told = []
     for s in shots:

@@ -167,3 +167,29 @@ def test_a_filter_that_matches_no_play_says_so_not_no_plays_yet(client):  # noqa
         html = client.get(f"/history?from=1990-01-01&to=1990-01-02&lang={lang}").get_data(as_text=True)
         assert 'id="play-count">0<' in html and said in html and wrong not in html
         assert 'id="filter-clear"' in html
+
+
+def test_the_player_and_game_pages_follow_the_history_page_s_dates_and_location(client):  # noqa: F811
+    """The History page's dates and location go with its links to a player's, a game's and the
+    overview page, which count only those plays, say so, and offer every play back."""
+    store = client.application.extensions["tables"].store
+    if "Café Meeple" not in query.locations(store):
+        imported(client)
+    feb = "from=2026-02-01&to=2026-02-28"
+    html = client.get(f"/history?{feb}&lang=en").get_data(as_text=True)
+    links = re.findall(r'href="(/history/(?:player|game/|overview)[^"]*)"', html)
+    assert len(links) >= 3 and all("from=2026-02-01" in u and "to=2026-02-28" in u for u in links)
+    ann = client.get(f"/history/player?name=Ann&{feb}&lang=en").get_data(as_text=True)
+    assert 'id="player-plays">2<' in ann and 'id="player-wins">1<' in ann    # t3 lost, t4 a draw
+    assert 'id="scope"' in ann and "from 2026-02-01" in ann and 'id="scope-off" href="/history/player?name=Ann' in ann
+    assert re.search(r'href="/history\?[^"]*from=2026-02-01', ann)          # back to the same History page
+    whole = client.get("/history/player?name=Ann&lang=en").get_data(as_text=True)
+    assert 'id="player-plays">2<' not in whole and 'id="scope"' not in whole
+    cafe = client.get("/history/player?name=Ann&location=caf%C3%A9+meeple&lang=ja").get_data(as_text=True)
+    assert 'id="player-plays">1<' in cafe and "すべての日付と場所" in cafe and "場所 caf" in cafe
+    game = client.get(f"/history/game/spartacus?{feb}&lang=en").get_data(as_text=True)
+    assert 'id="ov-plays">1<' in game and 'id="scope"' in game
+    assert 'id="ov-plays">1<' not in client.get("/history/game/spartacus?lang=en").get_data(as_text=True)
+    overview = client.get(f"/history/overview?{feb}&lang=en").get_data(as_text=True)
+    assert 'id="ov-plays">2<' in overview
+    assert client.get("/history/player?name=Ann&from=2026-13-40").status_code == 400   # refused as on History

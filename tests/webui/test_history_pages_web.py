@@ -168,11 +168,23 @@ def test_the_web_restores_its_own_json_backup(client, tmp_path):
     assert query.plays(store) == []
     token = csrf(fresh)
     html = upload(fresh, token, backup).get_data(as_text=True)
-    assert "This backup holds 6 plays and 3 players" in html and query.plays(store) == []   # a preview first
+    assert "This backup holds 6 recorded plays and 3 players" in html and query.plays(store) == []   # a preview first
     pending = re.search(r'name="token" value="([^"]+)"', html).group(1)
     r = fresh.post("/history/import?lang=en", data={"csrf": token, "token": pending})
     assert r.status_code == 303 and "Backup restored: 6 plays" in fresh.get(r.headers["Location"]).get_data(as_text=True)
     assert sorted(p.id for p in query.plays(store)) == sorted(p.id for p in query.plays(client.application.extensions["tables"].store))
+
+
+def test_the_import_page_counts_one_and_many_as_each_language_does(client):
+    """Issue 23 point 10: "1 play of another game left out", not "1 plays" (and one form in Japanese)."""
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    ours = {g["id"] for g in data["games"] if g["name"] in ("Catan",)}
+    data["plays"] = [p for p in data["plays"] if p["gameRefId"] not in ours]     # Azul's one play is left
+    token = csrf(client)
+    en = upload(client, token, json.dumps(data).encode()).get_data(as_text=True)
+    assert "1 play of another game left out (Azul 1)" in en and "1 plays" not in en
+    ja = upload(client, token, json.dumps(data).encode(), lang="ja").get_data(as_text=True)
+    assert "1件の他のゲームのプレイは読み込みません" in ja
 
 
 def test_a_large_export_is_read_and_a_bad_file_is_refused_changing_nothing(client):

@@ -375,3 +375,26 @@ def test_a_prompt_asks_in_words_in_the_phones_language(server, browser):
     assert not page.query_selector(".prompt")
     assert not page.errors
     ctx.close()
+
+
+def test_the_host_page_of_a_table_without_camera_logs_no_404(server, browser):
+    """No camera watches the table: the host page's set-up check is answered quietly (200,
+    ``{"camera": null}``), polled slowly, its box stays hidden; the page's icon is served; nothing
+    the page loads answers 4xx (the console shows no 404)."""
+    table = _create(server, "hills", 2, ["Ann", "Ben"])
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    host = ctx.new_page()
+    failed: list[str] = []
+    checks: list[int] = []
+    host.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    host.on("response", lambda r: checks.append(r.status) if "/camera/check" in r.url else None)
+    with host.expect_response(lambda r: "/camera/check" in r.url) as first:
+        host.goto(server.url + table["host_url"] + "?token=" + table["host_token"])
+    assert first.value.status == 200 and first.value.json() == {"camera": None}
+    host.wait_for_timeout(2500)   # the check of a table with a camera comes every 2 s; without, 8 s
+    assert checks == [200] and host.is_hidden("#camcheck")
+    icon = host.evaluate("fetch(document.querySelector('link[rel=icon]').href)"
+                         ".then(r => [r.status, r.headers.get('content-type')])")
+    assert icon == [200, "image/vnd.microsoft.icon"]
+    assert failed == []
+    ctx.close()

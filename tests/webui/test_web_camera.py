@@ -55,7 +55,9 @@ def test_phone_frames_go_through_the_pipeline_to_a_move(app, wheel_frames):
     frames, shown = wheel_frames
     tables, s, host = _table(app)
     client = app.test_client()
-    assert client.get(f"/api/tables/{s.id}/camera/check", headers={"X-Table-Token": host}).status_code == 404
+    quiet = client.get(f"/api/tables/{s.id}/camera/check", headers={"X-Table-Token": host})
+    assert quiet.status_code == 200 and quiet.get_json() == {"camera": None}   # no camera yet: no 404
+    assert quiet.headers["Cache-Control"] == "no-store"
     for i in range(12):
         r = _post(client, s.id, frames[i % len(frames)], host)
         assert r.status_code == 202, r.get_json()

@@ -20,11 +20,12 @@ def client(tmp_path_factory):
     return app.test_client()
 
 
-def host_table(client, game: str, players: int, companions: dict[int, str], names: str = "") -> dict:
+def host_table(client, game: str, players: int, companions: dict[int, str], names: str = "",
+               location: str = "") -> dict:
     """Create a table with the host page's form, companion seats included; its id and host cookie."""
     page = client.get("/host").get_data(as_text=True)
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-    form = {"csrf": csrf, "game": game, "players": str(players), "names": names}
+    form = {"csrf": csrf, "game": game, "players": str(players), "names": names, "location": location}
     form.update({f"companion_{seat}": level for seat, level in companions.items()})
     r = client.post("/host", data=form)
     assert r.status_code == 302, r.get_data(as_text=True)[:500]
@@ -187,3 +188,38 @@ def test_a_phone_cannot_take_the_companions_seat(client):
     admin = host.split('id="seat-admin"')[1].split("</details>")[0]
     assert "Ben</td>" in admin and "Companion: beginner" in admin
     assert 'data-seat="1">→' not in admin and 'data-seat="0">→ Ann' in admin
+
+
+def test_a_named_companion_seat_never_becomes_a_player_and_the_location_carries_on(tmp_path):
+    """The host names the companion's seat "Ben" and says where the table is: Ben is no known player
+    (History's player list, the form's suggestions), not after a rematch either (the companion keeps
+    its seat); both plays carry the location, which the next new-table form suggests."""
+    from companion.history import query
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann, Ben", location="  Café   Meeple ")
+    store = Store(client.application.config["DB"])
+    tap_through(TableSession.open(store, table["id"]), 3)
+    assert state(client, table, table["host_token"])["is_over"]   # the server's table catches up
+    r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
+    assert r.status_code == 302
+    new_id = r.headers["Location"].rsplit("/", 1)[-1].split("?")[0]
+    again = TableSession.open(store, new_id)
+    assert again.companions == {1: "good"} and again.location == "Café Meeple"
+    tap_through(again, 4)
+    assert query.known_players(store) == ["Ann"]
+    plays = query.read_plays(store._db(), "", ())
+    assert [p.location for p in plays] == ["Café Meeple", "Café Meeple"]
+    assert all(p.seats[1].companion == "good" and p.seats[1].player is None for p in plays)
+    history = client.get("/history?lang=en").get_data(as_text=True)
+    players = history.split('name="player"')[1].split("</select>")[0]
+    assert "Ann" in players and "Ben" not in players and "Companion" not in players
+    assert "Ben (companion, good)" in history
+    csrf = re.search(r'name="csrf" value="([^"]+)"', history).group(1)   # a rematch from a play of the history
+    r = client.post("/history/rematch", data={"play": plays[0].id, "csrf": csrf})
+    third = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
+    assert third.companions == {1: "good"} and third.location == "Café Meeple" and third.id != again.id
+    form = client.get("/host?lang=ja").get_data(as_text=True)
+    assert 'list="known-locations"' in form and '<option value="Café Meeple">' in form
+    assert "テーブルの場所" in form and 'data-name="Ben"' not in form

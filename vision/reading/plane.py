@@ -16,8 +16,8 @@ pipeline has:
   the card at its printed size): a picture on a screen is *framed in dark* — the phone's bezel and
   the app around the picture — on every side, while its inside is the picture's paper. A side is
   framed when ≥ ``SIDE_DARK`` of the points 1–5 mm outside the card's edge (``RING_MM``) are darker
-  than ``DARK_SHARE_OF_WHITE`` of the card's own white, and under half of the strip 6 mm inside
-  it (``INNER_MM``) is; a screen's picture is framed on ≥ 3 sides, measured in the plane of the
+  than ``DARK_SHARE_OF_WHITE`` of the card's own white (``COARSE_DARK_SHARE`` under 1.1 px/mm), and
+  under half of the strip 6 mm inside it (``INNER_MM``) is; a screen's picture is framed on ≥ 3 sides, measured in the plane of the
   card's own read points (``_own_plane``: a tilted tablet is not the table). It does not depend on colour or
   brightness: the dark is measured against the picture's own white, so a warm night-mode screen
   dimmed below paper is framed as a bright one is (the same frames in grey give the same answer).
@@ -85,6 +85,16 @@ Prussia card (its dark checked frame printed to the edge) lying on brown wood wa
 6 cards of one whole Prussia game taken for screens, 46 of 66 still tables read
 (``companion bench vision --part games --games prussia``); at 0.2 66 of 66, and the four screens'
 conditions unchanged (0 from a screen at 1.2–2.0 px/mm, the same cards identified)."""
+
+COARSE_DARK_SHARE = 0.25
+"""...and under this share for a card seen coarser than ``COARSE_PX_PER_MM``: there the 1 mm ring is
+one pixel from the picture's edge, and the blur lifts a dim screen's black (~30 grey: a night-mode
+phone, a tablet's app) to 0.20–0.24 of its white, so at 0.2 five screens of the conditions bench
+were read as cards at 1.0 px/mm (0 at 0.25). Not at every scale: at 0.25 throughout, 4 real cards of
+the surfaces bench were taken for screens at 1.4–2.0 px/mm (docs/figures.md, "screens at 1.0 px/mm")."""
+
+COARSE_PX_PER_MM = 1.1
+"""A card seen at fewer px per mm than this (its outline's area over its printed area) is coarse."""
 
 SIDE_DARK = 0.6
 """A side is *framed* when at least this share of its outer samples is dark and under half of its
@@ -218,7 +228,10 @@ def _framed(sightings: list[Sighting], frame: np.ndarray) -> np.ndarray:
     xs, ys = np.round(px[..., 0]).astype(np.int64).clip(0, w - 1), np.round(px[..., 1]).astype(np.int64).clip(0, h - 1)
     values = grey[ys, xs].astype(np.float64)
     white = _ranked(values[:, EDGE:], ok[:, EDGE:], 0.9, 255.0)
-    dark = (values[:, :EDGE] < DARK_SHARE_OF_WHITE * white[:, None]).reshape(len(sightings), -1, 4, 12)
+    outline = np.array([cv2.contourArea(s.outline_px().astype(np.float32)) / (s.size_mm[0] * s.size_mm[1])
+                        for s in sightings])                                          # px² per mm²
+    share = np.where(outline < COARSE_PX_PER_MM ** 2, COARSE_DARK_SHARE, DARK_SHARE_OF_WHITE)
+    dark = (values[:, :EDGE] < (share * white)[:, None]).reshape(len(sightings), -1, 4, 12)
     seen = ok[:, :EDGE].reshape(len(sightings), -1, 4, 12)                            # (n, ring, side, 12)
     rings = len(RING_MM)
     outer_dark = (dark[:, :rings] & seen[:, :rings]).any(axis=1)                      # (n, side, 12)

@@ -54,7 +54,8 @@ def _int_field(body: dict[str, Any], name: str, *, required: bool = False,
 
 
 def create_table(body: dict[str, Any]) -> Any:
-    """Create a table from a form or JSON body (game, players, names, options, rounds, target)."""
+    """Create a table from a form or JSON body (game, players, names, options, rounds, target,
+    companions, location)."""
     game = body.get("game")
     if game not in GAME_IDS:
         fail(400, both("Unknown game {game!r}: choose one of {games}.", game=game, games=", ".join(GAME_IDS)))
@@ -89,14 +90,15 @@ def create_table(body: dict[str, Any]) -> Any:
         options = dict(options, hidden_values=False)
     rounds = _int_field(body, "rounds")
     target = _int_field(body, "target")
+    location = body.get("location")
+    if location is not None and not isinstance(location, str):
+        fail(400, both("\"location\" must be a text such as \"Café Meeple\"."))
     wait = guard.limit("create").wait(guard.client())
     if wait:
         too_many(wait, both("Too many new tables from this address"))
     try:
         s = tables().create(game, players, names=names, options=options, rounds=rounds,
-                            target=target)
-        if companions:
-            s.set_companions(companions)
+                            target=target, companions=companions, location=location)
     except (GameError, session_module().SessionError) as err:
         refuse(400, err)
     guard.table_created(s.id)

@@ -157,11 +157,17 @@ def _source(worker: Any) -> dict[str, Any]:
 
 @bp.get("/api/tables/<table_id>/camera/check")
 def check_json(table_id: str) -> Response:
-    """The camera set-up check as JSON: the next step and warnings (in ``?lang=``), the figures."""
+    """The camera set-up check as JSON: the next step and warnings (in ``?lang=``), the figures;
+    ``{"camera": null}`` while no camera watches the table."""
     get_session(table_id)
     _camera_or_host(table_id)
+    if cameras(current_app).get(table_id) is None:
+        # no camera yet: a quiet answer the host page polls slowly (no 404 in its console)
+        resp = jsonify({"camera": None})
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
     worker, result, _ = _check(table_id)
-    resp = jsonify({**result.to_json(lang()), **_source(worker),
+    resp = jsonify({**result.to_json(lang()), **_source(worker), "camera": True,
                     "image": url_for("camera.check_image", table_id=table_id)})
     resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -174,11 +174,12 @@ class Tables:
 
     # ------------------------------------------------------------------ sessions
     def create(self, game: str, players: int, *, names: list[str], options: dict[str, Any],
-               rounds: int | None = None, target: int | None = None) -> Any:
-        """A new persisted table session."""
+               rounds: int | None = None, target: int | None = None,
+               companions: dict[int, str] | None = None, location: str | None = None) -> Any:
+        """A new persisted table session (``companions``: seat → level; ``location``: where it is)."""
         session = _session_module()
         s = session.TableSession.create(self.store, game, players, options=options, names=names,
-                                        rounds=rounds, target=target)
+                                        rounds=rounds, target=target, companions=companions, location=location)
         with self._guard:
             self._open[s.id] = s
             self._locks[s.id] = threading.RLock()

@@ -8,6 +8,7 @@ hold join cookies, which do not open it.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime
 from urllib.parse import urlsplit
 from typing import Any, NoReturn
@@ -40,18 +41,25 @@ CHART_PLAYS = 30
 
 @bp.record_once
 def _install(state: Any) -> None:
-    """Template helpers: ``when`` (a human date), ``known_players()``, ``rematch_of(table id)``."""
+    """Template helpers: ``when`` (a human date), ``known_players()``, ``known_locations()``,
+    ``rematch_of(table id)``."""
     env = state.app.jinja_env
     env.filters["when"] = lambda value, language="en", clock=True: dates.human(value, language, clock=clock)
     env.filters["duration"] = lambda seconds, language="en": dates.duration(seconds, language)
     env.filters["clock"] = lambda value: dates.instant(value).strftime("%H:%M")
-    env.globals.update(known_players=known_players, rematch_of=rematch_of)
+    env.globals.update(known_players=known_players, known_locations=known_locations, rematch_of=rematch_of,
+                       scoped_url=scoped_url, unscoped_url=unscoped_url)
 
 
 def allowed() -> bool:
     """True for the owner (this computer, or the browser it paired: ``webui.core.owner``); a
     table's host cookie opens that table, not the history."""
     return is_owner()
+
+
+def known_locations() -> list[str]:
+    """The locations of the history for the create form's suggestions (the host's records: host only)."""
+    return query.locations(tables().store) if allowed() else []
 
 
 def known_players() -> list[str]:
@@ -74,6 +82,27 @@ FILTER_ARGS = ("game", "player", "location", "from", "to")
 """The page's filter in its address (the export and "Show all plays" keep it)."""
 
 
+SCOPE_ARGS = ("location", "from", "to")
+"""The part of the filter the player, game and overview pages follow (where and when)."""
+
+
+def scope_args() -> dict[str, str]:
+    """The request's location and dates, as the History page's address gives them."""
+    return {k: v for k, v in request.args.items() if k in SCOPE_ARGS and v.strip()}
+
+
+def scoped_url(endpoint: str, **values: Any) -> str:
+    """``url_for`` that keeps the page's location and dates (the History page's filter follows
+    the links to a player's, a game's and the overview page, and back)."""
+    return url_for(endpoint, **{**scope_args(), **values})
+
+
+def unscoped_url() -> str:
+    """This page's address without the location and dates (its "All dates and places" link)."""
+    rest = {k: v for k, v in request.args.items() if k not in SCOPE_ARGS}
+    return url_for(request.endpoint or "history.page", **(request.view_args or {}), **rest)
+
+
 def _filter() -> query.Filter:
     game = request.args.get("game") or None
     player = (request.args.get("player") or "").strip() or None
@@ -85,6 +114,15 @@ def _filter() -> query.Filter:
                             dates.day_bounds(until, end=True) if until else None, location)
     except ValueError as err:
         raise exchange.HistoryError(str(err)) from None
+
+
+def _scope() -> query.Filter:
+    """The History page's location and dates only (a bad date is refused as there)."""
+    try:
+        which = _filter()
+    except exchange.HistoryError as err:
+        _bad_dates(err)
+    return query.Filter(since=which.since, until=which.until, location=which.location)
 
 
 def title(game: str, language: str) -> str:
@@ -238,6 +276,7 @@ def rematch() -> Any:
         game, names, options = s.game_id, list(s.names), dict(s.options)
         options["start_player"] = (s.game.options.get("start_player", 0) + 1) % s.players
         rounds, target = s.rounds, s.target
+        companions, location = s.companions, s.location
     elif play_id:
         if not allowed():
             _refuse()
@@ -248,12 +287,16 @@ def rematch() -> Any:
         game, names, options = play.game, play.names, dict(play.options)
         options["start_player"] = (options.get("start_player", 0) + 1) % len(names)
         rounds = target = None
+        companions = {seat.seat: seat.companion for seat in play.seats if seat.companion}
+        location = play.location
     else:
         raise ApiError(400, both("Say which table or play to rematch."))
     wait = limit("create").wait(client())   # a rematch is a new table like any other
     if wait:
         too_many(wait, both("Too many new tables from this address"))
-    new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target)
+    # the companion keeps its seats and the table its place: neither becomes a person or is lost
+    new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target,
+                          companions=companions, location=location)
     table_created(new.id)
     if table_id:   # every phone follows in the seat it held, with the token it has (no new code)
         tables().store.copy_phones(table_id, new.id)
@@ -324,11 +367,12 @@ def player() -> Any:
     language = _host_only()
     name = (request.args.get("name") or "").strip()
     store = tables().store
-    everything = query.plays(store)
+    everything = query.plays(store, _scope())
     summary = query.player_summary(everything, name) if name else None
     if summary is None:
         raise ApiError(404, both("No plays of {name!r}.", name=name))
-    mine_colour = person_colours(everything).get(summary.name, PALETTE[1])   # as on the History page
+    # as on the History page: the colours of every play, whatever the filter
+    mine_colour = person_colours(query.plays(store)).get(summary.name, PALETTE[1])
     charts = []   # one small chart a game: scores of different games do not share a scale
     for game in sorted(summary.scores, key=lambda g: -len(summary.scores[g])):
         window = max(0, len(summary.scores[game]) - CHART_PLAYS)
@@ -342,23 +386,23 @@ def player() -> Any:
     recent = [p for p in everything if any(s.person and s.person.casefold() == key for s in p.seats)][-10:]
     return render_template("history_player.html", lang=language, p=summary, charts=charts, title=title,
                            recent=list(reversed(recent)), counted=counted, seat_label=seat_label,
-                           level_words=level_words)
+                           level_words=level_words, scope=scope_args())
 
 
 def _overview_page(game: str | None) -> Any:
     language = _host_only()
     store = tables().store
-    plays = query.plays(store, query.Filter(game=game))
+    plays = query.plays(store, replace(_scope(), game=game))
     o = query.overview(plays)
     most = max((n for _, n in o.per_game), default=1)
     per_game = bar_rows([(title(g, language), n / most, counted(n, "play", language)) for g, n in o.per_game],
                         label=t("Plays per game", language),
                         colours=[PALETTE[GAME_IDS.index(g) % len(PALETTE)] for g, _ in o.per_game])
-    colour = person_colours(plays)
+    colour = person_colours(query.plays(store, query.Filter(game=game)))   # whatever the filter
     section = _game_section(plays, game, language, colour) if game and plays else None
     return render_template("history_overview.html", lang=language, o=o, game=game, title=title,
                            months=month_chart(o.per_month, language), per_game=per_game, section=section,
-                           counted=counted, played_games=query.games_stored(store))
+                           counted=counted, played_games=query.games_stored(store), scope=scope_args())
 
 
 @bp.get("/history/overview")

@@ -39,7 +39,7 @@ def create() -> Any:
                                        "and create the table from there."))
     body: dict[str, Any] = {"game": form.get("game"), "players": form.get("players"),
                             "names": form.get("names", ""), "rounds": form.get("rounds"),
-                            "target": form.get("target")}
+                            "target": form.get("target"), "location": form.get("location")}
     options: dict[str, Any] = {}
     for key, value in form.items():
         if key.startswith("opt_") and value != "":

@@ -31,7 +31,7 @@
         if (!r.ok) { box.hidden = true; return null; }
         return r.json();
       }).then(function (j) {
-        if (!j) return;
+        if (!j || !j.camera) { box.hidden = true; return; }   /* {"camera": null}: none watches yet */
         next = CHECK_EVERY_MS;
         box.hidden = false;
         showCheck(j, document.getElementById("camcheck-next"), document.getElementById("camcheck-warnings"));
@@ -127,7 +127,7 @@
     fetch(d.check, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
       return r.ok ? r.json() : null;
     }).then(function (j) {
-      if (j) showCheck(j, document.getElementById("cam-next"), document.getElementById("cam-warnings"));
+      if (j && j.camera) showCheck(j, document.getElementById("cam-next"), document.getElementById("cam-warnings"));
     }).catch(function () {});
   }
 
