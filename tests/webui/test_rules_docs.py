@@ -98,7 +98,8 @@ def _user_facing_texts() -> dict[str, str]:
              # messages, help and refusals are written in the code: none may cite a file a clone lacks
              *sorted((ROOT / "companion").rglob("*.py")), *sorted((ROOT / "webui").rglob("*.py")),
              *sorted((ROOT / "printables").rglob("*.py")), *sorted((ROOT / "vision").rglob("*.py"))]
-    texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in files if p.suffix != ".png"}
+    pictures = {".png", ".ico", ".jpg"}   # binary images: no words a user could follow to a file
+    texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in files if p.suffix not in pictures}
     parser = build_parser()
     texts["companion --help"] = parser.format_help()
     for action in parser._actions:
