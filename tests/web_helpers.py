@@ -140,3 +140,15 @@ class Live:
         status, st = self.json("GET", f"/api/tables/{table['id']}/state", token=token)
         assert status == 200, st
         return st
+
+
+def take_events(buf: bytes) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The whole events at the start of a server-sent stream's bytes, as (event, data), and the
+    bytes left over (an event not yet complete)."""
+    events = []
+    while b"\n\n" in buf:
+        block, buf = buf.split(b"\n\n", 1)
+        lines = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line)
+        if b"event" in lines:
+            events.append((lines[b"event"], lines.get(b"data", b"")))
+    return events, buf

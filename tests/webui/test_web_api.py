@@ -10,7 +10,7 @@ import time
 import pytest
 
 from companion.engine import CHANCE
-from tests.web_helpers import NAMES, PLAYERS, make_app, new_table, seat_phone, state, step
+from tests.web_helpers import NAMES, PLAYERS, make_app, new_table, seat_phone, state, step, take_events
 from webui.core.server import RunningServer
 
 
@@ -473,12 +473,8 @@ def _read_events(resp, until, timeout):
         chunk = resp.read1(4096) if hasattr(resp, "read1") else resp.read(1)
         if not chunk:
             break
-        buf += chunk
-        while b"\n\n" in buf:
-            block, buf = buf.split(b"\n\n", 1)
-            lines = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line)
-            if lines.get(b"event") == b"version":
-                got.append(int(lines[b"data"]))
+        events, buf = take_events(buf + chunk)
+        got += [int(data) for kind, data in events if kind == b"version"]
     return got
 
 

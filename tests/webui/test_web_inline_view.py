@@ -9,7 +9,7 @@ import random
 import threading
 import time
 
-from tests.web_helpers import make_app, new_table, seat_phone, step
+from tests.web_helpers import make_app, new_table, seat_phone, step, take_events
 from webui.core.server import RunningServer
 
 
@@ -20,16 +20,12 @@ def _events(resp, until: int, timeout: float = 10) -> list[tuple[str, str]]:
         chunk = resp.read1(65536)
         if not chunk:
             break
-        buf += chunk
-        while b"\n\n" in buf:
-            block, buf = buf.split(b"\n\n", 1)
-            lines = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line)
-            if b"event" in lines:
-                kind, data = lines[b"event"].decode(), lines[b"data"].decode("utf-8")
-                got.append((kind, data))
-                version = json.loads(data)["version"] if kind == "view" else int(data)
-                if version >= until:
-                    return got
+        events, buf = take_events(buf + chunk)
+        for kind, data in ((k.decode(), d.decode("utf-8")) for k, d in events):
+            got.append((kind, data))
+            version = json.loads(data)["version"] if kind == "view" else int(data)
+            if version >= until:
+                return got
     return got
 
 
