@@ -6,6 +6,8 @@ Marker and QR positions come from the catalogue, so vision finds them where they
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
@@ -176,6 +178,46 @@ def _underline_6_9(c: Canvas, value: str, x: float, size: float, ink: Color, y: 
         c.rect(x + size * 0.04, y, text_width(value, size) - size * 0.08, 0.7, stroke=0, fill=1)
 
 
+VALUE_KINDS = ("number", "pairs", "seat", "hill")
+"""Cards whose index is a value, its colour's symbol (a hill's own) and the colour's name."""
+
+
+@dataclass(frozen=True)
+class ValueIndex:
+    """Where a value card's index strip puts its parts (mm from the card's top-left; sizes in pt)."""
+
+    value_y: float
+    value_pt: tuple[float, float]   # one digit, two digits
+    value_gap: float                # the value ends this far left of the symbol's centre
+    underline_y: float              # a lone 6 or 9's underline
+    symbol_y: float
+    symbol_mm: float
+    label_y: float
+
+
+PLAIN_VALUE = ValueIndex(16.6, (17, 15), 5, 17.3, 8.3, 8.2, 17.6)
+"""The white index strip (``--faces plain``)."""
+COLOUR_VALUE = ValueIndex(15.6, (16.5, 13.5), 4.2, 16.3, 8.2, 7.0, 17.2)
+"""The colour field, which leaves room for the game's emblem (``--faces colour``)."""
+
+
+def _value_index(c: Canvas, card: cat.Card, ink: Color, x: float, sym_x: float, label_x: float,
+                 at: ValueIndex) -> None:
+    """The value large at ``x``, its colour's symbol at ``sym_x`` and the colour's name under it
+    (centred on ``label_x``, pushed left of the safe line if long; never smaller than a player reads)."""
+    value = str(card.deck if card.kind == "seat" else card.value)
+    size = at.value_pt[0] if len(value) == 1 else at.value_pt[1]
+    text(c, value, x, at.value_y, size, colour=ink, max_width=sym_x - at.value_gap - x)
+    _underline_6_9(c, value, x, size, ink, at.underline_y)
+    shape = "hill" if card.kind == "hill" else cat.COLOURS[card.colour].symbol
+    _fill(c, ink)
+    draw_symbol(c, shape, sym_x, at.symbol_y, at.symbol_mm)
+    label = _index_label(card)
+    size = 2.8
+    half = text_width(label, size) / 2
+    text(c, label, min(label_x, CW - SAFE_MM - 0.3 - half), at.label_y, size, anchor="centre", colour=ink)
+
+
 FACES = {"plain": "white index strips (the default)", "colour": "index strips as colour fields"}
 """The face designs: ``--faces plain`` (white index strips, what the camera is measured on) or
 ``--faces colour`` (colour fields in the card's colour: prettier, and reads a little worse from a
@@ -221,19 +263,8 @@ def _plain_index(c: Canvas, card: cat.Card) -> None:
     style = style_of(card.id)
     x, right = INDEX_X, EMBLEM_X - EMBLEM_MM / 2 - 1.0
     sym_x = right - 4.5
-    if card.kind in ("number", "pairs", "seat", "hill"):
-        value = str(card.deck if card.kind == "seat" else card.value)
-        size = 17 if len(value) == 1 else 15
-        text(c, value, x, 16.6, size, colour=ink, max_width=sym_x - 5 - x)
-        _underline_6_9(c, value, x, size, ink)
-        shape = "hill" if card.kind == "hill" else cat.COLOURS[card.colour].symbol
-        _fill(c, ink)
-        draw_symbol(c, shape, sym_x, 8.3, 8.2)
-        label = _index_label(card)
-        # under the symbol, pushed left of the safe line if long; never smaller than a player reads
-        size = 2.8
-        half = text_width(label, size) / 2
-        text(c, label, min(sym_x, CW - SAFE_MM - 0.3 - half), 17.6, size, anchor="centre", colour=ink)
+    if card.kind in VALUE_KINDS:
+        _value_index(c, card, ink, x, sym_x, sym_x, PLAIN_VALUE)
     elif card.kind == "banner":
         _fill(c, ink)
         draw_symbol(c, "flag", x + 5, 10.5, 12)
@@ -274,20 +305,9 @@ def _index(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
     x = FIELD[0] + 1.4
     emblem_x, emblem_y, emblem_mm = CW - SAFE_MM - 5.6, 8.4, 11.0   # the game's emblem, large, at right
     sym_x = emblem_x - emblem_mm / 2 - 5.0
-    if card.kind in ("number", "pairs", "seat", "hill"):
-        value = str(card.deck if card.kind == "seat" else card.value)
-        size = 16.5 if len(value) == 1 else 13.5
-        text(c, value, x, 15.6, size, colour=ink, max_width=sym_x - 4.2 - x)
-        _underline_6_9(c, value, x, size, ink, 16.3)
-        shape = "hill" if card.kind == "hill" else cat.COLOURS[card.colour].symbol
-        _fill(c, ink)
-        draw_symbol(c, shape, sym_x, 8.2, 7.0)
-        label = _index_label(card)
-        # under the symbol and the emblem, kept off the safe line; never smaller than a player reads
-        size = 2.8
-        half = text_width(label, size) / 2
-        text(c, label, min((sym_x + emblem_x) / 2, CW - SAFE_MM - 0.3 - half), 17.2, size, anchor="centre",
-             colour=ink)
+    if card.kind in VALUE_KINDS:
+        # the label under the symbol and the emblem
+        _value_index(c, card, ink, x, sym_x, (sym_x + emblem_x) / 2, COLOUR_VALUE)
     elif card.kind == "banner":
         _fill(c, ink)
         draw_symbol(c, "flag", x + 5, 10.0, 11)
