@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, make_response, redirect, render_te
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from webui.api.api import find_table, new_phone, state_for
-from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
+from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables, token_for
 from webui.core.i18n import both, pick, t
 from webui.core.render import override_picker, score_chart
 from webui.rules.rules import rules_page
@@ -170,6 +170,7 @@ def view_answer(table_id: str) -> dict[str, Any]:
     with tables().lock(table_id):
         pokes = tables().hub.pokes(table_id)       # before drawing: a later poke is news
         version = s.refresh().version
+        tables().note("view locked", table_id, version, (token_for(table_id, allow_cookie=True) or "")[:8])
         pending = tables().pending_undos(table_id)
         if who.role != "host":   # a phone sees only whether its own request is pending
             pending = [r.get("phone") == (who.phone or {}).get("phone") for r in pending]
