@@ -753,8 +753,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r['start']:>10} start: ready in {r['ready_ms']} ms; first /host {r['first_host_ms']} ms "
                   f"(then {r['second_host_ms']} ms), a new table {r['new_table_ms']} ms, its host screen {r['first_host_screen_ms']} ms, "
                   f"phone page {r['first_phone_page_ms']} ms  (load average {r['loadavg']:.1f})")
-        worst = max(r["first_host_ms"] for r in rows)
-        print(f"worst first host page: {worst:.0f} ms (goal: under 300 ms)")
+        worst = max(max(r["first_host_ms"], r["first_host_screen_ms"], r["first_phone_page_ms"]) for r in rows)
+        print(f"worst first page (the host page, a new table's host screen or phone page): {worst:.0f} ms "
+              f"(goal: under 300 ms)")
         return 0
     if args.browser:
         report = browser(args.players, args.taps, busy=args.busy)
