@@ -503,16 +503,18 @@ SEEN_JS = """() => { window.__seen = {}; window.__fetched = {};
 STAGES = (("tap → the move's request reaches the server (browser fetch, HTTP, worker thread, token check)", "tap", "write posted"),
           ("the write waits for the table's lock", "write posted", "write locked"),
           ("the move: engine and store (the commit below)", "write locked", "write done"),
-          ("the phone's stream thread wakes", "write done", "stream woke"),
-          ("its view waits for the table's lock", "stream woke", "view locked"),
-          ("its view drawn (HTML and JSON)", "view locked", "view drawn"),
-          ("the event written and received by the page", "view drawn", "arrived"),
+          ("the phone's stream wakes, its view waits its turn (the views drawn before it, the table's lock)", "write done", "view locked"),
+          ("its view drawn (the HTML)", "view locked", "view drawn"),
+          ("the event made (JSON) and handed to the server", "view drawn", "event sent"),
+          ("the event received by the page", "event sent", "arrived"),
           ("the page draws the view (HTML swapped in)", "arrived", "seen"))
 """The stages of a tap → other phone update, one after the other (their times add up to it): the
-names of the marks they run between (the server's ``Tables.note`` marks and the pages' own)."""
+names of the marks they run between (the server's ``Tables.note`` marks and the pages' own). Each
+phone's stream wakes when the write is done, then draws its view under the table's lock."""
 EXTRA = (("of it: the store's commit (SQLite)", "commit begins", "committed"),
          ("beside: the write's fsync, after the phones were told (answers the tapper)", "write done", "synced"),
-         ("after the view: the event's write returns", "view drawn", "event written"))
+         ("beside: write done → the stream woke", "write done", "stream woke"),
+         ("beside: the event sent → its write returned", "event sent", "event written"))
 """Parts inside the stages, told beside them."""
 TAP_JS = """([index]) => { const b = document.querySelectorAll('#moves button.mv')[index];
     const t = Date.now(); b.click(); return t; }"""
@@ -646,7 +648,7 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
         for stage in ("write posted", "write locked", "commit begins", "committed", "write done", "synced"):
             if (stage, u["version"]) in by_write:
                 u[stage] = by_write[stage, u["version"]]
-        for stage in ("stream woke", "view locked", "view drawn", "event written"):
+        for stage in ("stream woke", "view locked", "view drawn", "event sent", "event written"):
             at = by_stream.get((stage, u["version"], names[int(u["seat"])]))
             if at is not None:
                 u[stage] = at

@@ -351,7 +351,7 @@ def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
             version = new
             tables.note("stream woke", table_id, version, who)
             event = changed(version)
-            tables.note("view drawn", table_id, version, who)
+            tables.note("event sent", table_id, version, who)
             yield event
             tables.note("event written", table_id, version, who)
         elif new_pokes != pokes:

@@ -180,6 +180,7 @@ def view_answer(table_id: str) -> dict[str, Any]:
                _may_undo(s, who), repr(seats), repr(phones))
         html = _cached_view(key, lambda: render_template(
             "view.html", **view_context(s, who, language)))
+        tables().note("view drawn", table_id, version, (token_for(table_id, allow_cookie=True) or "")[:8])
     return {"version": version, "pokes": pokes, "html": html,
             "role": who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"}
 
