@@ -540,49 +540,71 @@ def _stage_report(updates: list[dict[str, float]], total: list[float]) -> dict[s
     return out
 
 
+def _serve_clocked(db: str, conn: Any) -> None:
+    """The browser bench's server, in a process of its own as ``companion serve`` runs (the
+    bench's Playwright client would share its GIL): sends its port, turns the tap clock on when
+    told, and sends the clock's marks back when told to stop."""
+    from webui import create_app
+    from webui.core.server import RunningServer
+    from webui.core.warm import warm_up
+    app = create_app({"DB": db})
+    warm_up(app)
+    with RunningServer(app) as srv:
+        conn.send(srv.port)
+        conn.recv()
+        app.extensions["tables"].start_clock()
+        conn.send("on")
+        conn.recv()
+        conn.send(list(app.extensions["tables"].clock or []))
+
+
 def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1,
             busy: int = 0) -> dict[str, Any]:
     """Tap → every other phone updated, in real headless Chromium: one browser context per player
     (390×844, as the phones at a table), each holding its own seat; the seat to move taps a move
     button on its own page and the time runs until each other page has drawn the new version
-    (the page's ``tc:updated``, clocked in the pages themselves). The server runs in this process,
-    its tap clock on (``Tables.start_clock``), so each update splits into ``STAGES``. ``busy``:
+    (the page's ``tc:updated``, clocked in the pages themselves). The server runs in a process of
+    its own, its tap clock on (``Tables.start_clock``), so each update splits into ``STAGES``. ``busy``:
     that many processes spin at normal priority while the taps are measured (the load goal)."""
+    import multiprocessing
+
     import playwright.sync_api as playwright
-    from webui import create_app
-    from webui.core.server import RunningServer
     rng = random.Random(seed)
     latencies: list[float] = []
     updates: list[dict[str, float]] = []
     how: dict[str, int] = {}
     spinners: list[subprocess.Popen] = []
     load: list[float] = []
-    with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, \
-            RunningServer(create_app({"DB": str(Path(tmp) / "browser.db")})) as srv, \
-            playwright.sync_playwright() as pw:
+    spawn = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, playwright.sync_playwright() as pw:
+        conn, theirs = spawn.Pipe()
+        server = spawn.Process(target=_serve_clocked, args=(str(Path(tmp) / "browser.db"), theirs), daemon=True)
+        server.start()
+        port = conn.recv()
+        url = f"http://127.0.0.1:{port}"
         chromium = pw.chromium.launch(executable_path="/usr/bin/chromium",
                                       args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        status, table = _request(srv.port, "POST", "/api/tables", {"game": game, "players": players,
+        status, table = _request(port, "POST", "/api/tables", {"game": game, "players": players,
                                                                    "rounds": 1000})
         if status != 201:
             raise RuntimeError(f"cannot create a table: {table}")
         tid = table["id"]
         pages, names = [], []
         for seat in range(players):
-            token = _join(srv.port, table)
-            _request(srv.port, "POST", f"/api/tables/{tid}/seat", {"seat": seat}, token=token)
+            token = _join(port, table)
+            _request(port, "POST", f"/api/tables/{tid}/seat", {"seat": seat}, token=token)
             ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
             # the phone's cookie, as joining by the code leaves it (the page's event stream sends it)
-            ctx.add_cookies([{"name": f"tc_{tid}", "value": token, "url": srv.url}])
+            ctx.add_cookies([{"name": f"tc_{tid}", "value": token, "url": url}])
             ctx.add_init_script(ARRIVAL_JS)
             page = ctx.new_page()
-            page.goto(f"{srv.url}/t/{tid}")
+            page.goto(f"{url}/t/{tid}")
             page.wait_for_selector(".gameview")
             page.evaluate(SEEN_JS)
             pages.append(page)
             names.append(token[:8])
-        registry = srv.app.extensions["tables"]
-        registry.start_clock()
+        conn.send("clock on")
+        conn.recv()
         host = table["host_token"]
         taps_at: dict[int, tuple[float, int]] = {}
         spinners = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(busy)]
@@ -592,17 +614,17 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
             load.append(os.getloadavg()[0])
             done = 0
             while done < taps:
-                _, st = _request(srv.port, "GET", f"/api/tables/{tid}/state", token=host)
+                _, st = _request(port, "GET", f"/api/tables/{tid}/state", token=host)
                 if st["is_over"]:
-                    _request(srv.port, "POST", f"/api/tables/{tid}/next", {"version": st["version"]}, host)
+                    _request(port, "POST", f"/api/tables/{tid}/next", {"version": st["version"]}, host)
                     continue
                 if st["current_player"] < 0 or st["prompts"]:   # the table's own steps: not measured
                     if st["prompts"]:
                         p = st["prompts"][0]
-                        _request(srv.port, "POST", f"/api/tables/{tid}/answer",
+                        _request(port, "POST", f"/api/tables/{tid}/answer",
                                  {"prompt": p["id"], "choice": p["choices"][0]["id"], "version": st["version"]}, host)
                     else:
-                        _request(srv.port, "POST", f"/api/tables/{tid}/deal", {"version": st["version"]}, host)
+                        _request(port, "POST", f"/api/tables/{tid}/deal", {"version": st["version"]}, host)
                     continue
                 mover_seat = st["current_player"]
                 mover = pages[mover_seat]
@@ -633,7 +655,9 @@ def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1
                 spinner.kill()
                 spinner.wait()
         chromium.close()
-        marks = list(registry.clock or [])
+        conn.send("stop")
+        marks = conn.recv()
+        server.join(10)
     # the server's marks of each update: the write's (any stream) and that phone's stream's
     by_write: dict[tuple[str, int], float] = {}
     by_stream: dict[tuple[str, int, str], float] = {}
