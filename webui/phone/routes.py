@@ -167,9 +167,10 @@ def view_answer(table_id: str) -> dict[str, Any]:
     if who is None:
         raise ApiError(401, both("Join the table first (scan its QR code or type its code)."))
     language = lang()
-    with tables().lock(table_id):
+    # one version, caught up with the store once (the view's reads ask it no more: issue 23)
+    with tables().lock(table_id), s.steady():
         pokes = tables().hub.pokes(table_id)       # before drawing: a later poke is news
-        version = s.refresh().version
+        version = s.version
         tables().note("view locked", table_id, version, (token_for(table_id, allow_cookie=True) or "")[:8])
         pending = tables().pending_undos(table_id)
         if who.role != "host":   # a phone sees only whether its own request is pending
