@@ -15,7 +15,8 @@ the cards still in the decks) and plays every candidate move on that same deal (
 numbers: the moves are compared on the same cards, so a small difference shows in few rounds), the
 rest of the game by the good rule for every seat. A move other than the good rule's is played only
 when its results beat the good rule's by more than ``MARGIN`` standard errors of the paired
-difference: without a clear sign the search keeps the good rule's choice.
+difference: without a clear sign the search keeps the good rule's choice. Every ``CHECK`` deals it
+stops when no move has yet done better than the good rule's (most turns: the moves end alike).
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ AVAILABLE, TAKEN, STOPPED = "a", "t", "s"
 _STATE = {"available": AVAILABLE, "taken": TAKEN, "stopped": STOPPED}
 ROUNDS = 40
 """Deals per decision (each plays every candidate move once)."""
+CHECK = 10
+"""Every this many deals the search stops if no move has done better than the good rule's so far."""
 MARGIN = 1.0
 """How many standard errors a move must beat the good rule's move by to be played instead."""
 SCALE = 8.0
@@ -128,19 +131,19 @@ class Fast:
             for s in self.state:
                 if s[k - 1] == AVAILABLE:
                     s[k - 1] = STOPPED
-        self._after(p, True)
+        self._after(p, True, everyone=True)
 
-    def _after(self, seat: int, turn_ends: bool) -> None:
-        """The automatic rules after an action (the engine's ``_after_action``)."""
-        for p in range(self.players):
+    def _after(self, seat: int, turn_ends: bool, everyone: bool = False) -> None:
+        """The automatic rules after an action (the engine's ``_after_action``). Only a close
+        (``everyone``: it may stop other seats' terminals) changes what another seat can score, so
+        after any other action only the acting seat is checked."""
+        for p in range(self.players) if everyone else (seat,):
             if p in self.out:
                 continue
-            top = self.top[p]
-            if top is not None and not any(self.state[p][v - 1] == AVAILABLE and (v < 10 or self.may_take_ten(p))
-                                           for v in range(1, top)):
-                self.top[p] = None   # a dead work area
-        for p in range(self.players):
-            if p not in self.out and not self.scorable(p):
+            top, st = self.top[p], self.state[p]
+            if top is not None and AVAILABLE not in st[:top - 1]:
+                self.top[p] = None   # a dead work area (the 10 is never below a top)
+            if not self.scorable(p):
                 self.out.add(p)
         if turn_ends or seat in self.out:
             self.turn = (seat + 1) % self.players
@@ -260,7 +263,9 @@ def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move) 
     base = moves.index(default)
     scale = SCALE if game.players > 1 else PERFECT   # solo: the score itself, out of a perfect 23
     diffs: list[list[float]] = [[] for _ in moves]
-    for _ in range(ROUNDS):
+    for n in range(ROUNDS):
+        if n and n % CHECK == 0 and all(sum(d) <= 0 for d in diffs):
+            break   # nothing has done better than the good rule's move so far: keep it
         deal = fast(game, rng)
         outcome = []
         for m in moves:
