@@ -20,11 +20,11 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from companion import catalogue as cat
-from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason
+from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason, freeze
 from companion.games import game_class
 from companion.i18n import N_, Text, both
 from companion.players import LEVELS
-from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
+from companion.session.reconcile import NODE_BUDGET, TIME_BUDGET, adapter, explain, fast_clone, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_location, clean_text
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
@@ -34,6 +34,8 @@ BLOCKING = ("choose", "illegal", "confirm")
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
 HELD = 8
+ASKED_KEPT = 32
+"""Observations remembered per version with the prompt they led to (not searched again)."""
 """Observations of a deal that nothing explains (a card not read yet) kept to complete it later."""
 ENDED = N_("the host ended this game early (undo reopens it; next game starts another)")
 """Why a write to a game the host ended is refused."""
@@ -473,6 +475,11 @@ class TableSession:
         self.location: str | None = settings.get("location")   # where the table is (the history's plays)
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
+        self._asked: dict[tuple[int, Any], Outcome] = {}
+        """(version, observation) → the prompt or hold it led to: the same view at the same
+        version is not searched again (a card flickering in and out of a reading)."""
+        self.searched = 0
+        """States the reconciler visited for this object's observations (the search's cost)."""
         self._catch_up()
 
     # ----------------------------------------------------------------- creating and opening
@@ -751,16 +758,24 @@ class TableSession:
     def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
         version, game = self.version, self.game
         obs = adapter(game.id).align(game, obs)
+        key = (version, freeze(obs))
+        if key in self._asked:
+            return self._asked[key]     # asked (or held) already at this version: no new search
+        outcome = self._reconciled(obs, source)
+        if outcome.kind in ("prompt", "held"):
+            self._asked = {k: o for k, o in self._asked.items() if k[0] == outcome.version}
+            if len(self._asked) < ASKED_KEPT:
+                self._asked[(outcome.version, key[1])] = outcome
+        return outcome
+
+    def _reconciled(self, obs: dict[str, Any], source: str) -> Outcome:
+        """``observe``'s work for one observation in the game's numbering."""
+        version, game = self.version, self.game
         open_ids = {p.kind: [] for p in self.prompts}
         for p in self.prompts:
             open_ids[p.kind].append(p.id)
         if matches(obs, game.layout()):
-            # the table shows the current state: rulings are done, an illegal change was put right
-            close = open_ids.get("ruling", []) + open_ids.get("illegal", [])
-            if not close:
-                return Outcome("nothing", version=version)
-            self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
-            return Outcome("nothing", version=self.version)
+            return self._as_it_stands(open_ids, source, version)
         if self.is_over():
             return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):
@@ -784,6 +799,10 @@ class TableSession:
         if held:
             obs = adapter(game.id).complete(obs, held)
         found = explain(game, obs, held=held)
+        self.searched += found.searched
+        if found.sequences == [[]]:
+            # the table as it stands but for a card perhaps only not read (``Adapter.doubt``)
+            return self._as_it_stands(open_ids, source, version)
         if not found.sequences and _deal_awaited(game):
             # a deal read off the table that is not whole yet (a card not read, a hand over it):
             # kept, not refused; a later observation completes it (and may show moves after it)
@@ -810,6 +829,14 @@ class TableSession:
         else:
             prompt = self._illegal_prompt(obs, found.exhausted)
         return self._prompt_once(prompt, obs, open_ids, source, version)
+
+    def _as_it_stands(self, open_ids: Mapping[str, list[str]], source: str, version: int) -> Outcome:
+        """The table shows the current state: rulings are done, an illegal change was put right."""
+        close = open_ids.get("ruling", []) + open_ids.get("illegal", [])
+        if not close:
+            return Outcome("nothing", version=version)
+        self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
+        return Outcome("nothing", version=self.version)
 
     def _prompt_once(self, prompt: Prompt, obs: dict[str, Any], open_ids: Mapping[str, list[str]], source: str,
                      version: int) -> Outcome:
@@ -844,9 +871,10 @@ class TableSession:
         explained exactly with the fewest player moves (a ruling carried out, the next card turned
         over); None while two or more explain it as well (or none does)."""
         found: list[tuple[int, dict[str, Any], list[Move]]] = []
-        for choice in prompt.choices:
-            if not choice.get("moves") or choice.get("override"):
-                continue
+        choices = [c for c in prompt.choices if c.get("moves") and not c.get("override")]
+        # one search's budget shared by all the choices: a long list costs no more than one view
+        budget, deadline = max(NODE_BUDGET // max(len(choices), 1), 1), time.monotonic() + TIME_BUDGET
+        for choice in choices:
             trial = fast_clone(self.game)
             try:
                 for m in choice["moves"]:
@@ -856,7 +884,8 @@ class TableSession:
             if matches(obs, trial.layout()):
                 found.append((0, choice, []))
                 continue
-            explained = explain(trial, obs)
+            explained = explain(trial, obs, budget=budget, seconds=max(deadline - time.monotonic(), 0.0))
+            self.searched += explained.searched
             if len(explained.sequences) == 1 and not explained.pending:
                 rest = explained.sequences[0]
                 found.append((sum(1 for m in rest if m.player >= 0), choice, rest))
