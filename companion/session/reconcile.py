@@ -160,6 +160,10 @@ class Adapter:
     """Options a camera-watched table needs (hidden values where cards lie face down)."""
     ruling_steps: frozenset[str] = frozenset()
     """For events that list ``steps``: only these steps ask the table to act (Prussia)."""
+    copies: Callable[[Game, dict[str, Any]], dict[str, str]] = lambda game, obs: {}
+    """Card ids the game has for cards it cannot tell apart, that the camera reads as other copies
+    (a Chains deal entered on the host page names any copy of each value): a swap, each id to the
+    one the table shows, applied to the game's moves so far (``TableSession``'s ``relabel``)."""
     doubt: Callable[[Game, dict[str, Any]], dict[str, Any]] = lambda game, obs: obs
     """The observation with what may be a card not read made unseen (a Chains terminal read as
     taken, its place empty, that the game has available): tried when nothing explains it as read."""
@@ -337,6 +341,32 @@ def _chains_complete(obs: dict[str, Any], held: Sequence[dict[str, Any]]) -> dic
     return dict(obs, terminals=out)
 
 
+def _chains_copies(game: Game, obs: dict[str, Any]) -> dict[str, str]:
+    """The terminal cards the camera reads as other copies of the same deck and value than the
+    game has (a deal entered on the host page: the app picked the copies): each pair swapped, so
+    that the game and the table name every card alike. Nothing unless every terminal read either
+    matches or is such a copy (a card of another value or deck there is something else)."""
+    rows, now = obs.get("terminals"), game.layout()["terminals"]
+    if not isinstance(rows, list) or len(rows) != len(now) or not any(now):
+        return {}
+    swap: dict[str, str] = {}
+    for row, had in zip(rows, now):
+        if not isinstance(row, list) or len(row) != len(had):
+            return {}
+        for t, h in zip(row, had):
+            card = t.get("card") if isinstance(t, dict) else None
+            if not isinstance(card, str) or card == h["card"]:
+                continue
+            try:
+                seen, ours = catalogue.card(card), catalogue.card(h["card"])
+            except KeyError:
+                return {}
+            if (seen.deck, seen.value) != (ours.deck, ours.value) or h["state"] != "available":
+                return {}
+            swap[h["card"]], swap[card] = card, h["card"]
+    return swap
+
+
 def _chains_doubt(game: Game, obs: dict[str, Any]) -> dict[str, Any]:
     """A terminal read as taken (no card seen at its place) that the game has available: perhaps
     taken, perhaps only not read this time (its track lost for a few frames)."""
@@ -410,7 +440,7 @@ ADAPTERS: dict[str, Adapter] = {
     # a turn may chain actions 1 and 3 several times before action 2 or 4 ends it
     "chains": Adapter(depth=lambda g: 4, ruling_kinds=frozenset({"value_stopped", "work_dead", "work_ruined"}),
                       chance_from_obs=_chains_chance, interpret=_chains_interpret,
-                      complete=_chains_complete, doubt=_chains_doubt),
+                      complete=_chains_complete, doubt=_chains_doubt, copies=_chains_copies),
     # play (or draw) then place or discard; the engine resolves wars and surrenders itself
     "prussia": Adapter(depth=lambda g: 3, ruling_kinds=frozenset({"ruling", "surrender", "era"}),
                        ruling_steps=frozenset({"exchange", "discard_drawn", "gone", "surrender", "era"}),

@@ -296,6 +296,8 @@ class _State:
             self.game = self._new_game()
             self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
                                 "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
+        elif kind == "relabel":
+            self._relabel({str(k): str(v) for k, v in dict(data.get("swap", {})).items()})
         elif kind == "note":
             if isinstance(data.get("companions"), dict):   # the host gave seats to the companion
                 self.companions = {int(k): str(v) for k, v in data["companions"].items()}
@@ -338,6 +340,21 @@ class _State:
             text, ja = f"{name} said no: the move stays as it was.", f"{name}はいいえと答えました。手はそのままです。"
         self.events.append({"kind": "confirm_denied", "text": text, "ja": ja, "data": {"seat": seat},
                             "version": self.version})
+
+    def _relabel(self, swap: dict[str, str]) -> None:
+        """The camera reads other copies than the game names (a Chains deal entered on the host
+        page): every move of this game renamed by ``swap`` and replayed, and said once."""
+        if not self.moves:
+            raise SessionError(*both("there is no move to relabel in this game"))
+        # new entries: a trial state shares the old ones with the state it was copied from
+        self.moves = [dict(m, move=Move.from_json(_renamed(m["move"].to_json(), swap))) for m in self.moves]
+        self.rebuild()
+        pairs = sorted((a, b) for a, b in swap.items() if _card_or_none(a) and a < b)
+        en = ", ".join(f"{_card_or_none(b).name} for {_card_or_none(a).name}" for a, b in pairs)
+        ja = "、".join(f"{_card_or_none(a).ja}ではなく{_card_or_none(b).ja}" for a, b in pairs)
+        self.events.append({"kind": "relabel", "text": f"The camera reads which copies were laid: {en}.",
+                            "ja": f"カメラが置かれたカードを読み取りました: {ja}。",
+                            "data": {"swap": swap}, "version": self.version})
 
     def _ruled(self, moves: list[Move], reason: str) -> None:
         """An override is logged as what it is: "House ruling (reason): the move."."""
@@ -405,6 +422,17 @@ class _State:
         if asked_by:
             data["asked_by"] = asked_by
         self.events.append({"kind": "undo", "text": text, "ja": ja, "data": data, "version": self.version})
+
+
+def _renamed(value: Any, swap: Mapping[str, str]) -> Any:
+    """A JSON value with every string in ``swap`` replaced by its counterpart."""
+    if isinstance(value, str):
+        return swap.get(value, value)
+    if isinstance(value, dict):
+        return {k: _renamed(v, swap) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_renamed(v, swap) for v in value]
+    return value
 
 
 def _deal_awaited(game: Game) -> bool:
@@ -776,6 +804,11 @@ class TableSession:
             open_ids[p.kind].append(p.id)
         if matches(obs, game.layout()):
             return self._as_it_stands(open_ids, source, version)
+        swap = adapter(game.id).copies(game, obs)
+        if swap:
+            # the deal was entered with other copies than were laid: named as the table shows them
+            self._commit("relabel", {"swap": swap, "source": source}, source, version)
+            return self._reconciled(obs, source)
         if self.is_over():
             return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):

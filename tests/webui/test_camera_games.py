@@ -184,3 +184,27 @@ def test_wheel_deal_entered_on_the_host_page_then_read_by_the_camera(app, wheel_
     entries = _entries(s)
     assert entries[0][0] == "moves" and entries[0][1] != "camera"
     assert set(entries[1:]) == {("moves", "camera")}
+
+
+def test_chains_deal_entered_on_the_host_page_then_read_by_the_camera(app, chains_opening):
+    """The host taps "Lay the terminals": the app records one copy of each value, chosen at random,
+    not the copies the player laid (a Pairs deck holds v copies of v). The camera reads the laid
+    copies: the deal is renamed to them once ("The camera reads which copies were laid"), and
+    every move after it is the camera's."""
+    video = chains_opening
+    client = app.test_client()
+
+    def enter_deal(s):
+        host = app.extensions["tables"].host_token(s.id)
+        r = client.post(f"/api/tables/{s.id}/deal", headers={"X-Table-Token": host}, json={"version": s.version})
+        assert r.status_code == 200, r.get_json()
+        assert s.refresh().game.log[0] != video.moves[0]     # (the laid copies drawn: 1 in 10!)
+
+    # the camera joins after the deal: from the first move on
+    s, feed = _watch(app, "chains", 1, video.frames[4:], before=enter_deal)
+    assert [m.to_json() for m in s.game.log] == [m.to_json() for m in video.moves]
+    entries = _entries(s)
+    assert entries[0][0] == "moves" and entries[0][1] != "camera"
+    assert entries[1] == ("relabel", "camera")
+    assert set(entries[2:]) == {("moves", "camera")}
+    assert [e["kind"] for e in s.history()].count("relabel") == 1

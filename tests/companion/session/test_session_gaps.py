@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.engine import Move
+from companion.engine import CHANCE, Move
 from companion.games import new_game
 from companion.session.reconcile import explain
 from companion.session.store import Store
@@ -29,12 +29,13 @@ def _dealt():
 
 def _seen(game, unread=()):
     """The camera's observation of ``game`` (``vision.table.layouts.chains.read``'s shape): the
-    terminal values in ``unread`` not read, so their places look empty (taken)."""
+    first seat's terminal values in ``unread`` not read, so their places look empty (taken)."""
     layout = game.layout()
-    row = [{"state": "taken"} if t["state"] == "taken" or value in unread else dict(t)
-           for value, t in enumerate(layout["terminals"][0], start=1)]
-    p = layout["players"][0]
-    return {"players": [{"work": list(p["work"]), "temporary": list(p["temporary"])}], "terminals": [row]}
+    rows = [[{"state": "taken"} if t["state"] == "taken" or (p == 0 and value in unread) else
+             dict(t) if t["state"] == "available" else {"state": t["state"]}
+             for value, t in enumerate(row, start=1)] for p, row in enumerate(layout["terminals"])]
+    return {"players": [{"work": list(p["work"]), "temporary": list(p["temporary"])} for p in layout["players"]],
+            "terminals": rows}
 
 
 def _to_temporary(game, slot, value):
@@ -88,3 +89,37 @@ def test_the_same_view_at_the_same_version_is_not_searched_again(store):
     assert again.kind == "prompt" and again.prompt.id == first.prompt.id
     assert s.searched == searched and s.version == version
     assert s.observe(_seen(game)).kind == "nothing" and not s.prompts   # put right: the prompt closes
+
+
+def test_a_deal_entered_with_other_copies_is_named_as_the_camera_reads_it(store):
+    """The host page records any copy of each value; the camera reads the copies laid: the
+    game's moves are renamed once, and the camera goes on."""
+    laid = new_game("chains", 2)
+    laid.apply(Move.of(CHANCE, "setup", terminals=[[f"C0{p + 1}-{v}-{v}" for v in range(1, 11)] for p in range(2)]))
+    entered = Move.of(CHANCE, "setup", terminals=[[f"C0{p + 1}-{v}-1" for v in range(1, 11)] for p in range(2)])
+    s = TableSession.create(store, "chains", 2)
+    s.play(entered, by="host", expected_version=0)             # copy 1 of each value
+    move = Move.of(0, "deck_to_temporary", slot=2)
+    laid.apply(move)
+    reveal = Move.of(CHANCE, "reveal", card="C01-7-1")      # a copy the host's deal called a terminal
+    laid.apply(reveal)
+    out = s.observe(_seen(laid))
+    assert out.kind == "applied" and out.moves == [move, reveal]
+    assert s.game == laid and s.game.log[0] == laid.log[0]
+    said = [e for e in s.history() if e["kind"] == "relabel"]
+    assert len(said) == 1 and "deck 1: 7 (7/7)" in said[0]["text"] and said[0]["ja"]
+    assert TableSession.open(store, s.id).game == laid        # the log replays to the same game
+    s.undo(expected_version=s.version)                        # the moves stay renamed
+    assert s.game.log == laid.log[:1]
+
+
+def test_a_terminal_of_another_value_is_no_copy(store):
+    laid = new_game("chains", 2)
+    laid.apply(Move.of(CHANCE, "setup", terminals=[[f"C0{p + 1}-{v}-1" for v in range(1, 11)] for p in range(2)]))
+    s = TableSession.create(store, "chains", 2)
+    s.play(laid.log[0], by="host", expected_version=0)
+    wrong = _seen(laid)
+    wrong["terminals"][0][6] = {"card": "C01-8-2", "state": "available"}   # an 8 where the 7 lies
+    assert s.observe(wrong).kind == "prompt"
+    assert "relabel" not in {kind for _, kind, _, _ in store.entries(s.id)}
+
