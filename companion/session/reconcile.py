@@ -161,9 +161,9 @@ class Adapter:
     ruling_steps: frozenset[str] = frozenset()
     """For events that list ``steps``: only these steps ask the table to act (Prussia)."""
     copies: Callable[[Game, dict[str, Any]], dict[str, str]] = lambda game, obs: {}
-    """Card ids the game has for cards it cannot tell apart, that the camera reads as other copies
-    (a Chains deal entered on the host page names any copy of each value): a swap, each id to the
-    one the table shows, applied to the game's moves so far (``TableSession``'s ``relabel``)."""
+    """Card ids the game has where the camera reads other copies of the same card (a Chains deal
+    entered on the host page names any copy of each value): each id the game has → the id the
+    table shows; the session swaps each pair in the game's moves so far (a ``relabel`` entry)."""
     doubt: Callable[[Game, dict[str, Any]], dict[str, Any]] = lambda game, obs: obs
     """The observation with what may be a card not read made unseen (a Chains terminal read as
     taken, its place empty, that the game has available): tried when nothing explains it as read."""
@@ -344,7 +344,7 @@ def _chains_complete(obs: dict[str, Any], held: Sequence[dict[str, Any]]) -> dic
 def _chains_copies(game: Game, obs: dict[str, Any]) -> dict[str, str]:
     """The terminal cards the camera reads as other copies of the same deck and value than the
     game has (a deal entered on the host page: the app picked the copies): each pair swapped, so
-    that the game and the table name every card alike. Nothing unless every terminal read either
+    that the game and the table name every card alike (``Adapter.copies``). Nothing unless every terminal read either
     matches or is such a copy (a card of another value or deck there is something else)."""
     rows, now = obs.get("terminals"), game.layout()["terminals"]
     if not isinstance(rows, list) or len(rows) != len(now) or not any(now):
@@ -363,7 +363,7 @@ def _chains_copies(game: Game, obs: dict[str, Any]) -> dict[str, str]:
                 return {}
             if (seen.deck, seen.value) != (ours.deck, ours.value) or h["state"] != "available":
                 return {}
-            swap[h["card"]], swap[card] = card, h["card"]
+            swap[h["card"]] = card
     return swap
 
 

@@ -297,7 +297,7 @@ class _State:
             self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
                                 "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
         elif kind == "relabel":
-            self._relabel({str(k): str(v) for k, v in dict(data.get("swap", {})).items()})
+            self._relabel({str(k): str(v) for k, v in dict(data.get("copies", {})).items()})
         elif kind == "note":
             if isinstance(data.get("companions"), dict):   # the host gave seats to the companion
                 self.companions = {int(k): str(v) for k, v in data["companions"].items()}
@@ -341,20 +341,23 @@ class _State:
         self.events.append({"kind": "confirm_denied", "text": text, "ja": ja, "data": {"seat": seat},
                             "version": self.version})
 
-    def _relabel(self, swap: dict[str, str]) -> None:
+    def _relabel(self, copies: dict[str, str]) -> None:
         """The camera reads other copies than the game names (a Chains deal entered on the host
-        page): every move of this game renamed by ``swap`` and replayed, and said once."""
-        if not self.moves:
+        page; ``copies``: the game's id → the id read): each pair swapped in every move of this
+        game, replayed, and said once."""
+        cards = {a: (_card_or_none(a), _card_or_none(b)) for a, b in copies.items()}
+        if not self.moves or not copies or any(None in pair for pair in cards.values()):
             raise SessionError(*both("there is no move to relabel in this game"))
+        swap = dict(copies, **{b: a for a, b in copies.items()})
         # new entries: a trial state shares the old ones with the state it was copied from
         self.moves = [dict(m, move=Move.from_json(_renamed(m["move"].to_json(), swap))) for m in self.moves]
         self.rebuild()
-        pairs = sorted((a, b) for a, b in swap.items() if _card_or_none(a) and a < b)
-        en = ", ".join(f"{_card_or_none(b).name} for {_card_or_none(a).name}" for a, b in pairs)
-        ja = "、".join(f"{_card_or_none(a).ja}ではなく{_card_or_none(b).ja}" for a, b in pairs)
+        pairs = [cards[a] for a in sorted(copies)]
+        en = ", ".join(f"{read.name} for {had.name}" for had, read in pairs)
+        ja = "、".join(f"{had.ja}ではなく{read.ja}" for had, read in pairs)
         self.events.append({"kind": "relabel", "text": f"The camera reads which copies were laid: {en}.",
                             "ja": f"カメラが置かれたカードを読み取りました: {ja}。",
-                            "data": {"swap": swap}, "version": self.version})
+                            "data": {"copies": copies}, "version": self.version})
 
     def _ruled(self, moves: list[Move], reason: str) -> None:
         """An override is logged as what it is: "House ruling (reason): the move."."""
@@ -804,10 +807,10 @@ class TableSession:
             open_ids[p.kind].append(p.id)
         if matches(obs, game.layout()):
             return self._as_it_stands(open_ids, source, version)
-        swap = adapter(game.id).copies(game, obs)
-        if swap:
+        copies = adapter(game.id).copies(game, obs)
+        if copies:
             # the deal was entered with other copies than were laid: named as the table shows them
-            self._commit("relabel", {"swap": swap, "source": source}, source, version)
+            self._commit("relabel", {"copies": copies, "source": source}, source, version)
             return self._reconciled(obs, source)
         if self.is_over():
             return Outcome("nothing", version=version)   # the table is being cleared: nothing to read

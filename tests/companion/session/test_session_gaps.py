@@ -95,19 +95,19 @@ def test_a_deal_entered_with_other_copies_is_named_as_the_camera_reads_it(store)
     """The host page records any copy of each value; the camera reads the copies laid: the
     game's moves are renamed once, and the camera goes on."""
     laid = new_game("chains", 2)
-    laid.apply(Move.of(CHANCE, "setup", terminals=[[f"C0{p + 1}-{v}-{v}" for v in range(1, 11)] for p in range(2)]))
-    entered = Move.of(CHANCE, "setup", terminals=[[f"C0{p + 1}-{v}-1" for v in range(1, 11)] for p in range(2)])
+    laid.apply(Move.of(CHANCE, "setup", terminals=[[f"C0{p + 1}-{v}-1" for v in range(1, 11)] for p in range(2)]))
+    entered = Move.of(CHANCE, "setup", terminals=[[f"C0{p + 1}-{v}-{v}" for v in range(1, 11)] for p in range(2)])
     s = TableSession.create(store, "chains", 2)
-    s.play(entered, by="host", expected_version=0)             # copy 1 of each value
+    s.play(entered, by="host", expected_version=0)             # the last copy of each value
     move = Move.of(0, "deck_to_temporary", slot=2)
     laid.apply(move)
-    reveal = Move.of(CHANCE, "reveal", card="C01-7-1")      # a copy the host's deal called a terminal
+    reveal = Move.of(CHANCE, "reveal", card="C01-7-7")      # a copy the host's deal called a terminal
     laid.apply(reveal)
     out = s.observe(_seen(laid))
     assert out.kind == "applied" and out.moves == [move, reveal]
     assert s.game == laid and s.game.log[0] == laid.log[0]
     said = [e for e in s.history() if e["kind"] == "relabel"]
-    assert len(said) == 1 and "deck 1: 7 (7/7)" in said[0]["text"] and said[0]["ja"]
+    assert len(said) == 1 and "deck 1: 7 (1/7) for deck 1: 7 (7/7)" in said[0]["text"] and said[0]["ja"]
     assert TableSession.open(store, s.id).game == laid        # the log replays to the same game
     s.undo(expected_version=s.version)                        # the moves stay renamed
     assert s.game.log == laid.log[:1]
