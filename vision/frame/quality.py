@@ -395,13 +395,13 @@ def glare_spots(small: np.ndarray, scale: float, calibration: Any = None,
     deepest[ids[starts]] = np.maximum.reduceat(depth, starts)
     marked = np.bincount(labels[on_markers > 0], minlength=count)
     spots = []
-    for label in np.flatnonzero((deepest >= reach) | (marked >= GLARE_ON_MARKER)):
-        if label == 0:
-            continue
+    labels = [label for label in np.flatnonzero((deepest >= reach) | (marked >= GLARE_ON_MARKER)) if label != 0]
+    ats = [(float(centroids[label][0] * scale), float(centroids[label][1] * scale)) for label in labels]
+    # the table's resolution at each blob (a card's white paper passes the depth test above: ~20
+    # blobs a frame), mapped through the calibration together
+    local = _px_per_mm(calibration, ats) if calibration is not None and labels else [px_per_mm] * len(labels)
+    for label, at, px_per_mm in zip(labels, ats, local):
         x, y, bw, bh, _ = stats[label]
-        at = (float(centroids[label][0] * scale), float(centroids[label][1] * scale))
-        if calibration is not None:
-            px_per_mm = _px_per_mm(calibration, at)
         radius = float(deepest[label]) * scale / px_per_mm
         if radius >= GLARE_RADIUS_MM or marked[label] >= GLARE_ON_MARKER:
             box = (int(x * scale), int(y * scale), int((x + bw) * scale), int((y + bh) * scale))
@@ -427,9 +427,13 @@ def glared(now: np.ndarray, then: np.ndarray, halo: int = 3, where: np.ndarray |
     return washed
 
 
-def _px_per_mm(calibration: Any, at_px: tuple[float, float]) -> float:
-    mm = calibration.to_table(np.array([at_px]))[0]
-    return max(calibration.px_per_mm((float(mm[0]), float(mm[1]))), 1e-3)
+def _px_per_mm(calibration: Any, at_px: Sequence[tuple[float, float]]) -> list[float]:
+    """``Calibration.px_per_mm`` at each of these image points (at least 1e-3), the points mapped
+    through the calibration in one pass each way (the same per-point arithmetic as one at a time)."""
+    mm = calibration.to_table(np.array(at_px, np.float64))
+    steps = np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]])
+    px = calibration.to_image((mm[:, None, :] + steps).reshape(-1, 2)).reshape(-1, 3, 2)
+    return [max(float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 20), 1e-3) for p in px]
 
 
 def _table_centre(table: tuple[float, float, float, float]) -> tuple[float, float]:
