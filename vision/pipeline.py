@@ -459,9 +459,10 @@ class Pipeline:
         code near a sighting of its card only confirms that card."""
         found = []
         centres = cal.to_table(np.array([s.centre_px() for s in sightings])) if sightings else np.zeros((0, 2))
-        for card_id, corners in codes:
-            s = self.detector.sighting_from_qr(card_id, corners)
-            centre = cal.to_table(s.centre_px()[None])[0]
+        from_codes = [self.detector.sighting_from_qr(card_id, corners) for card_id, corners in codes]
+        # every code's card centre through the calibration in one pass
+        code_centres = cal.to_table(np.array([s.centre_px() for s in from_codes])) if codes else np.zeros((0, 2))
+        for (card_id, _), s, centre in zip(codes, from_codes, code_centres):
             near = [o for o, c in zip(sightings, centres) if o.card_id == card_id
                     and np.linalg.norm(c - centre) < 40]
             if near:
