@@ -28,7 +28,8 @@ keeps OpenCV's steps and settings where they cost nothing and changes what was s
    24 border cells white is dropped before any lookup.
 3. **Identity**: the 25 inner bits against OpenCV's own ``DICT_5X5_1000`` codes (all 1000 ids in all
    four turns) with ArUco's error correction (1 bit): one sorted search among the codes and their
-   one-bit neighbours (``_lookup``).
+   one-bit neighbours (``_lookup``). A small square (cells under 2.5 px) not named exactly is read
+   again by its whole grid (``vision.reading.soft``).
 4. One result per marker (the largest square of a group, as ArUco), corners refined by
    ``cv2.cornerSubPix`` (in a 5 × 5 window at least: see ``_refine``).
 """
@@ -247,10 +248,9 @@ def _without_specks(binary: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(binary, cv2.bitwise_not(speck))
 
 
-def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """(looks like a marker, its 25 inner bits as a code) of each quad (N, 4, 2), read with its sides
-    moved out by ``grow_px``: the cells' means split by Otsu's rule; a marker varies (``MIN_STD``)
-    and has at most ``BORDER_ERRORS`` white border cells."""
+def _samples(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> np.ndarray:
+    """(N, P) float32: ``SAMPLES``² samples of every cell of each quad's 7 × 7 grid, cell by cell,
+    with its sides moved out by ``grow_px``."""
     # the contour runs through the centres of the border's outermost dark pixels: its true
     # outline lies half a pixel further out (``GROW_PX``: on a 17 px marker its far cells
     # would be read 6 % of the marker off)
@@ -260,9 +260,21 @@ def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarr
     points = _homographies(grown) @ _SAMPLE_GRID                       # (N, 3, P)
     map_x = (points[:, 0] / points[:, 2]).astype(np.float32)
     map_y = (points[:, 1] / points[:, 2]).astype(np.float32)
-    samples = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+def cell_means(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> np.ndarray:
+    """(N, 7, 7): the mean brightness of every cell of each quad's grid (``_samples``)."""
     n = len(quads)
-    samples = samples.astype(np.float32)
+    return _samples(grey, quads, grow_px).reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
+
+
+def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(looks like a marker, its 25 inner bits as a code) of each quad (N, 4, 2), read with its sides
+    moved out by ``grow_px``: the cells' means split by Otsu's rule; a marker varies (``MIN_STD``)
+    and has at most ``BORDER_ERRORS`` white border cells."""
+    samples = _samples(grey, quads, grow_px)
+    n = len(quads)
     cells = samples.reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
     white = cells > _otsu_rows(cells.reshape(n, -1))[:, None, None]
     border = white.copy()
@@ -311,9 +323,13 @@ class MarkerFinder:
     """Finds DICT_5X5_1000 markers in grey images: ``find(grey) -> [(marker id, (4, 2) corners)]``
     with corners in OpenCV's order (the marker's top-left first, clockwise)."""
 
-    def __init__(self, windows: tuple[tuple[int, float], ...] = WINDOWS, threads: bool = True) -> None:
+    def __init__(self, windows: tuple[tuple[int, float], ...] = WINDOWS, threads: bool = True,
+                 markers: frozenset[int] | None = None) -> None:
+        """``markers``: the ids that may lie on the table, when known (the second reader of coarse
+        squares, ``vision.reading.soft``, then looks further only at squares one of them fits)."""
         self.windows = windows
         self.threads = threads
+        self.markers = markers
 
     def find(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray]]:
         """Every marker in ``grey`` (uint8, one channel); ``small=False`` when every marker is known
@@ -321,7 +337,8 @@ class MarkerFinder:
         return [(marker, corners) for marker, corners, _ in self.reads(grey, small)]
 
     def reads(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray, bool]]:
-        """``find``'s markers, each with whether its bits matched its code exactly (no bit corrected)."""
+        """``find``'s markers, each with whether it was read beyond doubt: its bits matched its code
+        exactly (no bit corrected), or a coarse one was named by the second reader (``vision.reading.soft``)."""
         windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
         # searched and read on the sharpened frame, corners refined on the frame itself (the mask's
         # overshoot would pull them)
@@ -338,7 +355,7 @@ class MarkerFinder:
     def _markers(self, grey: np.ndarray, window: int, constant: float,
                  where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(ids, corners, exact) of the markers one threshold shows (several per marker, unrefined)."""
-        return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant, where)))
+        return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant, where)), self.markers)
 
     # --- 1. candidates ---------------------------------------------------------------------------
     @staticmethod
@@ -387,9 +404,11 @@ class MarkerFinder:
 
     # --- 2. and 3. bits and identity ---------------------------------------------------------------
     @staticmethod
-    def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(ids, corners turned so the marker's top-left comes first, read without a bit corrected)
-        of the quads that are markers."""
+    def _identify(grey: np.ndarray, quads: np.ndarray,
+                  markers: frozenset[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, corners turned so the marker's top-left comes first, read beyond doubt: without a
+        bit corrected, or by the second reader ``vision.reading.soft``) of the quads that are
+        markers; ``markers`` as ``MarkerFinder``'s."""
         if len(quads) == 0:
             return np.zeros(0, np.int64), quads, np.zeros(0, bool)
         marker, codes = _bits(grey, quads, GROW_PX)
@@ -408,6 +427,10 @@ class MarkerFinder:
             hit = ok & (_CODE_KEYS[at] == retry) & _CODE_EXACT[at]
             found[again[hit]], exact[again[hit]], best[again[hit]] = True, True, _CODE_INDEX[at[hit]]
             again = again[~hit]
+        # what is still unnamed or named only with a bit corrected: the second reader (soft.py,
+        # imported here: it builds on this module)
+        from vision.reading import soft
+        soft.rescue(grey, quads, marker & (_perimeters(quads) < RETRY_BELOW_PX), found, exact, best, markers)
         keep = np.flatnonzero(found)
         ids, turns = best[keep] // 4, best[keep] % 4
         # the cells read turned by k quarter turns: the marker's first corner is k corners on
