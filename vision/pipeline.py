@@ -106,8 +106,9 @@ class Pipeline:
         self.players = players
         self.layout = layout or default_layout(game_id, players)
         self.detector = Detector(decoder, detector, cards_in_play(game_id, players))
-        self.detector.finder = PyramidFinder()      # a 4K frame: candidates at half size (vision.frame.pyramid)
-        self._sharp_finder = PyramidFinder(WINDOWS[1:])   # for sharpened frames (``_detect``)
+        in_play = self.detector.finder.markers      # the ids the second reader looks for first
+        self.detector.finder = PyramidFinder(markers=in_play)   # a 4K frame: candidates at half size (vision.frame.pyramid)
+        self._sharp_finder = PyramidFinder(WINDOWS[1:], markers=in_play)   # for sharpened frames (``_detect``)
         self.motion = MotionMeter()
         self.quality = QualityMeter()
         self.frame_quality: FrameQuality | None = None   # of the last frame assessed for reading

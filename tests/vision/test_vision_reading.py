@@ -11,6 +11,7 @@ from companion import catalogue as cat
 from tablesim import synthetic
 from tablesim.synthetic import Conditions
 from vision.pipeline import Pipeline, default_layout
+from vision.reading import soft
 from vision.reading.detect import COARSE_PAIR_PX_PER_MODULE, MIN_PX_PER_MODULE, Detector, card_pose_mm, map_points, poses_on_table
 from vision.table.calibrate import Calibration, calibrate
 from vision.table.layouts import Placement
@@ -94,9 +95,12 @@ def test_a_coarse_marker_alone_is_a_card_only_when_read_beyond_doubt():
     [hit] = Detector().markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     assert hit.exact and COARSE_PAIR_PX_PER_MODULE <= hit.px_per_module < MIN_PX_PER_MODULE
     # one bit wrong: read, corrected, and the second reader (vision.reading.soft) not sure of it
-    corrected = Detector().detect(_flipped(image, marker, 13, (0, 0)))
+    doubted = _flipped(image, marker, 13, (1, 1))
+    corrected = Detector().detect(doubted)
     assert [h.marker for h in corrected.faint] == [marker] and not corrected.faint[0].exact
     assert corrected.sightings == []
+    _, fit, second = soft.fits(cv2.cvtColor(doubted, cv2.COLOR_BGR2GRAY), corrected.faint[0].corners[None])
+    assert fit[0] < soft.MIN_FIT or fit[0] - second[0] < soft.MIN_MARGIN
     # another bit wrong: read corrected, and the second reader names the same code beyond doubt
     # (issue 24: before the second reader this one was "something there" too)
     agreed = Detector().detect(_flipped(image, marker, 13, (2, 2)))

@@ -319,6 +319,17 @@ def unsharp_masked(grey: np.ndarray) -> np.ndarray:
     return cv2.addWeighted(grey, 1 + SHARPEN_AMOUNT, soft, -SHARPEN_AMOUNT, 0)
 
 
+Doubtful = tuple[np.ndarray, np.ndarray]
+"""Small squares with a marker's border that the hard read did not name exactly: their corners
+(K, 4, 2) and the index into ``CODES`` of the code named with a bit corrected, or -1."""
+
+
+def turned(quads: np.ndarray, code_index: np.ndarray) -> np.ndarray:
+    """The quads' corners rolled so that each marker's top-left comes first, from the index into
+    ``CODES`` each was read as: cells read turned by k quarter turns put its first corner k on."""
+    return np.array([np.roll(q, int(t), axis=0) for q, t in zip(quads, code_index % 4)]).reshape(-1, 4, 2)
+
+
 class MarkerFinder:
     """Finds DICT_5X5_1000 markers in grey images: ``find(grey) -> [(marker id, (4, 2) corners)]``
     with corners in OpenCV's order (the marker's top-left first, clockwise)."""
@@ -350,12 +361,13 @@ class MarkerFinder:
             found = [self._markers(sharp, *windows[0], where)] + [job.result() for job in jobs]
         else:
             found = [self._markers(sharp, w, c, where) for w, c in windows]
-        return self._refine(grey, *found)
+        return self._refine(grey, *found, self._second_read(sharp, found))
 
     def _markers(self, grey: np.ndarray, window: int, constant: float,
-                 where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(ids, corners, exact) of the markers one threshold shows (several per marker, unrefined)."""
-        return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant, where)), self.markers)
+                 where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, Doubtful]:
+        """(ids, corners, exact, doubtful) of the markers one threshold shows (several per marker,
+        unrefined; ``_identify``)."""
+        return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant, where)))
 
     # --- 1. candidates ---------------------------------------------------------------------------
     @staticmethod
@@ -404,13 +416,11 @@ class MarkerFinder:
 
     # --- 2. and 3. bits and identity ---------------------------------------------------------------
     @staticmethod
-    def _identify(grey: np.ndarray, quads: np.ndarray,
-                  markers: frozenset[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(ids, corners turned so the marker's top-left comes first, read beyond doubt: without a
-        bit corrected, or by the second reader ``vision.reading.soft``) of the quads that are
-        markers; ``markers`` as ``MarkerFinder``'s."""
+    def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Doubtful]:
+        """(ids, corners turned so the marker's top-left comes first, read without a bit corrected,
+        the small squares with a marker's border not read exactly: ``Doubtful``) of the quads."""
         if len(quads) == 0:
-            return np.zeros(0, np.int64), quads, np.zeros(0, bool)
+            return np.zeros(0, np.int64), quads, np.zeros(0, bool), (quads, np.zeros(0, np.int64))
         marker, codes = _bits(grey, quads, GROW_PX)
         at = np.minimum(np.searchsorted(_CODE_KEYS, codes), len(_CODE_KEYS) - 1)
         found = marker & (_CODE_KEYS[at] == codes)
@@ -427,15 +437,17 @@ class MarkerFinder:
             hit = ok & (_CODE_KEYS[at] == retry) & _CODE_EXACT[at]
             found[again[hit]], exact[again[hit]], best[again[hit]] = True, True, _CODE_INDEX[at[hit]]
             again = again[~hit]
-        # what is still unnamed or named only with a bit corrected: the second reader (soft.py,
-        # imported here: it builds on this module)
-        from vision.reading import soft
-        soft.rescue(grey, quads, marker & (_perimeters(quads) < RETRY_BELOW_PX), found, exact, best, markers)
+        doubtful = np.flatnonzero(marker & ~exact & (_perimeters(quads) < RETRY_BELOW_PX))
         keep = np.flatnonzero(found)
-        ids, turns = best[keep] // 4, best[keep] % 4
-        # the cells read turned by k quarter turns: the marker's first corner is k corners on
-        rolled = np.array([np.roll(quads[i], int(t), axis=0) for i, t in zip(keep, turns)]).reshape(-1, 4, 2)
-        return ids, rolled, exact[keep]
+        return best[keep] // 4, turned(quads[keep], best[keep]), exact[keep], \
+            (quads[doubtful], np.where(found[doubtful], best[doubtful], -1))
+
+    def _second_read(self, grey: np.ndarray, found: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, corners, exact) of the doubtful squares of every threshold's ``_identify`` that the
+        second reader names beyond doubt (``vision.reading.soft``; imported here: it builds on this
+        module)."""
+        from vision.reading import soft
+        return soft.second_read(grey, found, self.markers)
 
     # --- 4. one per marker, refined ----------------------------------------------------------------
     @staticmethod

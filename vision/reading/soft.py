@@ -123,31 +123,51 @@ def _fits(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return first * 4 + turn, top.astype(np.float64), second.astype(np.float64)
 
 
-def rescue(grey: np.ndarray, quads: np.ndarray, coarse: np.ndarray, found: np.ndarray, exact: np.ndarray,
-           best: np.ndarray, markers: frozenset[int] | None = None) -> None:
-    """The second read of ``MarkerFinder._identify``'s coarse squares (``coarse``: small, with a
-    marker's border) that the hard read did not name exactly, in place: one it named no code
-    becomes ``found`` when this reader names a code beyond doubt (``MIN_FIT``, ``MIN_MARGIN``); one
-    it named with a bit corrected becomes ``exact`` (trusted alone) when this reader names the same
-    code beyond doubt. ``best`` holds each square's index into ``markers.CODES``. Given
-    ``markers`` (the ids that may lie on this table), only squares that one of them fits to
-    ``MIN_FIT`` are matched against the whole dictionary (the same decision, for a tenth of the
-    work: most squares are no marker)."""
-    todo = np.flatnonzero(coarse & ~exact)
-    if len(todo) == 0:
-        return
-    cells = _cells(grey, quads[todo])
+def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ids, corners, exact) of the doubtful squares of every threshold's ``MarkerFinder._identify``
+    (``found``: its 4-tuples) that this reader names beyond doubt (``MIN_FIT``, ``MIN_MARGIN``), all
+    read as exact. A square where some threshold read a marker exactly is not read again, and one
+    square found by several thresholds is read once. One the hard read named with a bit corrected
+    counts only when this reader names the same code; one it named nothing, whatever this reader
+    names. Given ``markers`` (the ids that may lie on this table), only squares that one of them
+    fits to ``MIN_FIT`` are matched against the whole dictionary (the same decision for those, a
+    fraction of the work: most squares are no marker)."""
+    none = np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
+    quads = np.concatenate([f[3][0] for f in found])
+    hard = np.concatenate([f[3][1] for f in found])
+    if len(quads) == 0:
+        return none
+    centres = quads.mean(axis=1)
+    near = M.MIN_MARKER_DISTANCE * M._perimeters(quads)
+    sure = np.concatenate([f[1][f[2]] for f in found]).mean(axis=1)
+    if len(sure):
+        far = (np.linalg.norm(centres[:, None] - sure[None], axis=2) >= near[:, None]).all(axis=1)
+        quads, hard, centres, near = quads[far], hard[far], centres[far], near[far]
+    # one square per place (``MarkerFinder._refine``'s rule); the places where a hard read named
+    # a code with a bit corrected keep that code, to be agreed with
+    close = np.linalg.norm(centres[:, None] - centres[None], axis=2) < np.maximum(near[:, None], near[None])
+    taken = np.zeros(len(quads), bool)
+    alone, named = [], []
+    for i in range(len(quads)):
+        if not taken[i]:
+            group = close[i] & ~taken
+            taken |= group
+            alone.append(i)
+            named.append({int(h) // 4 for h in hard[group] if h >= 0})
+    if not alone:
+        return none
+    quads = quads[alone]
+    cells = _cells(grey, quads)
+    keep = np.arange(len(quads))
     if markers is not None:
         some = _rows_of(frozenset(markers))
-        near = np.zeros(len(todo), bool)
+        close = np.zeros(len(quads), bool)
         for grown in cells:
-            near |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
-        todo, cells = todo[near], cells[:, near]
+            close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
+        keep, cells = keep[close], cells[:, close]
     code, fit, second = _fits(cells)
-    sure = (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN)
-    named = found[todo]
-    new = sure & ~named
-    agree = sure & named & (best[todo] // 4 == code // 4)
-    found[todo[new]] = True
-    best[todo[new]] = code[new]
-    exact[todo[new | agree]] = True
+    ok = (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN) & \
+        np.array([not named[k] or named[k] == {int(c) // 4} for k, c in zip(keep, code)], bool)
+    keep, code = keep[ok], code[ok]
+    return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
