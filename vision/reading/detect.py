@@ -313,10 +313,11 @@ class Detector:
         for card_id, group in hits.items():
             poses = np.array([next(first) for _ in group])
             found_cards = _group(card_id, group, poses) if cal is None else _group_on_table(card_id, group, poses, cal)
-            # a coarse marker alone is a card only when read exactly, and only where no other
+            # a coarse marker alone is a card only when read beyond doubt, and only where no other
             # sighting of its id is (two coarse reads that do not agree on one card: a picture on
-            # a tilted screen, not two copies of a card)
-            unsure = doubtful if len(found_cards) < 2 else coarse
+            # a tilted screen, not two copies of a card) — but a deck's back lies face down many
+            # times over: there copies are no sign of a picture
+            unsure = doubtful if len(found_cards) < 2 or card_id.startswith("B-") else coarse
             if unsure:
                 alone = [s for s in found_cards if s.markers == 1 and any(s.image_pts is h.corners for h in unsure)]
                 faint += [h for h in unsure if any(s.image_pts is h.corners for s in alone)]
