@@ -111,9 +111,12 @@ class Pipeline:
         self.players = players
         self.layout = layout or default_layout(game_id, players)
         self.detector = Detector(decoder, detector, cards_in_play(game_id, players))
-        in_play = self.detector.finder.markers      # the ids the second reader looks for first
-        self.detector.finder = PyramidFinder(markers=in_play)   # a 4K frame: candidates at half size (vision.frame.pyramid)
-        self._sharp_finder = PyramidFinder(WINDOWS[1:], markers=in_play)   # for sharpened frames (``_detect``)
+        # a 4K frame: candidates at half size (vision.frame.pyramid); the second reader of coarse
+        # squares as the detector's own finder (vision.reading.soft)
+        first = self.detector.finder
+        self.detector.finder = PyramidFinder(markers=first.markers, second_read=first.second_read)
+        self._sharp_finder = PyramidFinder(WINDOWS[1:], markers=first.markers,    # for sharpened frames (``_detect``)
+                                           second_read=first.second_read)
         self.motion = MotionMeter()
         self.quality = QualityMeter()
         self.frame_quality: FrameQuality | None = None   # of the last frame assessed for reading

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -324,6 +325,11 @@ Doubtful = tuple[np.ndarray, np.ndarray]
 (K, 4, 2) and the index into ``CODES`` of the code named with a bit corrected, or -1."""
 
 
+SecondRead = Callable[[np.ndarray, list, "frozenset[int] | None"], tuple[np.ndarray, np.ndarray, np.ndarray]]
+"""``MarkerFinder``'s second reader: (grey, every threshold's ``_identify``, ids in play) -> (ids,
+corners, exact) of the doubtful squares it names."""
+
+
 def turned(quads: np.ndarray, code_index: np.ndarray) -> np.ndarray:
     """The quads' corners rolled so that each marker's top-left comes first, from the index into
     ``CODES`` each was read as: cells read turned by k quarter turns put its first corner k on."""
@@ -335,12 +341,15 @@ class MarkerFinder:
     with corners in OpenCV's order (the marker's top-left first, clockwise)."""
 
     def __init__(self, windows: tuple[tuple[int, float], ...] = WINDOWS, threads: bool = True,
-                 markers: frozenset[int] | None = None) -> None:
-        """``markers``: the ids that may lie on the table, when known (the second reader of coarse
-        squares, ``vision.reading.soft``, then looks further only at squares one of them fits)."""
+                 markers: frozenset[int] | None = None, second_read: SecondRead | None = None) -> None:
+        """``second_read``: the second reader of the small squares the bits did not name exactly
+        (``vision.reading.soft.second_read``; without it they stay unread); ``markers``: the ids
+        that may lie on the table, when known (it then looks further only at squares one of them
+        fits)."""
         self.windows = windows
         self.threads = threads
         self.markers = markers
+        self.second_read = second_read
 
     def find(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray]]:
         """Every marker in ``grey`` (uint8, one channel); ``small=False`` when every marker is known
@@ -444,10 +453,10 @@ class MarkerFinder:
 
     def _second_read(self, grey: np.ndarray, found: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(ids, corners, exact) of the doubtful squares of every threshold's ``_identify`` that the
-        second reader names beyond doubt (``vision.reading.soft``; imported here: it builds on this
-        module)."""
-        from vision.reading import soft
-        return soft.second_read(grey, found, self.markers)
+        second reader names beyond doubt (none without one)."""
+        if self.second_read is None:
+            return np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
+        return self.second_read(grey, found, self.markers)
 
     # --- 4. one per marker, refined ----------------------------------------------------------------
     @staticmethod
