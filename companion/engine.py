@@ -454,11 +454,25 @@ class Game(ABC):
 
         Games word their moves in ``_move_words``; seats are named by ``seat_label``.
         """
-        words = self._phrase(move, short)
-        if short or move.player < 0:
+        if short:
+            words = self._phrase(move, short)
             return Reason(capitalised(words), words.ja)
+        words = self._sentence(move, names)
+        return Reason(capitalised(words), words.ja) if move.player < 0 else words
+
+    def _sentence(self, move: Move, names: Sequence[str] | None) -> Reason:
+        """``describe_move``'s words before the capital: a chance move as the game words it for
+        these ``names`` ("a 4 turned up from Chie's deck"), a seat's move with its seat."""
+        if move.player < 0:
+            return self._chance_words(move, names) or self._phrase(move, False)
+        words = self._phrase(move, False)
         who = self.seat_label(move.player, names)
         return Reason(f"{who} {third_person(words)}", f"{who.ja}が{words.ja}")
+
+    def _chance_words(self, move: Move, names: Sequence[str] | None) -> Reason | None:
+        """A chance move in words that name the seats (games whose chance moves concern a seat
+        override this); None: the game's ``_move_words``."""
+        return None
 
     def describe_moves(self, moves: Sequence[Move], names: Sequence[str] | None = None,
                        most: int = 4) -> Reason:
@@ -469,6 +483,8 @@ class Game(ABC):
             if parts and move.player == last and move.player >= 0:   # same seat: no need to name it again
                 plain = game._phrase(move, False)
                 words = Reason(third_person(plain), plain.ja)
+            elif parts:   # mid-sentence: "then a 4 turned up", no capital
+                words = game._sentence(move, names)
             else:
                 words = game.describe_move(move, names)
             parts.append(str(words))
@@ -481,8 +497,9 @@ class Game(ABC):
                 playable = False   # the rest is worded in the last state the moves reach
         en, ja = ", then ".join(parts), "、続いて".join(parts_ja)
         if len(moves) > most:
-            en += f", and {len(moves) - most} more moves"
-            ja += f"、ほか{len(moves) - most}手"
+            more = len(moves) - most
+            en += f", and {more} more move{'s' if more > 1 else ''}"
+            ja += f"、ほか{more}手"
         return Reason(en, ja)
 
     def _phrase(self, move: Move, short: bool) -> Reason:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import random
 from functools import cache
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from companion import engine
 from companion.engine import CHANCE, TERMINAL, Event, IllegalMove, Move, Option, Reason, seat_words
@@ -427,6 +427,18 @@ class Game(engine.Game):
         return "it is in the discard pile", "捨て場にあります"
 
     # ----------------------------------------------------------------- moves in words
+    def _chance_words(self, move: Move, names: Sequence[str] | None) -> Reason | None:
+        """A card turned over, from whose deck: "a 4 turned up from Chie's deck" (the seat's name
+        where the table has names, else "player 3's")."""
+        if move.kind != "reveal":
+            return None
+        v = value_of(move.card)
+        seat = self.pending[0] if self.pending else deck_of(move.card) - 1
+        if names and 0 <= seat < len(names) and names[seat]:
+            return Reason(f"{a_value(v)} turned up from {names[seat]}'s deck", f"{names[seat]}の山札から{v}がめくられた")
+        return Reason(f"{a_value(v)} turned up from player {seat + 1}'s deck",
+                      f"プレイヤー{seat + 1}の山札から{v}がめくられた")
+
     def _move_words(self, move: Move, short: bool) -> Reason | None:
         """The four actions in the rules' words (temporary slots counted from 1 for people), a
         card turned over by its value, the setup summarised."""
@@ -439,9 +451,7 @@ class Game(engine.Game):
             v = value_of(move.card)
             if short:
                 return Reason(str(v), str(v))
-            seat = self.pending[0] if self.pending else deck_of(move.card) - 1
-            return Reason(f"{a_value(v)} turned up from player {seat + 1}'s deck",
-                          f"プレイヤー{seat + 1}の山札から{v}がめくられた")
+            return self._chance_words(move, None)
         if kind == "deck_to_work":
             return (Reason("deck → work area", "山札 → 作業場") if short else
                     Reason("turn over the top card of the deck into the work area", "山札の一番上をめくって作業場に置く"))

@@ -176,3 +176,20 @@ def test_a_sequence_the_rules_refuse_is_still_worded_in_full():
     assert words.ja == "Ann(赤)が赤5を出す、続いて赤4を出す、続いてChie(緑)がパスする"
     six = game.describe_moves([Move.of(0, "pass")] * 6)
     assert six.endswith(", and 2 more moves") and six.ja.endswith("、ほか2手")
+
+
+def test_a_taken_back_chains_turn_names_whose_deck_and_counts_one_more_move():
+    """Game night: a host's undo said "then A 4 turned up from player 3's deck, … and 1 more moves"."""
+    game, rng = game_class("chains")(3), random.Random(1)
+    game.apply(game.sample_chance(rng))   # the terminals laid out
+    start = game.clone()
+    moves = []
+    for _ in range(5):   # a seat's turn-over, then the card it turned up (from its own deck)
+        move = game.sample_chance(rng) if game.is_chance_node() else game.legal_moves()[0]
+        moves.append(move)
+        game.apply(move)
+    words = start.describe_moves(moves, NAMES[:3])
+    assert "then a " in words and "turned up from Ann's deck" in words, words
+    assert "player 1" not in words and "プレイヤー1" not in words.ja and "Annの山札から" in words.ja
+    assert words.endswith(", and 1 more move"), words
+    assert start.describe_move(moves[1], NAMES[:3]).startswith("A"), "a sentence of its own begins with a capital"
