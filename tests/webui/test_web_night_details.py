@@ -311,3 +311,20 @@ def test_the_phone_camera_fold_out_says_what_k_cal_markers_are(client):
         html = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
         said = html.split('id="phonecam-markers">')[1].split("</p>")[0]
         assert all(w in said for w in words) and 'href="/print' in said, said
+
+
+def test_a_chains_card_turned_up_can_be_corrected_to_another_card_of_that_deck(client):
+    """Game night: the host's "Replace the last move" for a card Ann turned over offered only the card
+    the app had recorded (a 2), so a misread card could not be put right."""
+    r = client.post("/api/tables", json={"game": "chains", "players": 2, "names": NAMES})
+    table, host = r.get_json(), r.get_json()["host_token"]
+    assert _post(client, table, "deal", {}, host).status_code == 200   # the terminals laid out
+    r = _post(client, table, "move", {"move": {"player": 0, "kind": "deck_to_work"}}, host)
+    assert r.status_code == 200, r.get_json()
+    assert _post(client, table, "deal", {}, host).status_code == 200   # the app turns Ann's card over
+    turned = _state(client, table, host)["moves"][-1]["card"]
+    tabs = ["Ann", "Ben", "table"]
+    offered = _picker_cards(client, table, tabs.index("table"))
+    faces = [c.rsplit("-", 1)[0] for c in offered]   # a Chains card's deck and value (not which copy)
+    assert sorted(faces) == sorted(f"C01-{v}" for v in range(2, 11)), offered   # 2-10 of Ann's deck, once each
+    assert turned.rsplit("-", 1)[0] in faces

@@ -395,6 +395,10 @@ def override_picker(engine: Game, names: list[str], lang: str) -> list[Section]:
     last = engine.log[-1] if engine.log else None
     if last is not None:
         templates.append(last.to_json())
+        if last.player < 0:   # a correction names another outcome: what the table could have turned up
+            before = engine.clone()
+            before.undo()
+            templates += [m.to_json() for m in before.legal_moves()[:400]]
     moves = override_moves(engine, templates, len(names))
     # per seat only the cards it could hold, as the table can tell (the last move's card is back in
     # its hand for a correction): a red card for the blue seat is no correction anyone needs
@@ -413,13 +417,16 @@ def override_picker(engine: Game, names: list[str], lang: str) -> list[Section]:
     for seat, seat_moves in sorted(by_seat.items(), key=lambda kv: (kv[0] < 0, kv[0])):
         kinds = list(OrderedDict.fromkeys(m["kind"] for m in seat_moves))   # the moves legal now first
         seat_moves.sort(key=lambda m: (kinds.index(m["kind"]), _card_order(m.get("card") or "")))
-        buttons = []
+        buttons, said = [], set()
         for m in seat_moves:
             move = Move.from_json(m)
             short_words = engine.describe_move(move, short=True)
             if short_words.ja == engine._generic_words(move).ja:
                 continue   # a move the game cannot even word (another seat's empty slot) is none here
             words = engine.describe_move(move, names)
+            if str(words) in said:
+                continue   # copies of one card (a Chains value) are one button: the table tells them not apart
+            said.add(str(words))
             buttons.append({"label": pick(short_words, short_words.ja, lang), "move": m,
                             "card": m.get("card") if isinstance(m.get("card"), str) else None,
                             "words": pick(words, words.ja, lang)})
