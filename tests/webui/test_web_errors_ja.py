@@ -247,3 +247,18 @@ def test_no_refusal_in_the_web_code_is_a_bare_response():
                 if isinstance(status, ast.Constant) and isinstance(status.value, int) and status.value >= 400:
                     bare.append(f"{path}:{node.lineno}")
     assert not bare, bare
+
+
+def test_a_join_link_in_japanese_opens_the_table_in_japanese(tmp_path):
+    """Game night: a phone that opened /join?code=…&lang=ja (or typed the code on the Japanese start
+    page) landed on an English table page: the redirect dropped the language."""
+    client = make_app(tmp_path).test_client()
+    table = new_table(client, "spartacus")
+    r = client.get(f"/join?code={table['code']}&lang=ja")
+    assert r.status_code == 302 and "lang=ja" in r.headers["Location"], r.headers.get("Location")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert '<html lang="ja"' in page, page[:400]
+    start = client.get("/?lang=ja").get_data(as_text=True)   # the start page's form keeps it too
+    assert '<input type="hidden" name="lang" value="ja">' in start
+    again = client.get(f"/join?code={table['code']}&lang=ja")   # joined before: the same
+    assert "lang=ja" in again.headers["Location"]

@@ -11,7 +11,7 @@ from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from webui.api.api import find_table, new_phone, state_for
 from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables, token_for
-from webui.core.i18n import both, pick, t
+from webui.core.i18n import LANGS, both, pick, t
 from webui.core.render import override_picker, score_chart
 from webui.rules.rules import rules_page
 
@@ -107,13 +107,15 @@ def join() -> Any:
                if not code.strip() else
                t("No table has the code {code!r}. Check the host screen.", lang(), code=code.strip().upper()))
         return render_template("index.html", lang=lang(), error=msg, code=code), 404 if code else 400
+    # a language chosen in the link (?lang=ja) stays chosen on the table's page
+    chosen = {"lang": request.args["lang"]} if request.args.get("lang") in LANGS else {}
     if tables().caller(table_id, request.cookies.get(f"tc_{table_id}")) is not None:
-        return redirect(url_for("phone.table", table_id=table_id))   # joined before: keep its seat
+        return redirect(url_for("phone.table", table_id=table_id, **chosen))   # joined before: keep its seat
     try:
         token = new_phone(table_id, request.args.get("name"))
     except ApiError as err:   # too many phones from this address at this table
         return _refused_join(err)
-    return redirect_with_token(url_for("phone.table", table_id=table_id), f"tc_{table_id}", token)
+    return redirect_with_token(url_for("phone.table", table_id=table_id, **chosen), f"tc_{table_id}", token)
 
 
 def _refused_join(err: ApiError) -> Any:
