@@ -95,6 +95,10 @@ def test_a_seat_waiting_for_the_opening_is_told_who_lays_it(tmp_path):
         for lang in ("en", "ja"):
             section = _moves_section(_view(client, table, phone, lang))
             assert t(words, lang) in section and not _taps(section), (game, lang)
+            # the status line too: the table lays out the opening; nothing is turned over yet (game night)
+            status = _view(client, table, phone, lang).split('<div class="status">')[1].split("</div>")[0]
+            assert t("The table (lays out the opening cards)", lang) in status, (game, lang, status)
+            assert t("The table (a card is turned over)", lang) not in status
 
 
 def test_the_override_picker_says_why_it_is_empty_at_the_opening(tmp_path):
