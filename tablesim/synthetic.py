@@ -26,6 +26,7 @@ import contextlib
 import itertools
 import math
 import random
+import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
@@ -536,17 +537,20 @@ def _table_image(cam: Camera, clutter: bool) -> np.ndarray:
     and benchmarks build many cameras of one table, e.g. one view with and without a phone over it)."""
     key = (cam.conditions.surface, cam.world_size, cam.world_scale, cam.seed, clutter, cam.table,
            tuple(cam.world_origin))
-    img = _TABLES.pop(key, None)
+    with _TABLES_LOCK:
+        img = _TABLES.pop(key, None)
     if img is None:
         img = _draw_table(cam, clutter)
         img.flags.writeable = False
-    _TABLES[key] = img                          # most recent last
-    while len(_TABLES) > 6:                     # a few 1080p-camera tables: ~100 MB at most
-        _TABLES.pop(next(iter(_TABLES)))
+    with _TABLES_LOCK:                          # the demo's camera thread draws too
+        _TABLES[key] = img                      # most recent last
+        while len(_TABLES) > 6:                 # a few 1080p-camera tables: ~100 MB at most
+            _TABLES.pop(next(iter(_TABLES)))
     return img
 
 
 _TABLES: dict[tuple, np.ndarray] = {}
+_TABLES_LOCK = threading.Lock()
 
 
 def _draw_table(cam: Camera, clutter: bool) -> np.ndarray:
