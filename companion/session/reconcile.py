@@ -636,9 +636,11 @@ def _search(game: Game, obs: dict[str, Any], budget: int, held: Sequence[dict[st
 
 
 def one_per_outcome(game: Game, sequences: list[list[Move]]) -> list[list[Move]]:
-    """``sequences`` with those that leave the same game (equal snapshots) kept once, the first:
-    a state the camera missed (two cards turned into two empty slots between two views) leaves
-    their order unknown, and nothing after it depends on the order."""
+    """``sequences`` with those that are the same moves in another order and leave the same game
+    (equal snapshots) kept once, the first: a state the camera missed (two cards turned into two
+    empty slots between two views) leaves their order unknown, and nothing after it depends on
+    it. Different moves stay apart, even to the same state (a Seven Hills reveal names its cards
+    in the order they were laid: the log would say another order)."""
     if len(sequences) < 2:
         return sequences
     out, outcomes = [], set()
@@ -649,7 +651,7 @@ def one_per_outcome(game: Game, sequences: list[list[Move]]) -> list[list[Move]]
                 trial.apply(move)
         except IllegalMove:
             continue
-        outcome = freeze(trial.snapshot())
+        outcome = (freeze(trial.snapshot()), tuple(sorted(str(m) for m in seq)))
         if outcome not in outcomes:
             outcomes.add(outcome)
             out.append(seq)
