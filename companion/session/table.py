@@ -15,9 +15,10 @@ import re
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from companion import catalogue as cat
 from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason, freeze
@@ -506,6 +507,7 @@ class TableSession:
         self.location: str | None = settings.get("location")   # where the table is (the history's plays)
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
+        self._steady = 0   # inside ``steady()``: reads do not ask the store again
         self._asked: dict[tuple[int, Any], Outcome] = {}
         """(version, observation) → the prompt or hold it led to: the same view at the same
         version is not searched again (a card flickering in and out of a reading)."""
@@ -557,8 +559,11 @@ class TableSession:
         return cls(store, store.session_row(session_id))
 
     @_locked
-    def _catch_up(self) -> None:
-        """Apply entries other writers (threads, processes) committed since we last looked."""
+    def _catch_up(self, always: bool = False) -> None:
+        """Apply entries other writers (threads, processes) committed since we last looked (not
+        again inside ``steady()``, unless ``always``: a write)."""
+        if self._steady and not always:
+            return
         for version, kind, data, by in self.store.entries(self.id, after=self._st.version):
             self._st.reduce(version, kind, data, by)
 
@@ -567,6 +572,20 @@ class TableSession:
         """Bring this object up to date with the store; return it."""
         self._catch_up()
         return self
+
+    @contextmanager
+    def steady(self) -> Iterator["TableSession"]:
+        """Hold the session's lock and read one version: caught up with the store once, on
+        entering; the reads inside do not ask it again (a phone's view asked it five times, each
+        a query that lets other threads take the GIL while the table's lock is held: issue 23).
+        A write inside still catches up first."""
+        with self._lock:
+            self._catch_up()
+            self._steady += 1
+            try:
+                yield self
+            finally:
+                self._steady -= 1
 
     # ----------------------------------------------------------------- reading
     @property
@@ -723,7 +742,7 @@ class TableSession:
     def _commit(self, kind: str, data: dict[str, Any], by: str, expected_version: int | None,
                 after: Callable[[Any], None] | None = None) -> list[Event]:
         """Check an entry against a copy of the state, commit it, then apply it: all or nothing."""
-        self._catch_up()
+        self._catch_up(always=True)
         if expected_version is not None and expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
         by = clean_text(by)
@@ -779,7 +798,7 @@ class TableSession:
             raise SessionError(*both("an observation must be a JSON object shaped like the game's layout"))
         obs = dict(observation)
         for _ in range(OBSERVE_RETRIES):
-            self._catch_up()
+            self._catch_up(always=True)
             try:
                 return self._observe_once(obs, source)
             except StaleVersion:
@@ -1110,7 +1129,7 @@ class TableSession:
             current = self.store.version(self.id)
             if current > version or time.monotonic() >= deadline:
                 if current > self.version:
-                    self._catch_up()
+                    self._catch_up(always=True)
                 return current
             time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
 
