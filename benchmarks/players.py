@@ -14,7 +14,9 @@ one core: wall time, and the process's CPU time (what one core spends on it, wha
 machine runs); median and 95th percentile per level.
 
 ``companion bench players [--games N] [--seed S] [--game ID] [--players N] [--levels A:B,...]
-[--every-count] [--markdown FILE]`` (``--every-count``: every player count each game allows).
+[--every-count] [--markdown FILE] [--rows FILE] [--jobs N]`` (``--every-count``: every player count
+each game allows; ``--rows``: append each row to a file as it finishes; ``--jobs``: processes that
+share a row's games, the results merged in game order so the row does not change).
 """
 from __future__ import annotations
 
@@ -90,20 +92,41 @@ def solo_won(game: Game) -> bool:
     return game.scores()[0] >= NEAR_PERFECT
 
 
+def one_game(game_id: str, players: int, tested: str, against: str, i: int, seed: int
+             ) -> tuple[float, dict[str, list[float]]]:
+    """Game ``i`` of a row (seed ``seed + i``, the tested seat ``i mod players``): the tested seat's
+    share of the win (solo: 1 for a won game) and the decision times of that game."""
+    times: dict[str, list[float]] = {}
+    seat = i % players
+    levels = [against] * players
+    levels[seat] = tested
+    game = play(game_id, players, levels, seed + i, times)
+    if players == 1:
+        return float(solo_won(game)), times
+    winners = game.winners()
+    return (1 / len(winners) if seat in winners else 0.0), times
+
+
+def _one_game(task: tuple[str, int, str, str, int, int]) -> tuple[float, dict[str, list[float]]]:
+    return one_game(*task)
+
+
 def row(game_id: str, players: int, tested: str, against: str, games: int, seed: int,
-        times: dict[str, list[float]]) -> dict[str, Any]:
-    """Play one row of the bench and measure it."""
+        times: dict[str, list[float]], jobs: int = 1) -> dict[str, Any]:
+    """Play one row of the bench and measure it; ``jobs`` processes share its games (each game
+    depends only on its seed, and the results are merged in game order, so the row is the same)."""
+    tasks = [(game_id, players, tested, against, i, seed) for i in range(games)]
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            results = list(pool.imap(_one_game, tasks, chunksize=max(1, min(20, games // (8 * jobs)))))
+    else:
+        results = [one_game(*t) for t in tasks]
     wins = 0.0
-    for i in range(games):
-        seat = i % players
-        levels = [against] * players
-        levels[seat] = tested
-        game = play(game_id, players, levels, seed + i, times)
-        if players == 1:
-            wins += solo_won(game)
-        else:
-            winners = game.winners()
-            wins += 1 / len(winners) if seat in winners else 0.0
+    for share, game_times in results:
+        wins += share
+        for key, values in game_times.items():
+            times.setdefault(key, []).extend(values)
     low, high = wilson(wins, games)
     return {"game": game_id, "players": players, "level": tested, "against": against,
             "games": games, "seeds": f"{seed}–{seed + games - 1}", "win": wins / games,
@@ -138,6 +161,32 @@ def markdown(rows: list[dict[str, Any]], times: dict[tuple[str, int], dict[str, 
     return "\n".join(out)
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the ``--jobs`` workers)."""
+    import resource
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _append_row(path: str, r: dict[str, Any], times: dict[str, list[float]], wall: float,
+                cpu: float) -> None:
+    """Append a measured row, with its decision times (CPU median and p95 ms per level), wall time
+    and the load average, to ``path`` as one JSON line."""
+    import json
+    import os
+    out = dict(r, wall_s=round(wall, 1), cpu_s=round(cpu, 1), loadavg=os.getloadavg()[0],
+               finished=time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
+    for level in LEVELS:
+        c = times.get(f"{level} cpu")
+        if c:
+            out[f"{level}_decisions"] = len(c)
+            out[f"{level}_cpu_median_ms"] = float(_ms(c, 0.5))
+            out[f"{level}_cpu_p95_ms"] = float(_ms(c, 0.95))
+            out[f"{level}_cpu_mean_ms"] = round(1000 * statistics.fmean(c), 1)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(out, ensure_ascii=False) + "\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the bench and print its table (``--markdown`` also writes it to a file)."""
     parser = argparse.ArgumentParser(prog="companion bench players", description=__doc__.split("\n\n")[0])
@@ -149,6 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--every-count", action="store_true",
                         help="every player count each game allows, not only the usual tables")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table to FILE")
+    parser.add_argument("--rows", metavar="FILE",
+                        help="append each row to FILE as soon as it is measured (one JSON object a line)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes that share a row's games (default 1; the rows do not change)")
     args = parser.parse_args(argv)
     pairs = PAIRINGS
     if args.levels:
@@ -165,8 +218,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else pairs)
         for tested, against in todo:
             start = time.perf_counter()
-            r = row(game_id, players, tested, against, args.games, args.seed, per)
+            mine: dict[str, list[float]] = {}
+            cpu = _cpu()
+            r = row(game_id, players, tested, against, args.games, args.seed, mine, args.jobs)
+            for key, values in mine.items():
+                per.setdefault(key, []).extend(values)
             rows.append(r)
+            if args.rows:
+                _append_row(args.rows, r, mine, time.perf_counter() - start, _cpu() - cpu)
             print(f"{game_id} {players}p {tested} vs {against}: {r['win']:.1%} "
                   f"[{r['low']:.1%}, {r['high']:.1%}] over {args.games} games, seeds {r['seeds']} "
                   f"({time.perf_counter() - start:.0f} s)", flush=True)

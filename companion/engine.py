@@ -319,6 +319,9 @@ class Game(ABC):
     rules_file: ClassVar[str] = ""
     """The name of the rule specification this engine implements, for citations (a player reads
     the rules in ``docs/<game>.md``; ``webui.rules.rule_link`` turns a citation into a link there)."""
+    quiet: bool = False
+    """Set on a throwaway copy (the strong player's playouts): ``_apply`` may then return no events
+    instead of writing them (a game may honour it where its words cost most of a move)."""
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:

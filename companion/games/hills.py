@@ -441,7 +441,7 @@ class Game(engine.Game):
         self.last_hill[p] = hill_no
         self.turn = 1 - p
         hill["cards"].append({"seat": p, "card": card_id})
-        events: list[Event] = [self._placed_event(p, hill_no, card_id, hill["revealed"])]
+        events: list[Event] = [] if self.quiet else [self._placed_event(p, hill_no, card_id, hill["revealed"])]
         if hill["revealed"]:
             if hill["barricade"]:
                 events += self._cancel(hill_no, [len(hill["cards"]) - 2, len(hill["cards"]) - 1], p)
@@ -490,14 +490,16 @@ class Game(engine.Game):
         cards = hill["cards"]
         hill["revealed"] = True
         final = len({c["seat"] for c in cards}) == 1
-        sides = [[c["card"] for c in cards if c["seat"] == s] for s in (0, 1)]
-        shown_en, shown_ja = shown(sides, by_seat=True)
-        if final:
-            text, text_ja = f"Final reveal at hill {hill_no}: {shown_en}.", f"丘{hill_no}の最終公開: {shown_ja}。"
-        else:
-            text, text_ja = f"Hill {hill_no} revealed: {shown_en}.", f"丘{hill_no}が公開されました: {shown_ja}。"
-        events = [Event.of("hill_revealed", text, text_ja, hill=hill_no, red=sides[0],
-                                  blue=sides[1], final=final)]
+        events: list[Event] = []
+        if not self.quiet:
+            sides = [[c["card"] for c in cards if c["seat"] == s] for s in (0, 1)]
+            shown_en, shown_ja = shown(sides, by_seat=True)
+            if final:
+                text, text_ja = f"Final reveal at hill {hill_no}: {shown_en}.", f"丘{hill_no}の最終公開: {shown_ja}。"
+            else:
+                text, text_ja = f"Hill {hill_no} revealed: {shown_en}.", f"丘{hill_no}が公開されました: {shown_ja}。"
+            events.append(Event.of("hill_revealed", text, text_ja, hill=hill_no, red=sides[0],
+                                   blue=sides[1], final=final))
         revealing = None if final else cards[-1]
         owner = cards[0]["seat"]
         hidden = cards if final else cards[:-1]

@@ -272,6 +272,8 @@ class Game(BaseGame):
             return self._end_turn(None, steps)
         if outcome == "place":
             self.phase = "place"
+            if self.quiet:
+                return []
             n = CARDS[card][0]
             # players know slots by the nations at their ends, not by layout keys like "2>3"
             spots = [self.namer.between(list(t.ends(k))) for k in opts]
@@ -283,6 +285,8 @@ class Game(BaseGame):
             return self._events(steps, prompt, options=[self.slot_name(k) for k in opts])
         if outcome == "joker":
             self.phase = "joker"
+            if self.quiet:
+                return []
             prompt = (" → choose a relation card to discard", " → 捨札にする関係トランプを1枚選ぶ")
             return self._events(steps, prompt, options=[t.cards[k] for k in opts])
         return self._end_turn(card, steps)
@@ -305,7 +309,7 @@ class Game(BaseGame):
 
     def _events(self, steps: list, prompt: tuple[str, str] = ("", ""), **facts: Any) -> list[Event]:
         """The ruling (whole explanation), then surrender, era and game-over events."""
-        if not steps:
+        if not steps or self.quiet:
             return []
         who = (f"Player {self.actor + 1}: ", f"プレイヤー{self.actor + 1}: ") if self.players == 2 else ("", "")
         en, ja = render(steps, self.namer, who)

@@ -10,7 +10,9 @@ Levels (``LEVELS``):
 * ``beginner``: a rule of thumb, one line per game (``companion.players.<game>.beginner``);
 * ``good``: a heuristic a person can explain (``<game>.good``);
 * ``strong``: information-set Monte Carlo (``companion.players.search``), with the game's good
-  rule in the playouts; solo Prussia uses the odds of ``companion advise`` (the same playouts).
+  rule in the playouts; solo Prussia uses the odds of ``companion advise`` (the same playouts);
+  Chains keeps the good rule's move unless a search on shared deals shows a better one
+  (``companion.players.chains_fast``).
 
 docs/players.md says how each level decides and what the bench measured.
 """
@@ -72,8 +74,7 @@ class Player:
                 return move
         return search.choose(view, legal, rng, game_rules.playout, game_rules.PLAYOUTS,
                              game_rules.SCALE, getattr(game_rules, "playout_move", None),
-                             getattr(game_rules, "playout_chance", None),
-                             getattr(game_rules, "STEPS", None))
+                             getattr(game_rules, "playout_chance", None))
 
 
 def player(game_id: str, level: str) -> Player:

@@ -21,8 +21,10 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from companion.engine import CHANCE, Move
+from companion.engine import Move
 from companion.games.chains import POINTS, value_of
+from companion.players import chains_fast
+from companion.players.chains_fast import reachable
 
 
 def _kind(legal: Sequence[Move], kind: str) -> list[Move]:
@@ -49,17 +51,8 @@ def _closer(game: Any, seat: int, top: int | None) -> int | None:
 
 def run_closes(game: Any, seat: int) -> list[tuple[int, list[int]]]:
     """Each close the temporary area's cards can reach: (terminal value, slots to move first, in order)."""
-    slots = {value_of(c): i for i, c in enumerate(game.temporary[seat]) if c is not None}
-    top, moved, closes = game.top(seat), [], []
-    while True:
-        k = _closer(game, seat, top)
-        if k is not None:
-            closes.append((k, list(moved)))
-        need = 10 if top is None else top - 1
-        if need not in slots:
-            return closes
-        moved.append(slots.pop(need))
-        top = need
+    values = [None if c is None else value_of(c) for c in game.temporary[seat]]
+    return reachable(values, game.top(seat), lambda top: _closer(game, seat, top))
 
 
 def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
@@ -83,20 +76,8 @@ def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
     return legal[0]
 
 
-playout = good
-"""The strong player's playouts follow the good rule: it beats the beginner, so it is the better
-model of a table (and of the strong player's own later turns)."""
-PLAYOUTS = 120
-STEPS = 12_000
-"""At most this many moves over all playouts of one decision: a four-player playout early in the
-game plays ~370 moves, so 120 of them took 2 s of CPU; the cap keeps a decision under 1 s."""
-SCALE = 8.0
-
-
-def playout_chance(game: Any, rng: random.Random) -> Move:
-    """A turned-over card at random, without listing every card of the deck as a move (playouts);
-    the setup as the engine samples it."""
-    if not game.set_up:
-        return game.sample_chance(rng)
-    seat = game.pending[0]
-    return Move.of(CHANCE, "reveal", card=rng.choice(sorted(game.deck[seat])))
+def strong(view: Any, legal: Sequence[Move], rng: random.Random) -> Move:
+    """The good rule's move unless a search over shared deals shows another clearly better
+    (``companion.players.chains_fast``: the rules on plain numbers, thousands of playouts a turn)."""
+    default = good(view.game, view.seat, legal, rng)
+    return chains_fast.strong(view, legal, rng, default)

@@ -76,7 +76,7 @@ def strong(view: Any, legal: Sequence[Move], rng: random.Random) -> Move | None:
 
 playout = beginner
 """The strong player's playouts (two players): ``playout_move``, the good rule's placements."""
-PLAYOUTS = 100
+PLAYOUTS = 60
 SCALE = 1.0
 
 

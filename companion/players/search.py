@@ -5,11 +5,12 @@ only uses what the seat knows), picks one of the seat's legal moves by UCB1 (the
 result plus an exploration bonus is best), plays the game out with a fast policy for every seat
 (the game's good rule) and chance at random, and credits the move with the result: the seat's
 share of the win, plus a little for its score margin. After the budget of playouts it plays the
-move tried most: it stops early once the rest of the budget could not change that move, or (long
-games) once the playouts have played a game's ``STEPS`` moves. Sampling a new deal for every
+move tried most: it stops early once the rest of the budget could not change that move. The budget
+counts playouts, never the clock, so a seed fixes every choice on any machine. Sampling a new deal for every
 playout is what keeps the search honest about hidden cards: no playout knows where the other seat's
 cards really are, and a move is judged over many deals (Cowling, Powley and Whitehouse 2012,
-"Information Set Monte Carlo Tree Search"; here the tree is one level deep).
+"Information Set Monte Carlo Tree Search"; here the tree is one level deep). Chains has its own
+search (``companion.players.chains_fast``); solo Prussia uses the advice's odds.
 """
 from __future__ import annotations
 
@@ -65,16 +66,13 @@ def decided(visits: Sequence[int], left: int) -> bool:
 
 def choose(view: Any, legal: Sequence[Move], rng: random.Random, policy: Policy,
            playouts: int, scale: float, fast: FastPolicy | None = None,
-           chance: Chance | None = None, steps: int | None = None) -> Move:
-    """The move that did best over ``playouts`` determinised playouts (see the module's words);
-    ``steps`` caps the moves all playouts together may play (long games: a bounded decision time
-    that does not depend on the machine, so a seed still fixes the choice)."""
+           chance: Chance | None = None) -> Move:
+    """The move that did best over ``playouts`` determinised playouts (see the module's words)."""
     moves = list(legal)
     if len(moves) == 1:
         return moves[0]
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
-    played = 0
     for n in range(playouts):
         if n < len(moves):
             i = n    # every move once first
@@ -83,10 +81,11 @@ def choose(view: Any, legal: Sequence[Move], rng: random.Random, policy: Policy,
             i = max(range(len(moves)), key=lambda j: totals[j] / visits[j]
                     + EXPLORATION * math.sqrt(log_n / visits[j]))
         game = view.sample(rng)
+        game.quiet = True   # a throwaway copy: its events are never read
         game._apply(moves[i])
-        played += playout(game, policy, rng, fast=fast, chance=chance)
+        playout(game, policy, rng, fast=fast, chance=chance)
         visits[i] += 1
         totals[i] += result(game, view.seat, scale)
-        if n >= len(moves) and (decided(visits, playouts - n - 1) or (steps and played >= steps)):
-            break   # the rest of the budget could not change the move tried most, or is spent
+        if n >= len(moves) and decided(visits, playouts - n - 1):
+            break   # the rest of the budget could not change the move tried most
     return moves[max(range(len(moves)), key=lambda j: (visits[j], totals[j] / max(visits[j], 1)))]

@@ -55,5 +55,5 @@ def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
 
 playout = good
 """The strong player's playouts follow the good rule (cheaper than the beginner's here, and closer)."""
-PLAYOUTS = 150
+PLAYOUTS = 30
 SCALE = 30.0

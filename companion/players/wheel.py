@@ -58,5 +58,5 @@ def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
 
 playout = good
 """The strong player's playouts follow the good rule (the beginner's model of the others lost to them)."""
-PLAYOUTS = 100
+PLAYOUTS = 30
 SCALE = 10.0

@@ -32,3 +32,23 @@ def test_every_count_covers_each_player_count_the_rules_allow() -> None:
     assert [n for g, n in counts if g == "spartacus"] == [3, 4, 5]
     assert [n for g, n in counts if g == "chains"] == list(range(1, 11))
     assert ("hills", 2) in counts and ("prussia", 1) in counts and ("hills", 3) not in counts
+
+
+def test_jobs_share_a_row_without_changing_it_and_rows_are_written_as_they_finish(tmp_path) -> None:
+    """Six Wheel games of good against beginner in two processes give the row and the decision
+    counts of one process; ``--rows`` appends the row as a JSON line with its times and the load."""
+    import json
+    one: dict[str, list[float]] = {}
+    two: dict[str, list[float]] = {}
+    alone = players.row("wheel", 3, "good", "beginner", 6, 0, one)
+    shared = players.row("wheel", 3, "good", "beginner", 6, 0, two, jobs=2)
+    assert alone == shared and 0 < alone["win"] < 1
+    assert {k: len(v) for k, v in one.items()} == {k: len(v) for k, v in two.items()}
+    rows = tmp_path / "rows.jsonl"
+    assert players.main(["--games", "3", "--every-count", "--game", "wheel", "--players", "3",
+                         "--levels", "good:beginner,beginner:random", "--jobs", "2",
+                         "--rows", str(rows)]) == 0
+    lines = [json.loads(line) for line in rows.read_text(encoding="utf-8").splitlines()]
+    assert [(r["level"], r["against"], r["games"]) for r in lines] == [("good", "beginner", 3),
+                                                                     ("beginner", "random", 3)]
+    assert lines[0]["good_decisions"] > 0 and "good_cpu_p95_ms" in lines[0] and "loadavg" in lines[0]

@@ -16,9 +16,11 @@ TABLES = (("hills", 2), ("wheel", 2), ("wheel", 4), ("spartacus", 3), ("spartacu
 @pytest.fixture
 def quick_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """The strong player with a handful of playouts: the same code, a test's time."""
-    for game_id in ("hills", "wheel", "spartacus", "prussia", "chains"):
+    from companion.players import chains_fast
+    for game_id in ("hills", "wheel", "spartacus", "prussia"):
         monkeypatch.setattr(rules(game_id), "PLAYOUTS", 4)
     monkeypatch.setattr(rules("prussia"), "SOLO_SAMPLES", 4)
+    monkeypatch.setattr(chains_fast, "ROUNDS", 3)
 
 
 def random_steps(game: Game, steps: int, rng: random.Random) -> Game:
@@ -171,18 +173,78 @@ def test_the_search_stops_once_the_rest_of_the_budget_cannot_change_its_move() -
     assert decided([30, 10, 4], 19) and not decided([30, 10, 4], 21) and not decided([30, 10], 20)
 
 
-def test_a_step_budget_bounds_a_long_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Four-player Chains: once every move was tried, a decision stops as soon as its playouts have
-    played STEPS moves (a few playouts, not the budget's 120); the same seed gives the same move."""
-    from companion.players import search
-    played: list[int] = []
-    real = search.playout
-    monkeypatch.setattr(search, "playout", lambda *a, **k: played.append(real(*a, **k)) or played[-1])
-    monkeypatch.setattr(rules("chains"), "STEPS", 1000)
-    game = random_steps(new_game("chains", 4), 12, random.Random(5))
-    seat = game.current_player()
-    first = decide(game, seat, "strong", random.Random(1))
-    legal = len([m for m in game.legal_moves() if m.player == seat])
-    reached = next(n for n in range(len(played)) if sum(played[:n + 1]) >= 1000)
-    assert legal > 1 and len(played) == max(reached, legal) + 1 < 120   # each move once, then the cap
-    assert decide(game, seat, "strong", random.Random(1)) == first
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_the_fast_chains_rules_agree_with_the_engine_move_by_move(players: int) -> None:
+    """Whole games by the good rule on the engine and on ``chains_fast.Fast`` with the same cards
+    turned up: the same action chosen, the same areas, decks, terminal states and players out
+    after every action, the same scores and winners at the end."""
+    from companion.engine import CHANCE
+    from companion.games.chains import value_of
+    from companion.players.chains_fast import action, fast
+    state = {"available": "a", "taken": "t", "stopped": "s"}
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = new_game("chains", players)
+        game.apply(game.sample_chance(rng))
+        f = fast(game, rng)
+        while not game.is_over():
+            seat = game.current_player()
+            assert not f.over and f.turn == seat
+            move = rules("chains").good(game, seat, game.legal_moves(), rng)
+            assert action(move) == f.good(seat)
+            game.apply(move)
+            if game.is_chance_node():   # the engine turns up the card the fast deck has on top
+                card = min(c for c in game.deck[seat] if value_of(c) == f.deck[seat][-1])
+                game.apply(Move.of(CHANCE, "reveal", card=card))
+            f.act(seat, *action(move))
+            for p in range(players):
+                assert f.top[p] == game.top(p)
+                assert f.temp[p] == [None if c is None else value_of(c) for c in game.temporary[p]]
+                assert sorted(f.deck[p]) == sorted(value_of(c) for c in game.deck[p])
+                assert f.state[p] == [state[x] for x in game.state[p]]
+            assert f.out == set(game.out)
+        assert f.over and f.scores() == game.scores() and f.winners() == game.winners()
+
+
+def chains_denial() -> Game:
+    """Two players near the end. Seat 0 (work area 10-9, an 8 in its temporary area) may close with
+    its terminal 8 now (1 point) or move the 8 and close with the 7 (2 points, the good rule's choice).
+    Seat 1 (work area 10-9, no deck, nothing that fits) can still score only its terminal 8, which it
+    takes next turn unless seat 0 takes the 8 first (with two players one terminal of a value may be
+    taken). Scores 9 to 11: the 7 now ends 11 to 12, a loss; the 8 now puts seat 1 out at 11 against
+    10, and seat 0, whose deck holds only 10s, 9s and 8s, builds 10-9-8 again and closes with the 7."""
+    from companion.games.chains import card_id
+    game = chains_position([10, 9], [8, None, None, None, None])
+    took = {0: (1, 5, 9, 10), 1: (2, 3, 4, 6)}
+    for p, values in took.items():
+        for v in values:
+            game.state[p][v - 1] = "taken"
+            game.state[1 - p][v - 1] = "stopped"
+    game.deck[0] = {card_id(1, v, c) for v in (8, 9, 10) for c in range(4, v + 1)}
+    game.deck[1] = set()
+    game.work[1] = [card_id(2, 10, 2), card_id(2, 9, 2)]
+    game.temporary[1] = [card_id(2, 3, 2)] + [None] * 4
+    assert game.scores() == [9, 11] and game.current_player() == 0
+    return game
+
+
+def test_strong_chains_takes_the_terminal_the_other_player_needs_where_good_takes_the_best_points() -> None:
+    """In ``chains_denial`` the good rule goes for the 7's two points and loses; the strong player's
+    search on shared deals finds that taking the 8 wins (and plays it the same way for the same seed)."""
+    game = chains_denial()
+    good = decide(game, 0, "good", random.Random(0))
+    assert good.kind == "temporary_to_work"
+    strong = decide(game, 0, "strong", random.Random(0))
+    assert strong.kind == "take_terminal" and strong.card == game.terminals[0][7]
+    assert decide(game, 0, "strong", random.Random(0)) == strong
+    after = game.clone()
+    after.apply(strong)
+    assert 1 in after.out and after.scores() == [10, 11]
+
+
+def test_strong_chains_keeps_the_good_rule_without_a_clear_sign() -> None:
+    """Where every candidate does the same (the first move of the game: any draw), the strong player
+    plays exactly the good rule's move."""
+    game = chains_position([], [None] * 5, ten=False)
+    rng = random.Random(3)
+    assert decide(game, 0, "strong", rng) == decide(game, 0, "good", random.Random(3))

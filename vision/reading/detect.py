@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from companion import catalogue as cat
+from vision.reading import soft
 from vision.reading.markers import MIN_PERIMETER_PX, MarkerFinder
 from vision.table.calibrate import Calibration, rect_corners
 
@@ -51,8 +52,10 @@ COARSE_PAIR_PX_PER_MODULE = 1.7
 """A marker read coarser than ``MIN_PX_PER_MODULE`` but at least this fine (a 1080p camera's 1.0 px/mm
 at a card turned or seen at an angle: ~1.8–2.1) counts when the card's other marker is read too,
 where the card's geometry puts it: two reads of one id that agree on one card's pose are no misread
-by luck. Alone it counts only when its 25 bits matched its code exactly (``MarkerHit.exact``: no bit
-corrected; another code is ≥ 5 bits away), else it stays "something there"; a card read by one
+by luck. Alone it counts only when read beyond doubt (``MarkerHit.exact``: its 25 bits matched its
+code with no bit corrected — another code is ≥ 5 bits away — or the second reader,
+``vision.reading.soft``, named it by its whole grid with a margin), else it stays "something
+there"; a card read by one
 marker still waits for a second frame (``vision.pipeline.CONFIRM_MM``). Measured on the cached
 frames of the surfaces and conditions benches: 506 markers read at 1.7–2.0, 0 of another card.
 (issue 24: identification at 1.0 px/mm)"""
@@ -93,7 +96,7 @@ class MarkerHit:
 
     marker: int
     corners: np.ndarray         # (4, 2) float64
-    exact: bool = False         # its bits matched its code with no bit corrected (``MarkerFinder.reads``)
+    exact: bool = False         # read beyond doubt: no bit corrected, or by ``vision.reading.soft`` (``MarkerFinder.reads``)
 
     @property
     def px_per_module(self) -> float:
@@ -231,9 +234,10 @@ class Detector:
         self.decoder = decoder
         self.kind = detector
         self.aruco = aruco_detector()
-        self.finder = MarkerFinder()
-        self.small_markers = True   # markers may be under ~20 px: the finder's extra window (``find``)
         self.cards = None if cards is None else frozenset(cards)
+        self.finder = MarkerFinder(markers=None if self.cards is None else frozenset(
+            cat.card(c).marker for c in self.cards), second_read=soft.second_read)
+        self.small_markers = True   # markers may be under ~20 px: the finder's extra window (``find``)
         self._logged = _Logged()
 
     # --- markers -------------------------------------------------------------------------------
@@ -318,10 +322,11 @@ class Detector:
                 grouped.setdefault(card_id, []).append(s)
         for card_id, group in hits.items():
             found_cards = _group(card_id, group, poses[card_id]) if cal is None else grouped[card_id]
-            # a coarse marker alone is a card only when read exactly, and only where no other
+            # a coarse marker alone is a card only when read beyond doubt, and only where no other
             # sighting of its id is (two coarse reads that do not agree on one card: a picture on
-            # a tilted screen, not two copies of a card)
-            unsure = doubtful if len(found_cards) < 2 else coarse
+            # a tilted screen, not two copies of a card) — but a deck's back lies face down many
+            # times over: there copies are no sign of a picture
+            unsure = doubtful if len(found_cards) < 2 or card_id.startswith("B-") else coarse
             if unsure:
                 alone = [s for s in found_cards if s.markers == 1 and any(s.image_pts is h.corners for h in unsure)]
                 faint += [h for h in unsure if any(s.image_pts is h.corners for s in alone)]
