@@ -345,15 +345,17 @@ def overview(history: Sequence[Play]) -> Overview:
     lasting = [p for p in timed if p.duration > 0]   # a play of no seconds (a test tap-through) is no record
     highest = margin = None
     for play in history:
-        if not play.knows("scores") or not play.seats:
+        persons = [s for s in play.seats if not s.companion]   # the companion holds no record of its own
+        if not play.knows("scores") or not persons:
             continue
-        top = max(play.seats, key=lambda s: (s.score, s.winner))
+        top = max(persons, key=lambda s: (s.score, s.winner))
         if highest is None or top.score > highest.value:
             highest = Record(top.score, play, top.person or top.name)
         if len(play.seats) > 1:
             first, second = sorted((s.score for s in play.seats), reverse=True)[:2]
-            if margin is None or first - second > margin.value:
-                leader = next((s for s in play.seats if s.winner and s.score == first), top)
+            leader = next((s for s in persons if s.winner and s.score == first),
+                          top if top.score == first else None)   # a person's lead, not the companion's
+            if leader is not None and (margin is None or first - second > margin.value):
                 margin = Record(first - second, play, leader.person or leader.name)
     longest = max(lasting, key=lambda p: p.duration, default=None)
     shortest = min(lasting, key=lambda p: p.duration, default=None)

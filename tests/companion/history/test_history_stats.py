@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -278,3 +279,15 @@ def test_player_and_overview_figures_add_up(tmp_path_factory, history):
             assert h.wins + h.losses + h.draws == h.plays
             them = {x.other: x for x in query.player_summary(plays, h.other).head_to_head}[me.name]
             assert (them.plays, them.wins, them.losses, them.draws) == (h.plays, h.losses, h.wins, h.draws)
+
+
+def test_the_companion_holds_no_record_of_its_own():
+    """Game night: after Ann lost four Seven Hills games to the companion, the overview's records
+    said "Highest score 21 Ben", "Biggest margin 14 Ben": Ben was the companion's seat."""
+    lost = play(1, "hills", [("Ann", 7, False), ("Ben", 21, True)], day=3)
+    lost = replace(lost, seats=(lost.seats[0], replace(lost.seats[1], companion="good")))
+    won = play(2, "hills", [("Ann", 12, True), ("Ben", 9, False)], day=4)
+    won = replace(won, seats=(won.seats[0], replace(won.seats[1], companion="good")))
+    o = query.overview([lost, won])
+    assert (o.highest.value, o.highest.who) == (12, "Ann")
+    assert (o.margin.value, o.margin.who) == (3, "Ann")   # Ann's one lead; the companion's 14 is none
