@@ -297,15 +297,14 @@ class Game(engine.Game):
         if turn == CHANCE:
             if not self.set_up:
                 return self.refusal("set up first — each player lays out one card of each value 1–10 as terminal "
-                                    "cards (a chance move 'setup').",
+                                    "cards.",
                                     "まず準備をしてください。各プレイヤーは1〜10の各数字のカードを1枚ずつ終端カードとして"
-                                    "並べます(偶然手番の手 'setup')。")
+                                    "並べます。")
             seat = self.pending[0]
             if move.player != CHANCE or move.kind != "reveal":
-                return self.refusal(f"player {seat + 1} has just turned over a card: say which card it was first "
-                                    "(a chance move 'reveal').",
+                return self.refusal(f"player {seat + 1} has just turned over a card: say which card it was first.",
                                     f"プレイヤー{seat + 1}がカードをめくったところです。まずどのカードだったかを"
-                                    "入力してください(偶然手番の手 'reveal')。")
+                                    "入力してください。")
             card = move.get("card")
             if not _is_card(card):
                 return self._not_a_card(card, card_id(seat + 1, 7, 2))
