@@ -141,12 +141,22 @@ def _singles_out_nothing(named: set[str], game: Any, hidden: set[str], public: s
     in play of that kind and colour that nothing public places (not on the table, never seen
     played): then it singles out nothing a hand holds. Returns the hidden cards named."""
     in_play = _ids(game.snapshot())
+    # copies with one face (Prussia's two jokers) are one button: the table tells them not apart,
+    # so naming one names them all
+    faces = {_face(c) for c in named}
     for card in named & hidden:
         like = catalogue.card(card)
         unseen = {c for c in in_play - public
                   if (catalogue.card(c).kind, catalogue.card(c).colour) == (like.kind, like.colour)}
-        assert unseen <= named, f"{what} singles out {sorted(unseen - named)[:5]} beside {card}"
+        missing = {c for c in unseen - named if _face(c) not in faces}
+        assert not missing, f"{what} singles out {sorted(missing)[:5]} beside {card}"
     return len(named & hidden)
+
+
+def _face(card_id: str) -> tuple[Any, ...]:
+    """What a card's face shows (two copies of one face are the same card to a player)."""
+    c = catalogue.card(card_id)
+    return (c.game, c.kind, c.colour, c.value, c.suit, c.rank, c.deck)
 
 
 def _override_tells_nothing(live: Live, table: dict[str, Any], game: Any, hidden: set[str]) -> int:
