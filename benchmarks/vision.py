@@ -593,7 +593,7 @@ def surface_bins(quick: bool, decoder: str, surfaces: Sequence[str] | None = Non
         cond = synthetic.Conditions(surface=surface)
         for scale in scales:
             load = [round(os.getloadavg()[0], 2)]
-            r = {"visible": 0, "identified": 0, "wrong": 0, "tables": 0}
+            r = {"visible": 0, "identified": 0, "wrong": 0, "tables": 0, "settled_after_one": 0}
             wall: list[float] = []
             cpu: list[float] = []
             zbar: list[float] = []
@@ -607,11 +607,16 @@ def surface_bins(quick: bool, decoder: str, surfaces: Sequence[str] | None = Non
                 if not view.whole_table:
                     pipeline.calibration = view.true_calibration    # the corners are out of view
                 scene = None
+                looks = []
                 for frame in frames:
                     scene, ms, cpu_ms = _timed(pipeline, frame)
+                    looks.append(pipeline.last_look)
                     if pipeline.last_look == "full":
                         wall.append(ms)
                         cpu.append(cpu_ms)
+                # the first frame is never still: settled after one full look of a still frame when
+                # the third frame is not searched whole again
+                r["settled_after_one"] += looks[1:] == ["full", "none"]
                 counts = score_reports(truth, reported_cards(scene) if scene else [], lying)
                 r["identified"] += counts["identified"]
                 r["wrong"] += counts["misidentified"] + counts["duplicates"]
@@ -634,14 +639,15 @@ def surface_bins(quick: bool, decoder: str, surfaces: Sequence[str] | None = Non
 
 def _print_surfaces(result: dict[str, Any]) -> None:
     print("surface      px/mm  visible  identified  wrong | full look ms wall (CPU), median/p95 | "
-          "pyzbar full frame ms wall (CPU) | ratio wall (CPU) | load")
+          "pyzbar full frame ms wall (CPU) | ratio wall (CPU) | settled after 1 look | load")
     for surface, per in result.items():
         for scale, r in per.items():
             full, cpu, zbar = r["full_look_ms"], r["full_look_cpu_ms"], r["pyzbar_ms"]
             print(f"{surface:<12} {scale:>5}  {r['visible']:>7}  {100 * r['identified_share']:>9.2f}%  "
                   f"{r['wrong']:>5} | {full['median']:>6}/{full['p95']:<6} ({cpu['median']}/{cpu['p95']}) "
                   f"| {zbar['median']:>6} ({r['pyzbar_cpu_ms']['median']}) | {r['ratio_to_pyzbar']:>5} "
-                  f"({r['cpu_ratio_to_pyzbar']}) | {r['load_average'][0]}/{r['load_average'][1]}")
+                  f"({r['cpu_ratio_to_pyzbar']}) | {r['settled_after_one']}/{r['tables']} "
+                  f"| {r['load_average'][0]}/{r['load_average'][1]}")
     sys.stdout.flush()
 
 

@@ -491,94 +491,195 @@ ARRIVAL_JS = """(() => { const Plain = window.EventSource; window.__arrived = {}
     return source; }; })()"""
 """Run before the page's own script: the time each ``view`` event (the view sent with the version)
 reaches the page, before the page draws it."""
-SEEN_JS = """() => { window.__seen = {}; window.__parts = {};
+SEEN_JS = """() => { window.__seen = {}; window.__fetched = {};
   document.body.addEventListener('tc:updated', e => {
     window.__seen[e.detail] = Date.now();
-    // when the view reached the page: sent with the event, or the answer of the page's fetch
+    // a view the page fetched instead (no view event for this version): when its answer came
     const views = performance.getEntriesByType('resource').filter(r => r.name.includes('/view?'));
     const last = views[views.length - 1];
-    if (window.__arrived[e.detail] !== undefined) window.__parts[e.detail] = [window.__arrived[e.detail], 'event'];
-    else if (last) window.__parts[e.detail] = [performance.timeOrigin + last.responseEnd, 'fetch'];
+    if (window.__arrived[e.detail] === undefined && last) window.__fetched[e.detail] = performance.timeOrigin + last.responseEnd;
     performance.clearResourceTimings();
   }); }"""
-PARTS = ("tap → the view reaches the page (move posted and committed, view drawn by the server, sent)",
-         "the view drawn (HTML swapped in)")
-"""The parts of a tap → other phone update the browser bench reports (medians)."""
+STAGES = (("tap → the move's request reaches the server (browser fetch, HTTP, worker thread, token check)", "tap", "write posted"),
+          ("the write waits for the table's lock", "write posted", "write locked"),
+          ("the move: engine and store (the commit below)", "write locked", "write done"),
+          ("the phone's stream wakes, its view waits its turn (the views drawn before it, the table's lock)", "write done", "view locked"),
+          ("its view drawn (the HTML)", "view locked", "view drawn"),
+          ("the event made (JSON) and handed to the server", "view drawn", "event sent"),
+          ("the event received by the page", "event sent", "arrived"),
+          ("the page draws the view (HTML swapped in)", "arrived", "seen"))
+"""The stages of a tap → other phone update, one after the other (their times add up to it): the
+names of the marks they run between (the server's ``Tables.note`` marks and the pages' own). Each
+phone's stream wakes when the write is done, then draws its view under the table's lock."""
+EXTRA = (("of it: the store's commit (SQLite)", "commit begins", "committed"),
+         ("beside: the write's fsync, after the phones were told (answers the tapper)", "write done", "synced"),
+         ("beside: write done → the stream woke", "write done", "stream woke"),
+         ("beside: the event sent → its write returned", "event sent", "event written"))
+"""Parts inside the stages, told beside them."""
 TAP_JS = """([index]) => { const b = document.querySelectorAll('#moves button.mv')[index];
     const t = Date.now(); b.click(); return t; }"""
+BUSY = "while True: pass"
+"""What each of ``--busy N`` processes runs (at normal priority: the load the goal names)."""
 
 
-def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1) -> dict[str, Any]:
+def _stats(values: list[float]) -> dict[str, float]:
+    return {"p50": round(statistics.median(values), 1), "p95": round(_percentile(values, 0.95), 1),
+            "max": round(max(values), 1)} if values else {}
+
+
+def _stage_report(updates: list[dict[str, float]], total: list[float]) -> dict[str, Any]:
+    """Per stage p50/p95/max over every update, and each stage's mean in the slowest 5% of updates
+    (where the tail's time goes)."""
+    slowest = sorted(range(len(total)), key=total.__getitem__)[-max(1, round(len(total) * 0.05)):]
+    tail = [updates[i] for i in slowest]
+    out: dict[str, Any] = {}
+    for name, a, b in STAGES + EXTRA:
+        values = [u[b] - u[a] for u in updates if a in u and b in u]
+        slow = [u[b] - u[a] for u in tail if a in u and b in u]
+        out[name] = dict(_stats(values), tail_mean=round(statistics.fmean(slow), 1) if slow else None)
+    return out
+
+
+def _serve_clocked(db: str, conn: Any) -> None:
+    """The browser bench's server, in a process of its own as ``companion serve`` runs (the
+    bench's Playwright client would share its GIL): sends its port, turns the tap clock on when
+    told, and sends the clock's marks back when told to stop."""
+    from webui import create_app
+    from webui.core.server import RunningServer
+    from webui.core.warm import warm_up
+    app = create_app({"DB": db})
+    warm_up(app)
+    with RunningServer(app) as srv:
+        conn.send(srv.port)
+        conn.recv()
+        app.extensions["tables"].start_clock()
+        conn.send("on")
+        conn.recv()
+        conn.send(list(app.extensions["tables"].clock or []))
+
+
+def browser(players: int = 4, taps: int = 60, game: str = "wheel", seed: int = 1,
+            busy: int = 0) -> dict[str, Any]:
     """Tap → every other phone updated, in real headless Chromium: one browser context per player
     (390×844, as the phones at a table), each holding its own seat; the seat to move taps a move
     button on its own page and the time runs until each other page has drawn the new version
-    (the page's ``tc:updated``, clocked in the pages themselves). The server runs in this process."""
+    (the page's ``tc:updated``, clocked in the pages themselves). The server runs in a process of
+    its own, its tap clock on (``Tables.start_clock``), so each update splits into ``STAGES``. ``busy``:
+    that many processes spin at normal priority while the taps are measured (the load goal)."""
+    import multiprocessing
+
     import playwright.sync_api as playwright
-    from webui import create_app
-    from webui.core.server import RunningServer
     rng = random.Random(seed)
     latencies: list[float] = []
-    parts: list[tuple[float, float]] = []
+    updates: list[dict[str, float]] = []
     how: dict[str, int] = {}
-    with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, \
-            RunningServer(create_app({"DB": str(Path(tmp) / "browser.db")})) as srv, \
-            playwright.sync_playwright() as pw:
+    spinners: list[subprocess.Popen] = []
+    load: list[float] = []
+    spawn = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, playwright.sync_playwright() as pw:
+        conn, theirs = spawn.Pipe()
+        server = spawn.Process(target=_serve_clocked, args=(str(Path(tmp) / "browser.db"), theirs), daemon=True)
+        server.start()
+        port = conn.recv()
+        url = f"http://127.0.0.1:{port}"
         chromium = pw.chromium.launch(executable_path="/usr/bin/chromium",
                                       args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        status, table = _request(srv.port, "POST", "/api/tables", {"game": game, "players": players,
+        status, table = _request(port, "POST", "/api/tables", {"game": game, "players": players,
                                                                    "rounds": 1000})
         if status != 201:
             raise RuntimeError(f"cannot create a table: {table}")
-        pages = []
+        tid = table["id"]
+        pages, names = [], []
         for seat in range(players):
-            token = _join(srv.port, table)
-            _request(srv.port, "POST", f"/api/tables/{table['id']}/seat", {"seat": seat}, token=token)
+            token = _join(port, table)
+            _request(port, "POST", f"/api/tables/{tid}/seat", {"seat": seat}, token=token)
             ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
             # the phone's cookie, as joining by the code leaves it (the page's event stream sends it)
-            ctx.add_cookies([{"name": f"tc_{table['id']}", "value": token, "url": srv.url}])
+            ctx.add_cookies([{"name": f"tc_{tid}", "value": token, "url": url}])
             ctx.add_init_script(ARRIVAL_JS)
             page = ctx.new_page()
-            page.goto(f"{srv.url}/t/{table['id']}")
+            page.goto(f"{url}/t/{tid}")
             page.wait_for_selector(".gameview")
             page.evaluate(SEEN_JS)
             pages.append(page)
+            names.append(token[:8])
+        conn.send("clock on")
+        conn.recv()
         host = table["host_token"]
-        done = 0
-        while done < taps:
-            _, st = _request(srv.port, "GET", f"/api/tables/{table['id']}/state", token=host)
-            if st["is_over"]:
-                _request(srv.port, "POST", f"/api/tables/{table['id']}/next", {"version": st["version"]}, host)
-                continue
-            if st["current_player"] < 0 or st["prompts"]:   # the table's own steps: not measured
-                if st["prompts"]:
-                    p = st["prompts"][0]
-                    _request(srv.port, "POST", f"/api/tables/{table['id']}/answer",
-                             {"prompt": p["id"], "choice": p["choices"][0]["id"], "version": st["version"]}, host)
-                else:
-                    _request(srv.port, "POST", f"/api/tables/{table['id']}/deal", {"version": st["version"]}, host)
-                continue
-            mover = pages[st["current_player"]]
-            mover.wait_for_function("v => +document.body.dataset.version >= v", arg=st["version"])
-            count = mover.locator("#moves button.mv").count()
-            if not count:
-                raise RuntimeError(f"no move button on seat {st['current_player']}'s page")
-            sent = mover.evaluate(TAP_JS, [rng.randrange(count)])
-            version = st["version"] + 1
-            for page in pages:
-                if page is not mover:
-                    page.wait_for_function("v => window.__seen[v] !== undefined", arg=version, timeout=10000)
-                    seen, part = page.evaluate("v => [window.__seen[v], window.__parts[v]]", version)
-                    latencies.append(seen - sent)
-                    if part:
-                        parts.append((part[0] - sent, seen - part[0]))
-                        how[part[1]] = how.get(part[1], 0) + 1
-            done += 1
+        taps_at: dict[int, tuple[float, int]] = {}
+        spinners = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(busy)]
+        try:
+            if busy:
+                time.sleep(2.0)   # let the spinners take their share first
+            load.append(os.getloadavg()[0])
+            done = 0
+            while done < taps:
+                _, st = _request(port, "GET", f"/api/tables/{tid}/state", token=host)
+                if st["is_over"]:
+                    _request(port, "POST", f"/api/tables/{tid}/next", {"version": st["version"]}, host)
+                    continue
+                if st["current_player"] < 0 or st["prompts"]:   # the table's own steps: not measured
+                    if st["prompts"]:
+                        p = st["prompts"][0]
+                        _request(port, "POST", f"/api/tables/{tid}/answer",
+                                 {"prompt": p["id"], "choice": p["choices"][0]["id"], "version": st["version"]}, host)
+                    else:
+                        _request(port, "POST", f"/api/tables/{tid}/deal", {"version": st["version"]}, host)
+                    continue
+                mover_seat = st["current_player"]
+                mover = pages[mover_seat]
+                mover.wait_for_function("v => +document.body.dataset.version >= v", arg=st["version"])
+                count = mover.locator("#moves button.mv").count()
+                if not count:
+                    raise RuntimeError(f"no move button on seat {mover_seat}'s page")
+                sent = mover.evaluate(TAP_JS, [rng.randrange(count)])
+                version = st["version"] + 1
+                taps_at[version] = (sent, mover_seat)
+                for seat, page in enumerate(pages):
+                    if page is not mover:
+                        page.wait_for_function("v => window.__seen[v] !== undefined", arg=version, timeout=10000)
+                        seen, arrived, fetched = page.evaluate(
+                            "v => [window.__seen[v], window.__arrived[v], window.__fetched[v]]", version)
+                        latencies.append(seen - sent)
+                        u = {"tap": sent, "seen": seen, "seat": seat, "version": version}
+                        if arrived is not None:
+                            u["arrived"] = arrived
+                            how["event"] = how.get("event", 0) + 1
+                        else:
+                            how["fetch"] = how.get("fetch", 0) + 1
+                        updates.append(u)
+                done += 1
+            load.append(os.getloadavg()[0])
+        finally:
+            for spinner in spinners:
+                spinner.kill()
+                spinner.wait()
         chromium.close()
-    return {"game": game, "players": players, "taps": done, "updates": len(latencies),
+        conn.send("stop")
+        marks = conn.recv()
+        server.join(10)
+    # the server's marks of each update: the write's (any stream) and that phone's stream's
+    by_write: dict[tuple[str, int], float] = {}
+    by_stream: dict[tuple[str, int, str], float] = {}
+    for stage, table_id, version, who, at in marks:
+        if table_id != tid:
+            continue
+        if who:
+            by_stream.setdefault((stage, version, who), at)
+        else:
+            by_write.setdefault((stage, version), at)
+    for u in updates:
+        for stage in ("write posted", "write locked", "commit begins", "committed", "write done", "synced"):
+            if (stage, u["version"]) in by_write:
+                u[stage] = by_write[stage, u["version"]]
+        for stage in ("stream woke", "view locked", "view drawn", "event sent", "event written"):
+            at = by_stream.get((stage, u["version"], names[int(u["seat"])]))
+            if at is not None:
+                u[stage] = at
+    return {"game": game, "players": players, "taps": done, "updates": len(latencies), "busy": busy,
             "p50_ms": round(statistics.median(latencies), 1), "p95_ms": round(_percentile(latencies, 0.95), 1),
-            "max_ms": round(max(latencies), 1), "loadavg": os.getloadavg()[0],
-            "parts_p50_ms": {name: round(statistics.median(p[i] for p in parts), 1) for i, name in enumerate(PARTS)}
-            if parts else {}, "views_by": how}
+            "max_ms": round(max(latencies), 1), "loadavg": load,
+            "stages_ms": _stage_report(updates, latencies), "views_by": how}
 
 
 def _timed_get(port: int, path: str, cookie: str | None = None) -> tuple[int, float]:
@@ -658,6 +759,8 @@ def main(argv: list[str] | None = None) -> int:
                                                             "the first page (0: at once, the worst case)")
     p.add_argument("--players", type=int, default=4, help="--browser: players (a phone each)")
     p.add_argument("--taps", type=int, default=60, help="--browser: taps measured")
+    p.add_argument("--busy", type=int, default=0,
+                   help="--browser: that many busy loops (normal priority) while the taps are measured")
     args = p.parse_args(argv)
     if args.serve_with:
         serve_with(args.serve_with, args.port, args.db, args.https)
@@ -676,20 +779,26 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r['start']:>10} start: ready in {r['ready_ms']} ms; first /host {r['first_host_ms']} ms "
                   f"(then {r['second_host_ms']} ms), a new table {r['new_table_ms']} ms, its host screen {r['first_host_screen_ms']} ms, "
                   f"phone page {r['first_phone_page_ms']} ms  (load average {r['loadavg']:.1f})")
-        worst = max(r["first_host_ms"] for r in rows)
-        print(f"worst first host page: {worst:.0f} ms (goal: under 300 ms)")
+        worst = max(max(r["first_host_ms"], r["first_host_screen_ms"], r["first_phone_page_ms"]) for r in rows)
+        print(f"worst first page (the host page, a new table's host screen or phone page): {worst:.0f} ms "
+              f"(goal: under 300 ms)")
         return 0
     if args.browser:
-        report = browser(args.players, args.taps)
+        report = browser(args.players, args.taps, busy=args.busy)
         if args.json:
             print(json.dumps(report, indent=2))
         else:
-            print(f"{report['game']} {report['players']} phones, {report['taps']} taps: tap → every other phone "
+            load = " → ".join(f"{x:.1f}" for x in report["loadavg"])
+            print(f"{report['game']} {report['players']} phones, {report['taps']} taps"
+                  f"{f', {args.busy} busy loops' if args.busy else ''}: tap → every other phone "
                   f"updated p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, max {report['max_ms']} ms "
-                  f"({report['updates']} updates; load average {report['loadavg']:.1f})")
-            for name, ms in report["parts_p50_ms"].items():
-                print(f"  {name}: p50 {ms} ms")
-            print(f"  views reached the pages by: {report['views_by']}")
+                  f"({report['updates']} updates; load average {load})")
+            print(f"  {'stage (one after the other; ms)':<100} {'p50':>6} {'p95':>6} {'max':>6} {'slowest 5%':>10}")
+            for name, row in report["stages_ms"].items():
+                if row.get("p50") is not None:
+                    print(f"  {name:<100} {row['p50']:>6} {row['p95']:>6} {row['max']:>6} {row['tail_mean'] or 0:>10}")
+            print(f"  views reached the pages by: {report['views_by']}  (slowest 5%: that stage's mean in the "
+                  f"slowest 5% of updates)")
         return 0
     if args.views:
         rows = views()

@@ -48,9 +48,9 @@ def register(subparsers) -> None:
                            "(with --single: out/GAME-single-cmyk.pdf)", condition=OUTPUT_CONDITION,
                            conformance=CONFORMANCE))
     p.add_argument("--faces", choices=tuple(FACES), default="plain",
-                   help=tr("plain (white index strips: the default, what the camera is measured on) or colour "
-                           "(index strips as colour fields in the card's colour; reads a little worse from a "
-                           "screen and under glare, see docs/printables.md)"))
+                   help=tr("plain (the default: pale index fields in the card's colour, white around the "
+                           "codes; reads as white faces do) or colour (full colour fields in the card's colour; "
+                           "reads a little worse from a screen and under glare, see docs/printables.md)"))
     p.add_argument("--out", metavar="FILE",
                    help=tr("the PDF to write (default out/GAME.pdf); for all, a folder (default out)"))
     p.add_argument("--send", action="store_true", help=tr("send the PDF to the printer with lp (CUPS)"))

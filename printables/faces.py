@@ -15,8 +15,8 @@ from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
 from printables.fonts import register_font, text_width
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
-from printables.style import (STYLES, DeckStyle, draw_emblem, field, legible, on_colour, pattern_form,
-                              style_of)
+from printables.style import (FIELD_LUMA, PALE_LUMA, STYLES, DeckStyle, draw_emblem, field, legible, on_colour,
+                              pattern_form, style_of)
 
 INK = HexColor("#212121")
 GREY = HexColor("#8a8a8a")
@@ -195,10 +195,8 @@ class ValueIndex:
     label_y: float
 
 
-PLAIN_VALUE = ValueIndex(16.6, (17, 15), 5, 17.3, 8.3, 8.2, 17.6)
-"""The white index strip (``--faces plain``)."""
-COLOUR_VALUE = ValueIndex(15.6, (16.5, 13.5), 4.2, 16.3, 8.2, 7.0, 17.2)
-"""The colour field, which leaves room for the game's emblem (``--faces colour``)."""
+FIELD_VALUE = ValueIndex(15.6, (16.5, 13.5), 4.2, 16.3, 8.2, 7.0, 17.2)
+"""The index field (pale or full), which leaves room for the game's emblem."""
 
 
 def _value_index(c: Canvas, card: cat.Card, ink: Color, x: float, sym_x: float, label_x: float,
@@ -218,10 +216,11 @@ def _value_index(c: Canvas, card: cat.Card, ink: Color, x: float, sym_x: float, 
     text(c, label, min(label_x, CW - SAFE_MM - 0.3 - half), at.label_y, size, anchor="centre", colour=ink)
 
 
-FACES = {"plain": "white index strips (the default)", "colour": "index strips as colour fields"}
-"""The face designs: ``--faces plain`` (white index strips, what the camera is measured on) or
-``--faces colour`` (colour fields in the card's colour: prettier, and reads a little worse from a
-screen and under glare, docs/figures.md)."""
+FACES = {"plain": "pale fields in the card's colour, white around the codes (the default)",
+         "colour": "index strips as colour fields"}
+"""The face designs: ``--faces plain`` (the default: pale index fields in the card's colour, which
+the camera's thresholds take for paper, so it reads as white faces do) or ``--faces colour`` (full
+colour fields: bolder, and read a little worse from a screen and under glare, docs/figures.md)."""
 
 FIELD = (PAD_MM + CORNER_MM + 0.4, FRAME_MM, CW - FRAME_MM, cat.QR_TOP_MM - cat.QR_QUIET_MM - 0.4)
 """The index's colour field (x0, y0, x1, y1): right of the marker's white corner (its 2.2 mm quiet zone
@@ -229,17 +228,18 @@ and 0.4 mm more), down to 0.4 mm above the QR code's white quiet zone; the botto
 PRUSSIA_FIELD = "#3464aa"   # the frame's Prussian blue (luma 0.13) is too dark for a field (FIELD_LUMA)
 
 
-def field_of(card: cat.Card) -> Color | None:
+def field_of(card: cat.Card, faces: str = "colour") -> Color | None:
     """The colour of a face's index field: the card's colour (tribe, player, deck owner, Hills' red
-    and blue), the hills' green, Prussia's blue; None for playing cards and jokers, which stay white
-    as a deck of cards is."""
+    and blue), the hills' green, Prussia's blue, full (``faces="colour"``) or pale (``"plain"``,
+    ``PALE_LUMA``); None for playing cards and jokers, which stay white as a deck of cards is."""
     if card.kind in ("playing", "joker"):
         return None
+    at_least = FIELD_LUMA if faces == "colour" else PALE_LUMA
     if card.colour:
-        return field(cat.COLOURS[card.colour].hex)
+        return field(cat.COLOURS[card.colour].hex, at_least)
     if card.kind == "hill":
-        return field(STYLES["hills"].frame)
-    return field(PRUSSIA_FIELD if card.game == "prussia" else style_of(card.id).frame)
+        return field(STYLES["hills"].frame, at_least)
+    return field(PRUSSIA_FIELD if card.game == "prussia" else style_of(card.id).frame, at_least)
 
 
 def _field(c: Canvas, colour: Color, x0: float = FIELD[0], x1: float = FIELD[2]) -> None:
@@ -256,58 +256,51 @@ def _index_label(card: cat.Card) -> str:
     return label
 
 
-def _plain_index(c: Canvas, card: cat.Card) -> None:
-    """The top strip beside the marker on white (the default faces): what a player fanning a hand or
-    reading a cascade sees."""
+def _card_index(c: Canvas, card: cat.Card) -> None:
+    """A playing card's or joker's top strip on white, as a deck of cards has: rank and suit (red ♥ ♦)
+    or the joker's star, and Prussia's crown."""
     ink = colour_of(card)
-    style = style_of(card.id)
     x, right = INDEX_X, EMBLEM_X - EMBLEM_MM / 2 - 1.0
-    sym_x = right - 4.5
-    if card.kind in VALUE_KINDS:
-        _value_index(c, card, ink, x, sym_x, sym_x, PLAIN_VALUE)
-    elif card.kind == "banner":
-        _fill(c, ink)
-        draw_symbol(c, "flag", x + 5, 10.5, 12)
-        text(c, "banner", x + 12, 9.5, 4.0, colour=ink, max_width=right - x - 12)
-        worth = "0" if card.game == "hills" else "×2"
-        text(c, f"軍旗 {worth}", x + 12, 16.5, 4.6, colour=ink, max_width=right - x - 12)
-    elif card.kind == "playing":
+    if card.kind == "playing":
         text(c, card.rank, x, 16.6, 16, colour=ink, max_width=19)
         _underline_6_9(c, card.rank, x, 16, ink)
-        text(c, cat.SUIT_SYMBOLS[card.suit], sym_x, 15.8, 12.5, anchor="centre", colour=ink)
+        text(c, cat.SUIT_SYMBOLS[card.suit], right - 4.5, 15.8, 12.5, anchor="centre", colour=ink)
     elif card.kind == "joker":
         _fill(c, ink)
         draw_symbol(c, "star", x + 5.5, 9.5, 11)
         text(c, "JOKER", x + 12.5, 10, 5.2, max_width=right - x - 12.5)
         text(c, "ジョーカー", x + 12.5, 16.5, 4.0, max_width=right - x - 12.5)
-    elif card.kind == "era":
-        face = cat.ERA_FACES[card.value - 1]
-        text(c, face, x, 16.4, 15, max_width=15)
-        text(c, "時代", right, 10, 5.2, anchor="right")
-        text(c, f"era {face}", right, 16.5, 3.4, anchor="right")
     else:
-        raise ValueError(f"no face design for {card.kind} cards ({card.id})")
-    draw_emblem(c, style.emblem, EMBLEM_X, 10.2, EMBLEM_MM, HexColor(style.ink))
+        raise ValueError(f"no white index for {card.kind} cards ({card.id})")
+    draw_emblem(c, style_of(card.id).emblem, EMBLEM_X, 10.2, EMBLEM_MM, HexColor(style_of(card.id).ink))
+
+
+def _inks(card: cat.Card, ground: Color, faces: str) -> tuple[Color, Color]:
+    """(value's ink, emblem's ink) on a field: white or ink on a full colour field; on a pale one the
+    card's own colour and the game's ink, each darkened just enough to stand 3:1 on it."""
+    if faces == "colour":
+        return on_colour(ground), on_colour(ground)
+    return legible(colour_of(card), ground), legible(HexColor(style_of(card.id).ink), ground)
 
 
 def _index(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
-    """The top strip beside the marker: what a player fanning a hand or reading a cascade sees. With
-    ``faces="colour"`` a colour field in the card's colour with the value large, its symbol, its name
-    and the game's emblem on it (in white or ink, whichever stands out on the field); playing cards
-    and jokers stay white either way."""
-    ground = field_of(card) if faces == "colour" else None
+    """The top strip beside the marker: what a player fanning a hand or reading a cascade sees. A
+    field in the card's colour (pale by default, full with ``faces="colour"``) with the value large,
+    its symbol, its name and the game's emblem on it; playing cards and jokers stay white."""
+    ground = field_of(card, faces)
     if ground is None:
-        _plain_index(c, card)
+        _card_index(c, card)
         return
     style = style_of(card.id)
     _field(c, ground)
-    ink = on_colour(ground)
+    ink, emblem_ink = _inks(card, ground, faces)
     x = FIELD[0] + 1.4
-    emblem_x, emblem_y, emblem_mm = CW - SAFE_MM - 5.6, 8.4, 11.0   # the game's emblem, large, at right
+    # the game's emblem, large, at right (its outline stays 0.5 mm inside the field)
+    emblem_x, emblem_y, emblem_mm = CW - SAFE_MM - 6.2, 8.4, 11.0
     sym_x = emblem_x - emblem_mm / 2 - 5.0
     if card.kind in VALUE_KINDS:
         # the label under the symbol and the emblem
-        _value_index(c, card, ink, x, sym_x, (sym_x + emblem_x) / 2, COLOUR_VALUE)
+        _value_index(c, card, ink, x, sym_x, (sym_x + emblem_x) / 2, FIELD_VALUE)
     elif card.kind == "banner":
         _fill(c, ink)
         draw_symbol(c, "flag", x + 5, 10.0, 11)
@@ -323,7 +316,7 @@ def _index(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
         text(c, f"era {face}", right, 16.5, 3.4, anchor="right", colour=ink)
     else:
         raise ValueError(f"no face design for {card.kind} cards ({card.id})")
-    draw_emblem(c, style.emblem, emblem_x, emblem_y, emblem_mm, ink, paper=ground)
+    draw_emblem(c, style.emblem, emblem_x, emblem_y, emblem_mm, emblem_ink, paper=ground)
 
 
 def _frame(c: Canvas, colour: str, pattern: str, bleed: float, x0: float = 0.0, y0: float = 0.0,
@@ -362,7 +355,7 @@ def _card_frame(c: Canvas, card: cat.Card, bleed: float, faces: str = "plain") -
     for y in (FRAME_MM, CH - CASCADE - 2.2):
         c.roundRect(FRAME_MM, y, CW - 2 * FRAME_MM, CASCADE - FRAME_MM + 2.2, 2.2, stroke=0, fill=1)
     c.rect(BAR_MM, CASCADE, CW - 2 * BAR_MM, CH - 2 * CASCADE, stroke=0, fill=1)
-    _white_corners(c, all_four=faces != "colour" or field_of(card) is None)
+    _white_corners(c, all_four=field_of(card, faces) is None)
     # the cascade guide: a small notch where each bar starts, 20 mm from either end
     c.setFillColor(white)
     for y, sign in ((CASCADE, 1), (CH - CASCADE, -1)):
@@ -400,59 +393,33 @@ def _qr(c: Canvas, card: cat.Card) -> None:
     draw_cells(c, qr_matrix(card.payload), cat.qr_rect(card.id))
 
 
-def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int, on_field: bool = False) -> None:
+def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int, ground: Color | None = None) -> None:
+    """A nation's strength in an era, in a ruled box: white on a full field, else unfilled on ``ground``
+    (a pale field, whose grey the era's label is darkened to stand 3:1 on)."""
     c.setFillColor(white)
     c.setStrokeColor(HexColor(STYLES["prussia"].ink))
     c.setLineWidth(0.3)
-    c.roundRect(x, y, 11, 15, 1.2, stroke=1, fill=int(on_field))   # white boxes on a colour field
-    text(c, era, x + 5.5, y + 4, 2.8, anchor="centre", colour=GREY)
+    c.roundRect(x, y, 11, 15, 1.2, stroke=1, fill=int(ground is None))
+    text(c, era, x + 5.5, y + 4, 2.8, anchor="centre", colour=GREY if ground is None else legible(GREY, ground))
     text(c, str(strength), x + 5.5, y + 13.2, 9, anchor="centre", max_width=10)
 
 
-def _plain_nation(c: Canvas, card: cat.Card) -> None:
-    """A nation on white (the default faces): strength of era I top-left, II top-right, III
-    bottom-right, IV bottom-left."""
-    nation = next(n for n in cat.default_nations()["nations"] if cat.nation_card_id(n) == card.id)
-    s = nation["strength"]
-    top, bottom = cat.MARKER_INSET_MM, CH - cat.MARKER_INSET_MM - 15
-    _strength_box(c, INDEX_X - 0.5, top, "I", s[0])
-    _strength_box(c, CW - cat.MARKER_INSET_MM - 11, top, "II", s[1])
-    _strength_box(c, CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13, bottom, "III", s[2])
-    _strength_box(c, cat.MARKER_INSET_MM, bottom, "IV", s[3])
-    left, right = INDEX_X + 10.5, CW - cat.MARKER_INSET_MM - 11     # between the two boxes
-    rank_size = 10 if len(nation["rank"]) == 1 else 8
-    width = text_width(nation["rank"], rank_size) + 0.8 + text_width(nation["abbr"], 6.5)
-    x = (left + right - width) / 2
-    text(c, nation["rank"], x, 13.5, rank_size)
-    text(c, nation["abbr"], x + width, 13.2, 6.5, anchor="right")
-    where = ("中央", "centre") if nation["position"] == 0 else (f"{nation['position']}時",
-                                                              f"{nation['position']} o'clock")
-    low_mid = (cat.MARKER_INSET_MM + 11 + CW - cat.MARKER_INSET_MM - cat.MARKER_MM - 13) / 2
-    text(c, where[0], low_mid, 78.5, 4.2, anchor="centre")
-    text(c, where[1], low_mid, 83.5, 2.6, anchor="centre", colour=GREY, max_width=16)
-    ink = HexColor(STYLES["prussia"].on_frame)
-    vertical_text(c, nation["ja"], BAR_TEXT_X, SIDE_MID_Y, PLAYER_TEXT_MM, colour=ink, max_len=SIDE_LEN)
-    bar_text(c, f"{nation['name']} · {nation['de']}", False, PLAYER_TEXT_MM, ink)
-
-
 def _nation(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
-    """A nation: strength of era I top-left, II top-right, III bottom-right, IV bottom-left; with
-    ``faces="colour"`` in white boxes on Prussia's blue fields."""
-    if faces != "colour":
-        _plain_nation(c, card)
-        return
+    """A nation: strength of era I top-left, II top-right, III bottom-right, IV bottom-left, in boxes
+    on Prussia's blue fields (pale by default, white boxes on full ones with ``faces="colour"``)."""
     nation = next(n for n in cat.default_nations()["nations"] if cat.nation_card_id(n) == card.id)
     s = nation["strength"]
-    ground = field_of(card)
+    ground = field_of(card, faces)
     on = on_colour(ground)
+    box_on = None if faces == "colour" else ground    # white boxes on a full field, ruled ones on a pale one
     _field(c, ground)
     _rotated(c, lambda: _field(c, ground))
     top, bottom = FIELD[1] + 0.6, CH - FIELD[1] - 0.6 - 15
     left_box, right_box = FIELD[0] + 0.6, FIELD[2] - 0.6 - 11
-    _strength_box(c, left_box, top, "I", s[0], on_field=True)
-    _strength_box(c, right_box, top, "II", s[1], on_field=True)
-    _strength_box(c, CW - left_box - 11, bottom, "III", s[2], on_field=True)
-    _strength_box(c, CW - right_box - 11, bottom, "IV", s[3], on_field=True)
+    _strength_box(c, left_box, top, "I", s[0], box_on)
+    _strength_box(c, right_box, top, "II", s[1], box_on)
+    _strength_box(c, CW - left_box - 11, bottom, "III", s[2], box_on)
+    _strength_box(c, CW - right_box - 11, bottom, "IV", s[3], box_on)
     left, right = left_box + 11, right_box     # between the two boxes
     rank_size = 10 if len(nation["rank"]) == 1 else 8
     width = text_width(nation["rank"], rank_size) + 0.8 + text_width(nation["abbr"], 6.5)

@@ -100,18 +100,22 @@ whose strip 6 mm inside the edge is mostly dark is not framed: a field darker th
 blue 0.13, purple 0.26) would blind that rule on the top and bottom strips; 0.36 keeps 1.8× margin."""
 
 
+PALE_LUMA = 0.9
+"""The least luma of the default faces' pale fields: paper to the camera's thresholds (placeholder)."""
+
+
 def luma(colour: str | Color) -> float:
     """The grey level (0–1) a camera or a greyscale render sees for an sRGB colour (ITU-R BT.601)."""
     c = HexColor(colour) if isinstance(colour, str) else colour
     return 0.299 * c.red + 0.587 * c.green + 0.114 * c.blue
 
 
-def field(colour: str | Color) -> Color:
-    """A face's colour field in ``colour``'s hue, lightened (towards white) to at least
-    ``FIELD_LUMA``; what lies on it is drawn in ``on_colour(field)``."""
+def field(colour: str | Color, at_least: float = FIELD_LUMA) -> Color:
+    """A face's colour field in ``colour``'s hue, lightened (towards white) to a luma of at least
+    ``at_least`` (``FIELD_LUMA``, or ``PALE_LUMA`` for the default faces' pale fields)."""
     base = HexColor(colour) if isinstance(colour, str) else colour
     return next((mix(base, "#ffffff", k / 100) for k in range(101)
-                 if luma(mix(base, "#ffffff", k / 100)) >= FIELD_LUMA), base)
+                 if luma(mix(base, "#ffffff", k / 100)) >= at_least), base)
 
 
 def on_colour(colour: str | Color) -> Color:

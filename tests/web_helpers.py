@@ -6,6 +6,10 @@ from typing import Any
 
 from webui import create_app
 
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+"""Debian's Chromium and the arguments every browser test launches it with (tests/webui/conftest.py)."""
 NAMES = ["Ann", "Ben", "Chie", "Dai", "Emi"]
 PLAYERS = {"wheel": 3, "hills": 2, "spartacus": 3, "prussia": 1, "chains": 2}
 

@@ -82,6 +82,11 @@ CONFIRM_MM = 10.0
 """A card read by one marker alone, without its QR code and with no track, is held back until the
 same id is read again this close to where it was, in a later frame (one misread is not a card)."""
 
+CONFIRM_LOOKS = 3
+"""...within this many looks: a lone marker at ~1.0 px/mm may read in one frame, not in the next,
+and again in the one after (the conditions bench's frames at 1.0 px/mm: a dim room's card and a
+blurred one, issue 24); two reads of one id in one place are two reads however far apart."""
+
 QUALITY_EVERY = 8
 """Still frames in which nothing changed are judged for blur and glare every this many frames."""
 
@@ -106,8 +111,12 @@ class Pipeline:
         self.players = players
         self.layout = layout or default_layout(game_id, players)
         self.detector = Detector(decoder, detector, cards_in_play(game_id, players))
-        self.detector.finder = PyramidFinder()      # a 4K frame: candidates at half size (vision.frame.pyramid)
-        self._sharp_finder = PyramidFinder(WINDOWS[1:])   # for sharpened frames (``_detect``)
+        # a 4K frame: candidates at half size (vision.frame.pyramid); the second reader of coarse
+        # squares as the detector's own finder (vision.reading.soft)
+        first = self.detector.finder
+        self.detector.finder = PyramidFinder(markers=first.markers, second_read=first.second_read)
+        self._sharp_finder = PyramidFinder(WINDOWS[1:], markers=first.markers,    # for sharpened frames (``_detect``)
+                                           second_read=first.second_read)
         self.motion = MotionMeter()
         self.quality = QualityMeter()
         self.frame_quality: FrameQuality | None = None   # of the last frame assessed for reading
@@ -140,7 +149,9 @@ class Pipeline:
         self._marks: list[tuple[str, Any, np.ndarray]] = []   # this frame: id, corners, marker mm
         self._last_marks: dict[int, tuple[str, Any, np.ndarray]] = {}   # track -> the same, last read
         self._arrived: dict[int, tuple[tuple[float, float], int]] = {}   # -> (place, since frame)
-        self._tentative: list[SeenCard] = []    # read once by one marker: held back (``_confirmed``)
+        self._tentative: list[tuple[int, SeenCard]] = []    # (look, card) read once by one marker: held back
+        self._recent: list[tuple[int, SeenCard]] = []       # (look, card) every read of the last looks
+        self._reads = 0                                      # looks that read markers (``_confirmed``)
         self.last_look: str = "none"
         """How the last frame was searched for markers: "full" (the whole frame), "changed" (only
         where it changed since the scene settled) or "none" (moving, or nothing changed)."""
@@ -355,7 +366,14 @@ class Pipeline:
 
     def _confirmed(self, sightings: list[Sighting], seen: list[SeenCard]) -> list[bool]:
         """Which sightings are cards: read by two markers, by the QR code, or the card of a track;
-        any other is held back until a later frame reads the same id within ``CONFIRM_MM`` of it."""
+        any other is held back until another frame, within ``CONFIRM_LOOKS`` looks, reads the same
+        id within ``CONFIRM_MM`` of it (a read of it as a card then counts too)."""
+        self._reads += 1
+        young = [(n, t) for n, t in self._recent if self._reads - n < CONFIRM_LOOKS]
+
+        def again(card: SeenCard, reads: list[tuple[int, SeenCard]]) -> bool:
+            return any(t.card_id == card.card_id and math.dist(t.centre, card.centre) <= CONFIRM_MM for _, t in reads)
+
         out, tentative = [], []
         for s, card in zip(sightings, seen):
             sure = s.markers > 1 or s.qr == s.card_id or s.source != "marker"
@@ -363,12 +381,14 @@ class Pipeline:
                 track = self.tracker.find(card.card_id, card.centre)
                 sure = track is not None and math.dist(track.card.centre, card.centre) <= self.tracker.match_mm
             if not sure:
-                sure = any(t.card_id == card.card_id and math.dist(t.centre, card.centre) <= CONFIRM_MM
-                           for t in self._tentative)
+                sure = again(card, young)
                 if not sure:
-                    tentative.append(card)
+                    tentative.append((self._reads, card))
             out.append(sure)
-        self._tentative = tentative
+        now = [(self._reads, c) for c in seen]
+        self._tentative = [(n, t) for n, t in self._tentative
+                           if self._reads - n < CONFIRM_LOOKS and not again(t, now)] + tentative
+        self._recent = young + now
         return out
 
     def _changed_boxes(self, shape: tuple[int, ...]) -> list[Box] | None:
@@ -459,9 +479,10 @@ class Pipeline:
         code near a sighting of its card only confirms that card."""
         found = []
         centres = cal.to_table(np.array([s.centre_px() for s in sightings])) if sightings else np.zeros((0, 2))
-        for card_id, corners in codes:
-            s = self.detector.sighting_from_qr(card_id, corners)
-            centre = cal.to_table(s.centre_px()[None])[0]
+        from_codes = [self.detector.sighting_from_qr(card_id, corners) for card_id, corners in codes]
+        # every code's card centre through the calibration in one pass
+        code_centres = cal.to_table(np.array([s.centre_px() for s in from_codes])) if codes else np.zeros((0, 2))
+        for (card_id, _), s, centre in zip(codes, from_codes, code_centres):
             near = [o for o, c in zip(sightings, centres) if o.card_id == card_id
                     and np.linalg.norm(c - centre) < 40]
             if near:

@@ -72,7 +72,7 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(config)
     from webui.core.warm import keep_compiled_templates, warm_up
     keep_compiled_templates(app)
-    warm_up(app)   # the host page and game engines now, a table's pages while the terminal prints
+    warm_up(app)   # the host's and a table's pages and the game engines, before the server answers
     tables = app.extensions["tables"]
     try:
         server = RunningServer(app, host, args.port, tls=tls)

@@ -160,6 +160,13 @@ class Adapter:
     """Options a camera-watched table needs (hidden values where cards lie face down)."""
     ruling_steps: frozenset[str] = frozenset()
     """For events that list ``steps``: only these steps ask the table to act (Prussia)."""
+    copies: Callable[[Game, dict[str, Any]], dict[str, str]] = lambda game, obs: {}
+    """Card ids the game has where the camera reads other copies of the same card (a Chains deal
+    entered on the host page names any copy of each value): each id the game has → the id the
+    table shows; the session swaps each pair in the game's moves so far (a ``relabel`` entry)."""
+    doubt: Callable[[Game, dict[str, Any]], dict[str, Any]] = lambda game, obs: obs
+    """The observation with what may be a card not read made unseen (a Chains terminal read as
+    taken, its place empty, that the game has available): tried when nothing explains it as read."""
 
     def is_ruling(self, event: Any) -> bool:
         """True if ``event`` asks the table to carry something out by hand."""
@@ -334,6 +341,47 @@ def _chains_complete(obs: dict[str, Any], held: Sequence[dict[str, Any]]) -> dic
     return dict(obs, terminals=out)
 
 
+def _chains_copies(game: Game, obs: dict[str, Any]) -> dict[str, str]:
+    """The terminal cards the camera reads as other copies of the same deck and value than the
+    game has (a deal entered on the host page: the app picked the copies): each pair swapped, so
+    that the game and the table name every card alike (``Adapter.copies``). Nothing unless every terminal read either
+    matches or is such a copy (a card of another value or deck there is something else)."""
+    rows, now = obs.get("terminals"), game.layout()["terminals"]
+    if not isinstance(rows, list) or len(rows) != len(now) or not any(now):
+        return {}
+    swap: dict[str, str] = {}
+    for row, had in zip(rows, now):
+        if not isinstance(row, list) or len(row) != len(had):
+            return {}
+        for t, h in zip(row, had):
+            card = t.get("card") if isinstance(t, dict) else None
+            if not isinstance(card, str) or card == h["card"]:
+                continue
+            try:
+                seen, ours = catalogue.card(card), catalogue.card(h["card"])
+            except KeyError:
+                return {}
+            if (seen.deck, seen.value) != (ours.deck, ours.value) or h["state"] != "available":
+                return {}
+            swap[h["card"]] = card
+    return swap
+
+
+def _chains_doubt(game: Game, obs: dict[str, Any]) -> dict[str, Any]:
+    """A terminal read as taken (no card seen at its place) that the game has available: perhaps
+    taken, perhaps only not read this time (its track lost for a few frames)."""
+    rows, now = obs.get("terminals"), game.layout()["terminals"]
+    if not isinstance(rows, list) or len(rows) != len(now):
+        return obs
+    seen, out = strings(obs), []
+    for row, had in zip(rows, now):
+        if isinstance(row, list) and len(row) == len(had):
+            row = [UNSEEN if isinstance(t, dict) and t.get("state") == "taken" and "card" not in t
+                   and h["state"] == "available" and h["card"] not in seen else t for t, h in zip(row, had)]
+        out.append(row)
+    return dict(obs, terminals=out)
+
+
 def _chains_interpret(game: Game, obs: dict[str, Any]) -> list[Move]:
     now = game.layout()
     out = []
@@ -392,7 +440,7 @@ ADAPTERS: dict[str, Adapter] = {
     # a turn may chain actions 1 and 3 several times before action 2 or 4 ends it
     "chains": Adapter(depth=lambda g: 4, ruling_kinds=frozenset({"value_stopped", "work_dead", "work_ruined"}),
                       chance_from_obs=_chains_chance, interpret=_chains_interpret,
-                      complete=_chains_complete),
+                      complete=_chains_complete, doubt=_chains_doubt, copies=_chains_copies),
     # play (or draw) then place or discard; the engine resolves wars and surrenders itself
     "prussia": Adapter(depth=lambda g: 3, ruling_kinds=frozenset({"ruling", "surrender", "era"}),
                        ruling_steps=frozenset({"exchange", "discard_drawn", "gone", "surrender", "era"}),
@@ -430,6 +478,7 @@ class Explanation:
 NODE_BUDGET = 4000
 """States visited per pass; keeps a reconcile well under a second on a loaded machine."""
 TIME_BUDGET = 3.0
+"""Seconds per pass, the same bound in time (a loaded machine visits fewer states)."""
 MAX_SEQUENCES = 60
 """More explanations than this: the prompt lists these and says to enter the move by hand."""
 
@@ -480,7 +529,7 @@ def _ruling_cards(events: list[Any], ad: Adapter) -> frozenset[str]:
 
 
 def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET,
-            held: Sequence[dict[str, Any]] = ()) -> Explanation:
+            held: Sequence[dict[str, Any]] = (), seconds: float = TIME_BUDGET) -> Explanation:
     """The shortest legal move sequences from ``game`` whose layout matches ``obs`` (``held``:
     earlier observations the session kept because nothing explained them, see the module docstring).
 
@@ -488,7 +537,25 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET,
     (out of a hand or a deck) where the camera looked but did not see it is a dead end: this
     prunes almost every wrong card at once, while a card that went straight out of view (a trick
     piled face down, a card discarded by a war) stays possible, and several such are asked about.
+
+    Nothing explains the observation as read: the search runs again with the adapter's doubts (a
+    card perhaps only not read made unseen). Each pass stops after ``budget`` states or
+    ``seconds``; sequences that leave the same game are reported once (``one_per_outcome``).
     """
+    found = _search(game, obs, budget, held, seconds)
+    if not found.sequences:
+        doubted = adapter(game.id).doubt(game, obs)
+        if doubted != obs:
+            again = _search(game, doubted, budget, held, seconds)
+            again.searched += found.searched
+            again.exhausted = again.exhausted or (found.exhausted and not again.sequences)
+            return again
+    return found
+
+
+def _search(game: Game, obs: dict[str, Any], budget: int, held: Sequence[dict[str, Any]],
+            seconds: float) -> Explanation:
+    """``explain``'s breadth-first search for one reading of the table."""
     ad = adapter(game.id)
     result = Explanation()
     if matches(obs, game.layout()):
@@ -521,7 +588,7 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET,
                 cost = 0 if move.player == CHANCE else 1
                 if used + cost > depth:
                     continue
-                if result.searched >= budget or time.monotonic() - start > TIME_BUDGET:
+                if result.searched >= budget or time.monotonic() - start > seconds:
                     result.exhausted = True
                     break
                 result.searched += 1
@@ -563,8 +630,30 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET,
         fewest = min(map(_player_moves, pending))
         result.sequences = _expand(game, obs, [p for p in pending if _player_moves(p) == fewest], pending=True)
         result.pending = bool(result.sequences)
+    result.sequences = one_per_outcome(game, result.sequences)
     result.waiting = [result.pending] * len(result.sequences)
     return result
+
+
+def one_per_outcome(game: Game, sequences: list[list[Move]]) -> list[list[Move]]:
+    """``sequences`` with those that leave the same game (equal snapshots) kept once, the first:
+    a state the camera missed (two cards turned into two empty slots between two views) leaves
+    their order unknown, and nothing after it depends on the order."""
+    if len(sequences) < 2:
+        return sequences
+    out, outcomes = [], set()
+    for seq in sequences:
+        trial = fast_clone(game)
+        try:
+            for move in seq:
+                trial.apply(move)
+        except IllegalMove:
+            continue
+        outcome = freeze(trial.snapshot())
+        if outcome not in outcomes:
+            outcomes.add(outcome)
+            out.append(seq)
+    return out
 
 
 def _player_moves(path: list[tuple[Move, ...]]) -> int:

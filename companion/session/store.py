@@ -3,7 +3,9 @@
 One row per committed log entry, keyed by ``(session, version)``: two writers racing for version N
 cannot both succeed (the PRIMARY KEY refuses the second, which gets ``StaleVersion``). A write is
 one transaction that is committed (WAL, ``synchronous=FULL``) before the caller is told it worked,
-so a process killed at any moment leaves either the whole entry or nothing.
+so a process killed at any moment leaves either the whole entry or nothing. Inside
+``Store.sync_after`` (the web server's writes) the commit reaches the disk when the block ends
+instead: the phones are told first, the writer after (issue 23: the fsync was the tail of a tap).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import threading
 import time
 import unicodedata
 import uuid
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -203,11 +206,42 @@ class Store:
         db = getattr(self._local, "db", None)
         if db is None:
             db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
+            self._local.wal = db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() == "wal"
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA busy_timeout=30000")
             self._local.db = db
         return db
+
+    @contextmanager
+    def sync_after(self) -> Iterator[None]:
+        """This thread's commits inside the block are written at once but reach the disk (fsync)
+        when the block ends, so the caller can tell others (a table's phones) before it answers
+        the writer. A killed process loses nothing either way (the written WAL is the OS's); a
+        power cut can lose only a write whose block had not ended, which its writer was never
+        told had worked. Without WAL (a file system that refuses it) commits stay synchronous."""
+        db = self._db()
+        if not self._local.wal or getattr(self._local, "deferred", False):
+            yield
+            return
+        db.execute("PRAGMA synchronous=NORMAL")   # in WAL mode: commit without the fsync
+        self._local.deferred = True
+        try:
+            yield
+        finally:
+            self._local.deferred = False
+            db.execute("PRAGMA synchronous=FULL")
+            self._sync_wal()
+
+    def _sync_wal(self) -> None:
+        """fsync the write-ahead log (what ``synchronous=FULL`` does after each commit)."""
+        try:
+            fd = os.open(f"{self.path}-wal", os.O_RDWR | getattr(os, "O_BINARY", 0))
+        except FileNotFoundError:   # checkpointed into the database and removed: that synced it
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     class _Txn:
         def __init__(self, db: sqlite3.Connection) -> None:

@@ -15,16 +15,17 @@ import re
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from companion import catalogue as cat
-from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason
+from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason, freeze
 from companion.games import game_class
 from companion.i18n import N_, Text, both
 from companion.players import LEVELS
-from companion.session.reconcile import adapter, explain, fast_clone, matches, why_not
+from companion.session.reconcile import NODE_BUDGET, TIME_BUDGET, adapter, explain, fast_clone, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_location, clean_text
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
@@ -34,6 +35,8 @@ BLOCKING = ("choose", "illegal", "confirm")
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
 HELD = 8
+ASKED_KEPT = 32
+"""Observations remembered per version with the prompt they led to (not searched again)."""
 """Observations of a deal that nothing explains (a card not read yet) kept to complete it later."""
 ENDED = N_("the host ended this game early (undo reopens it; next game starts another)")
 """Why a write to a game the host ended is refused."""
@@ -294,6 +297,8 @@ class _State:
             self.game = self._new_game()
             self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
                                 "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
+        elif kind == "relabel":
+            self._relabel({str(k): str(v) for k, v in dict(data.get("copies", {})).items()})
         elif kind == "note":
             if isinstance(data.get("companions"), dict):   # the host gave seats to the companion
                 self.companions = {int(k): str(v) for k, v in data["companions"].items()}
@@ -336,6 +341,24 @@ class _State:
             text, ja = f"{name} said no: the move stays as it was.", f"{name}はいいえと答えました。手はそのままです。"
         self.events.append({"kind": "confirm_denied", "text": text, "ja": ja, "data": {"seat": seat},
                             "version": self.version})
+
+    def _relabel(self, copies: dict[str, str]) -> None:
+        """The camera reads other copies than the game names (a Chains deal entered on the host
+        page; ``copies``: the game's id → the id read): each pair swapped in every move of this
+        game, replayed, and said once."""
+        cards = {a: (_card_or_none(a), _card_or_none(b)) for a, b in copies.items()}
+        if not self.moves or not copies or any(None in pair for pair in cards.values()):
+            raise SessionError(*both("there is no move to relabel in this game"))
+        swap = dict(copies, **{b: a for a, b in copies.items()})
+        # new entries: a trial state shares the old ones with the state it was copied from
+        self.moves = [dict(m, move=Move.from_json(_renamed(m["move"].to_json(), swap))) for m in self.moves]
+        self.rebuild()
+        pairs = [cards[a] for a in sorted(copies)]
+        en = ", ".join(f"{read.name} for {had.name}" for had, read in pairs)
+        ja = "、".join(f"{had.ja}ではなく{read.ja}" for had, read in pairs)
+        self.events.append({"kind": "relabel", "text": f"The camera reads which copies were laid: {en}.",
+                            "ja": f"カメラが置かれたカードを読み取りました: {ja}。",
+                            "data": {"copies": copies}, "version": self.version})
 
     def _ruled(self, moves: list[Move], reason: str) -> None:
         """An override is logged as what it is: "House ruling (reason): the move."."""
@@ -403,6 +426,17 @@ class _State:
         if asked_by:
             data["asked_by"] = asked_by
         self.events.append({"kind": "undo", "text": text, "ja": ja, "data": data, "version": self.version})
+
+
+def _renamed(value: Any, swap: Mapping[str, str]) -> Any:
+    """A JSON value with every string in ``swap`` replaced by its counterpart."""
+    if isinstance(value, str):
+        return swap.get(value, value)
+    if isinstance(value, dict):
+        return {k: _renamed(v, swap) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_renamed(v, swap) for v in value]
+    return value
 
 
 def _deal_awaited(game: Game) -> bool:
@@ -473,6 +507,12 @@ class TableSession:
         self.location: str | None = settings.get("location")   # where the table is (the history's plays)
         self.created: float = row["created"]
         self._st = _State(self.game_id, self.players, self.options, self.names)
+        self._steady = 0   # inside ``steady()``: reads do not ask the store again
+        self._asked: dict[tuple[int, Any], Outcome] = {}
+        """(version, observation) → the prompt or hold it led to: the same view at the same
+        version is not searched again (a card flickering in and out of a reading)."""
+        self.searched = 0
+        """States the reconciler visited for this object's observations (the search's cost)."""
         self._catch_up()
 
     # ----------------------------------------------------------------- creating and opening
@@ -519,8 +559,11 @@ class TableSession:
         return cls(store, store.session_row(session_id))
 
     @_locked
-    def _catch_up(self) -> None:
-        """Apply entries other writers (threads, processes) committed since we last looked."""
+    def _catch_up(self, always: bool = False) -> None:
+        """Apply entries other writers (threads, processes) committed since we last looked (not
+        again inside ``steady()``, unless ``always``: a write)."""
+        if self._steady and not always:
+            return
         for version, kind, data, by in self.store.entries(self.id, after=self._st.version):
             self._st.reduce(version, kind, data, by)
 
@@ -529,6 +572,20 @@ class TableSession:
         """Bring this object up to date with the store; return it."""
         self._catch_up()
         return self
+
+    @contextmanager
+    def steady(self) -> Iterator["TableSession"]:
+        """Hold the session's lock and read one version: caught up with the store once, on
+        entering; the reads inside do not ask it again (a phone's view asked it five times, each
+        a query that lets other threads take the GIL while the table's lock is held: issue 23).
+        A write inside still catches up first."""
+        with self._lock:
+            self._catch_up()
+            self._steady += 1
+            try:
+                yield self
+            finally:
+                self._steady -= 1
 
     # ----------------------------------------------------------------- reading
     @property
@@ -685,7 +742,7 @@ class TableSession:
     def _commit(self, kind: str, data: dict[str, Any], by: str, expected_version: int | None,
                 after: Callable[[Any], None] | None = None) -> list[Event]:
         """Check an entry against a copy of the state, commit it, then apply it: all or nothing."""
-        self._catch_up()
+        self._catch_up(always=True)
         if expected_version is not None and expected_version != self.version:
             raise StaleVersion(expected_version, self.version)
         by = clean_text(by)
@@ -741,7 +798,7 @@ class TableSession:
             raise SessionError(*both("an observation must be a JSON object shaped like the game's layout"))
         obs = dict(observation)
         for _ in range(OBSERVE_RETRIES):
-            self._catch_up()
+            self._catch_up(always=True)
             try:
                 return self._observe_once(obs, source)
             except StaleVersion:
@@ -751,16 +808,29 @@ class TableSession:
     def _observe_once(self, obs: dict[str, Any], source: str) -> Outcome:
         version, game = self.version, self.game
         obs = adapter(game.id).align(game, obs)
+        key = (version, freeze(obs))
+        if key in self._asked:
+            return self._asked[key]     # asked (or held) already at this version: no new search
+        outcome = self._reconciled(obs, source)
+        if outcome.kind in ("prompt", "held"):
+            self._asked = {k: o for k, o in self._asked.items() if k[0] == outcome.version}
+            if len(self._asked) < ASKED_KEPT:
+                self._asked[(outcome.version, key[1])] = outcome
+        return outcome
+
+    def _reconciled(self, obs: dict[str, Any], source: str) -> Outcome:
+        """``observe``'s work for one observation in the game's numbering."""
+        version, game = self.version, self.game
         open_ids = {p.kind: [] for p in self.prompts}
         for p in self.prompts:
             open_ids[p.kind].append(p.id)
         if matches(obs, game.layout()):
-            # the table shows the current state: rulings are done, an illegal change was put right
-            close = open_ids.get("ruling", []) + open_ids.get("illegal", [])
-            if not close:
-                return Outcome("nothing", version=version)
-            self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
-            return Outcome("nothing", version=self.version)
+            return self._as_it_stands(open_ids, source, version)
+        copies = adapter(game.id).copies(game, obs)
+        if copies:
+            # the deal was entered with other copies than were laid: named as the table shows them
+            self._commit("relabel", {"copies": copies, "source": source}, source, version)
+            return self._reconciled(obs, source)
         if self.is_over():
             return Outcome("nothing", version=version)   # the table is being cleared: nothing to read
         if open_ids.get("choose"):
@@ -784,6 +854,10 @@ class TableSession:
         if held:
             obs = adapter(game.id).complete(obs, held)
         found = explain(game, obs, held=held)
+        self.searched += found.searched
+        if found.sequences == [[]]:
+            # the table as it stands but for a card perhaps only not read (``Adapter.doubt``)
+            return self._as_it_stands(open_ids, source, version)
         if not found.sequences and _deal_awaited(game):
             # a deal read off the table that is not whole yet (a card not read, a hand over it):
             # kept, not refused; a later observation completes it (and may show moves after it)
@@ -810,6 +884,14 @@ class TableSession:
         else:
             prompt = self._illegal_prompt(obs, found.exhausted)
         return self._prompt_once(prompt, obs, open_ids, source, version)
+
+    def _as_it_stands(self, open_ids: Mapping[str, list[str]], source: str, version: int) -> Outcome:
+        """The table shows the current state: rulings are done, an illegal change was put right."""
+        close = open_ids.get("ruling", []) + open_ids.get("illegal", [])
+        if not close:
+            return Outcome("nothing", version=version)
+        self._commit("note", {"close": close, "source": source, "why": "table matches"}, source, version)
+        return Outcome("nothing", version=self.version)
 
     def _prompt_once(self, prompt: Prompt, obs: dict[str, Any], open_ids: Mapping[str, list[str]], source: str,
                      version: int) -> Outcome:
@@ -844,9 +926,10 @@ class TableSession:
         explained exactly with the fewest player moves (a ruling carried out, the next card turned
         over); None while two or more explain it as well (or none does)."""
         found: list[tuple[int, dict[str, Any], list[Move]]] = []
-        for choice in prompt.choices:
-            if not choice.get("moves") or choice.get("override"):
-                continue
+        choices = [c for c in prompt.choices if c.get("moves") and not c.get("override")]
+        # one search's budget shared by all the choices: a long list costs no more than one view
+        budget, deadline = max(NODE_BUDGET // max(len(choices), 1), 1), time.monotonic() + TIME_BUDGET
+        for choice in choices:
             trial = fast_clone(self.game)
             try:
                 for m in choice["moves"]:
@@ -856,7 +939,8 @@ class TableSession:
             if matches(obs, trial.layout()):
                 found.append((0, choice, []))
                 continue
-            explained = explain(trial, obs)
+            explained = explain(trial, obs, budget=budget, seconds=max(deadline - time.monotonic(), 0.0))
+            self.searched += explained.searched
             if len(explained.sequences) == 1 and not explained.pending:
                 rest = explained.sequences[0]
                 found.append((sum(1 for m in rest if m.player >= 0), choice, rest))
@@ -1045,7 +1129,7 @@ class TableSession:
             current = self.store.version(self.id)
             if current > version or time.monotonic() >= deadline:
                 if current > self.version:
-                    self._catch_up()
+                    self._catch_up(always=True)
                 return current
             time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
 

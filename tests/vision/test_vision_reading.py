@@ -11,6 +11,7 @@ from companion import catalogue as cat
 from tablesim import synthetic
 from tablesim.synthetic import Conditions
 from vision.pipeline import Pipeline, default_layout
+from vision.reading import soft
 from vision.reading.detect import COARSE_PAIR_PX_PER_MODULE, MIN_PX_PER_MODULE, Detector, card_pose_mm, map_points, poses_on_table
 from vision.table.calibrate import Calibration, calibrate
 from vision.table.layouts import Placement
@@ -65,11 +66,12 @@ def _marker_image(marker: int, side_px: int) -> np.ndarray:
     return cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
 
 
-def _flipped(image: np.ndarray, marker: int, side_px: int) -> np.ndarray:
-    """``_marker_image`` with one inner cell (row 2, column 2) of the marker printed the other colour."""
+def _flipped(image: np.ndarray, marker: int, side_px: int, cell: tuple[int, int] = (2, 2)) -> np.ndarray:
+    """``_marker_image`` with one inner cell (row, column) of the marker printed the other colour."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_1000)
     big = cv2.aruco.generateImageMarker(dictionary, marker, 7 * 40, borderBits=1)
-    big[120:160, 120:160] = 255 - big[140, 140]
+    y, x = 40 * (cell[0] + 1), 40 * (cell[1] + 1)
+    big[y:y + 40, x:x + 40] = 255 - big[y + 20, x + 20]
     out = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     out[100:100 + side_px, 140:140 + side_px] = cv2.resize(big, (side_px, side_px), interpolation=cv2.INTER_AREA)
     return cv2.cvtColor(out, cv2.COLOR_GRAY2BGR)
@@ -85,16 +87,24 @@ def test_a_marker_read_too_coarse_is_something_there_not_a_card():
     assert [s.card_id for s in fine.sightings] == ["S-R9"] and fine.faint == []
 
 
-def test_a_coarse_marker_alone_is_a_card_only_when_no_bit_was_corrected():
+def test_a_coarse_marker_alone_is_a_card_only_when_read_beyond_doubt():
     marker = cat.card("S-R9").marker
     image = _marker_image(marker, 13)                                  # 1.86 px per module
     exact = Detector().detect(image)
     assert [s.card_id for s in exact.sightings] == ["S-R9"] and exact.faint == []
     [hit] = Detector().markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     assert hit.exact and COARSE_PAIR_PX_PER_MODULE <= hit.px_per_module < MIN_PX_PER_MODULE
-    corrected = Detector().detect(_flipped(image, marker, 13))     # one bit wrong: read, corrected
+    # one bit wrong: read, corrected, and the second reader (vision.reading.soft) not sure of it
+    doubted = _flipped(image, marker, 13, (1, 1))
+    corrected = Detector().detect(doubted)
     assert [h.marker for h in corrected.faint] == [marker] and not corrected.faint[0].exact
     assert corrected.sightings == []
+    _, fit, second = soft.fits(cv2.cvtColor(doubted, cv2.COLOR_BGR2GRAY), corrected.faint[0].corners[None])
+    assert fit[0] < soft.MIN_FIT or fit[0] - second[0] < soft.MIN_MARGIN
+    # another bit wrong: read corrected, and the second reader names the same code beyond doubt
+    # (issue 24: before the second reader this one was "something there" too)
+    agreed = Detector().detect(_flipped(image, marker, 13, (2, 2)))
+    assert [s.card_id for s in agreed.sightings] == ["S-R9"] and agreed.faint == []
     fine = Detector().detect(_flipped(_marker_image(marker, 21), marker, 21))
     assert [s.card_id for s in fine.sightings] == ["S-R9"]             # fine enough: corrected is fine
 
@@ -116,3 +126,60 @@ def test_a_card_read_once_by_one_marker_waits_for_a_second_read():
     # frame 0 moves (not read); frame 1 reads both: the card at once, the pawn only on frame 2
     assert [c.card_id for c in scenes[1].cards] == ["W-R3"]
     assert sorted(c.card_id for c in scenes[2].cards) == ["W-PAWN", "W-R3"]
+
+
+def _pawn_reads(missed: set[int]) -> list[list[str]]:
+    """The cards of each scene of a still Wheel pawn (one marker, no QR code) and a card, the pawn's
+    marker lost to blur in the frames of ``missed``."""
+    cam = synthetic.Camera.looking_at(TABLE, 1.5, seed=5)
+    pawn = Placement("W-PAWN", True, (500.0, 300.0), 0.0, 0)
+    card = Placement("W-R3", True, (300.0, 300.0), 0.0, 1)
+    p = Pipeline("wheel", 3)
+    p.calibration = _true_calibration(cam)
+    detect, frame = p.detector.detect, [0]
+
+    def losing(grey, boxes=None, calibrate=None):
+        found = detect(grey, boxes, calibrate)
+        if frame[0] in missed:
+            found.sightings = [s for s in found.sightings if s.card_id != "W-PAWN"]
+        return found
+    p.detector.detect = losing
+    scenes = []
+    for i in range(max(missed) + 3):
+        frame[0] = i
+        scenes.append(sorted(c.card_id for c in p.process(synthetic.render(cam, [pawn, card], seed=i)[0]).cards))
+    return scenes
+
+
+def test_a_lone_marker_read_again_after_a_missed_frame_is_a_card():
+    # frame 0 moves; frame 1 reads the pawn once, frame 2 misses it, frame 3 reads it again: two
+    # reads in one place (issue 24: at ~1.0 px/mm a lone marker may read in every other frame)
+    scenes = _pawn_reads({2})
+    assert scenes[1] == scenes[2] == ["W-R3"]
+    assert scenes[3] == ["W-PAWN", "W-R3"]
+
+
+def test_a_lone_marker_read_once_long_ago_confirms_nothing():
+    # read on frame 1, missed on 2 and 3, read on 4: the read of frame 1 is CONFIRM_LOOKS looks old,
+    # so frame 4's is a first read again, and frame 5's the second
+    scenes = _pawn_reads({2, 3})
+    assert all(s == ["W-R3"] for s in scenes[1:5])
+    assert scenes[5] == ["W-PAWN", "W-R3"]
+
+
+def test_coarse_backs_alone_are_cards_however_many_lie_face_down():
+    # a deck's back lies face down many times over: several coarse reads of its id are no sign of a
+    # picture on a screen (issue 24: at 1.0 px/mm Hills' face-down cards were dropped once 2 showed)
+    marker = cat.card("B-SPARR").marker
+    one = cv2.cvtColor(_marker_image(marker, 13), cv2.COLOR_BGR2GRAY)[100:113, 140:153]
+    page = np.full((240, 320), 235, np.uint8)
+    for x in (40, 140, 240):
+        page[100:113, x:x + 13] = one
+    found = Detector().detect(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR))
+    assert [s.card_id for s in found.sightings] == ["B-SPARR"] * 3 and found.faint == []
+    assert not found.conflicts
+    # a card's face, alone in each place, is the picture rule's: not three copies of one card
+    face = cv2.cvtColor(_marker_image(cat.card("S-R9").marker, 13), cv2.COLOR_BGR2GRAY)[100:113, 140:153]
+    for x in (40, 140, 240):
+        page[100:113, x:x + 13] = face
+    assert Detector().detect(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)).sightings == []

@@ -178,15 +178,14 @@ def test_only_the_host_prints(client):
 
 
 @pytest.mark.browser
-def test_the_host_prints_from_the_host_page_in_chromium(tmp_path):
-    import playwright.sync_api as playwright
-    from tests.webui.test_web_browser import ARGS, CHROMIUM, SHOTS
+def test_the_host_prints_from_the_host_page_in_chromium(tmp_path, chromium):
+    from tests.webui.test_web_browser import SHOTS
     from webui.core.server import RunningServer
     app = make_app(tmp_path)
-    with RunningServer(app) as server, playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with RunningServer(app) as server:
+        context = chromium.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
         try:
-            page = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True).new_page()
+            page = context.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(server.url + "/host?lang=ja")
@@ -225,4 +224,4 @@ def test_the_host_prints_from_the_host_page_in_chromium(tmp_path):
             assert download.value.suggested_filename == "spartacus-3-single-backfirst-cmyk-bleed3mm.pdf"
             assert errors == []
         finally:
-            browser.close()
+            context.close()

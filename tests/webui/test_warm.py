@@ -6,12 +6,12 @@ from __future__ import annotations
 import sys
 
 from tests.web_helpers import make_app
-from webui.core.warm import FIRST, keep_compiled_templates, warm
+from webui.core.warm import FIRST, keep_compiled_templates, warm, warm_up
 
 
 def test_warm_compiles_the_first_pages_templates_and_imports_the_games(tmp_path):
     app = make_app(tmp_path)
-    spent = warm(app)
+    spent = warm_up(app)    # as the server starts: all of it done before the server answers
     assert set(spent) == {"host page templates", "game engines", "table templates"}
     cached = {key[1] for key in app.jinja_env.cache._mapping}   # (loader weakref, name)
     assert set(FIRST) <= cached and "history.html" not in cached

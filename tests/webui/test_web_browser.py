@@ -10,14 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.web_helpers import make_app
+from tests.web_helpers import ARGS, CHROMIUM, make_app  # noqa: F401  (browser modules import them from here)
 from webui.core.server import RunningServer
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 LIVE_MS = 3000
@@ -32,14 +29,9 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    import playwright.sync_api as playwright
-    # a missing browser is a missing install step, not a reason to skip: ./run test installs it
-    assert Path(CHROMIUM).exists(), "Debian's chromium is not installed: run ./run test as root"
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+def browser(chromium):
+    """The process's one Chromium (tests/webui/conftest.py), under the name the browser modules import."""
+    return chromium
 
 
 def _phone(browser, **kw):

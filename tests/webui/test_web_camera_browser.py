@@ -8,8 +8,6 @@ test-artifacts/web/.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from companion.engine import freeze
@@ -32,15 +30,13 @@ def fake_camera(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(fake_camera):
-    import playwright.sync_api as playwright
-    assert Path(CHROMIUM).exists(), "Debian's chromium is not installed: run ./run test as root"
+def browser(fake_camera, playwright_driver):
+    """A Chromium of its own (its fake camera is a launch argument), from the process's one driver."""
     args = ARGS + ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                    f"--use-file-for-fake-video-capture={fake_camera[0]}"]
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=args)
-        yield b
-        b.close()
+    b = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=args)
+    yield b
+    b.close()
 
 
 @pytest.mark.slow   # a phone streams a whole deal over HTTPS in Chromium: ./run test --all and CI run it

@@ -2,11 +2,10 @@
 as the camera set-up check asks, so the host page's check is green (ready) for a new user."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from tests.webui.test_web_browser import ARGS, CHROMIUM, SHOTS
+from tests.webui.test_web_browser import SHOTS
 from tests.web_helpers import make_app
 from webui.camera.camera import cameras
 from tablesim.demo import DemoCamera, demo_table, wait_until
@@ -16,9 +15,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.slow   # the demo served and its camera checked in Chromium: ./run test --all and CI run it
-def test_the_demo_camera_passes_the_set_up_check_on_the_host_page(tmp_path):
-    import playwright.sync_api as playwright
-    assert Path(CHROMIUM).exists(), "Debian's chromium is not installed: run ./run test as root"
+def test_the_demo_camera_passes_the_set_up_check_on_the_host_page(tmp_path, chromium):
     app = make_app(tmp_path)
     tables = app.extensions["tables"]
     s = demo_table(tables, "wheel")           # ./run demo's game: the largest demo table
@@ -28,9 +25,9 @@ def test_the_demo_camera_passes_the_set_up_check_on_the_host_page(tmp_path):
     camera.start()
     try:
         assert wait_until(lambda: camera.frames >= 2 and camera.pipeline.calibration is not None, 90)
-        with RunningServer(app) as server, playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
+        with RunningServer(app) as server:
+            context = chromium.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(f"{server.url}/host/{s.id}")
@@ -43,7 +40,7 @@ def test_the_demo_camera_passes_the_set_up_check_on_the_host_page(tmp_path):
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.locator("#camcheck").screenshot(path=str(SHOTS / "demo-camera-check.png"))
             text = page.inner_text("#camcheck-next")
-            browser.close()
+            context.close()
     finally:
         camera.stop()
         camera.thread.join(60)   # not inside OpenCV when the interpreter exits

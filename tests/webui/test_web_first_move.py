@@ -27,8 +27,9 @@ ANSWER_FIRST = "Answer the question above first: moves wait until it is settled.
 OPENING = {"wheel": ("Lay the circle", "The app shuffles the 25 cards: lay them clockwise as the circle below "
                                        "shows, and the pawn where it stands."),
            "chains": ("Lay the terminals", "Each player takes one card of each value 1–10 out of their deck and lays "
-                                           "them out as terminal cards; the app records them and the decks are "
-                                           "shuffled.")}
+                                           "them out as terminal cards; the app records them (whichever copy of "
+                                           "a value: a camera watching the table reads the copies laid) and the "
+                                           "decks are shuffled.")}
 """Games whose first move lays out the whole table, and the words of its one tap (button, hint)."""
 
 

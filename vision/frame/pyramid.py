@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.reading.markers import MarkerFinder, candidate_mask, pool
+from vision.reading.markers import Doubtful, MarkerFinder, candidate_mask, pool
 
 PYRAMID_FROM = 2600
 """Frames wider than this (a 4K camera: 3840) are searched at half resolution first."""
@@ -44,11 +44,11 @@ class PyramidFinder(MarkerFinder):
             found = [self._full_markers(grey, half, *windows[0], where)] + [job.result() for job in jobs]
         else:
             found = [self._full_markers(grey, half, w, c, where) for w, c in windows]
-        return self._refine(grey, *found)
+        return self._refine(grey, *found, self._second_read(grey, found))
 
     def _full_markers(self, grey: np.ndarray, half: np.ndarray, window: int, constant: float,
-                      where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(ids, full-frame corners, exact) of the candidates one threshold of ``half`` shows, read on ``grey``."""
+                      where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, Doubtful]:
+        """``MarkerFinder._identify`` of the candidates one threshold of ``half`` shows, read on ``grey``."""
         # a half-size pixel's centre x maps to 2x + 0.5 on the full frame; the candidate rules
         # (shape, and 3 px from the edge) are judged there, as a full search would
         quads = self._candidates(grey, self._quads(half, window, constant, where) * 2.0 + 0.5)

@@ -335,14 +335,18 @@ def edge_widths(grey: np.ndarray, quarter: np.ndarray | None = None) -> np.ndarr
     # edge widths by direction in one histogram (11.25° by 0.05 px), percentiles read off it
     hist = cv2.calcHist([cv2.phase(gx, gy, angleInDegrees=True), width], [0, 1], chosen,
                         [32, WIDTH_BINS], [0, 360, 0, WIDTH_BINS * WIDTH_STEP])
-    by_direction = np.zeros((DIRECTIONS, WIDTH_BINS))
-    np.add.at(by_direction, (np.arange(32) + 1) // 2 % DIRECTIONS, hist)
+    by_direction = _DIRECTION_OF_BIN @ hist.astype(np.float64)
     counts = by_direction.sum(axis=1)
     widths = np.zeros(DIRECTIONS)
     for d in np.flatnonzero(counts >= MIN_EDGES):
         k = np.searchsorted(np.cumsum(by_direction[d]), counts[d] * EDGE_PERCENTILE / 100)
         widths[d] = (k + 0.5) * WIDTH_STEP
     return widths
+
+
+_DIRECTION_OF_BIN = np.eye(DIRECTIONS)[(np.arange(32) + 1) // 2 % DIRECTIONS].T
+"""(DIRECTIONS, 32): which direction each of the 32 histogram bins of the gradient's angle counts
+for (a bin's counts are whole numbers, so the sums are exact in any order)."""
 
 
 @lru_cache(maxsize=4)
@@ -386,22 +390,22 @@ def glare_spots(small: np.ndarray, scale: float, calibration: Any = None,
     # each blob's largest inner disc and its pixels on washed-out markers, all blobs at once; only
     # those that may hold the glare disc somewhere (half the radius at the table's centre: a
     # tilted camera sees its far side coarser) or lie on markers are looked at one by one
-    clipped = mask > 0
-    ids, depth = labels[clipped], inside[clipped]
-    order = np.argsort(ids, kind="stable")
-    ids, depth = ids[order], depth[order]
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    # (a blob's deepest point is among its pixels at least ``reach`` deep, if it has any: only
+    # those are gathered, not every clipped pixel of the frame's white paper)
+    deep = inside >= reach
     deepest = np.zeros(count)
-    deepest[ids[starts]] = np.maximum.reduceat(depth, starts)
+    np.maximum.at(deepest, labels[deep], inside[deep])
     marked = np.bincount(labels[on_markers > 0], minlength=count)
+    for label in np.flatnonzero((marked >= GLARE_ON_MARKER) & (deepest < reach)):
+        deepest[label] = inside[labels == label].max()      # on a marker, however shallow
     spots = []
-    for label in np.flatnonzero((deepest >= reach) | (marked >= GLARE_ON_MARKER)):
-        if label == 0:
-            continue
+    labels = [label for label in np.flatnonzero((deepest >= reach) | (marked >= GLARE_ON_MARKER)) if label != 0]
+    ats = [(float(centroids[label][0] * scale), float(centroids[label][1] * scale)) for label in labels]
+    # the table's resolution at each blob (a card's white paper passes the depth test above: ~20
+    # blobs a frame), mapped through the calibration together
+    local = _px_per_mm(calibration, ats) if calibration is not None and labels else [px_per_mm] * len(labels)
+    for label, at, px_per_mm in zip(labels, ats, local):
         x, y, bw, bh, _ = stats[label]
-        at = (float(centroids[label][0] * scale), float(centroids[label][1] * scale))
-        if calibration is not None:
-            px_per_mm = _px_per_mm(calibration, at)
         radius = float(deepest[label]) * scale / px_per_mm
         if radius >= GLARE_RADIUS_MM or marked[label] >= GLARE_ON_MARKER:
             box = (int(x * scale), int(y * scale), int((x + bw) * scale), int((y + bh) * scale))
@@ -427,9 +431,13 @@ def glared(now: np.ndarray, then: np.ndarray, halo: int = 3, where: np.ndarray |
     return washed
 
 
-def _px_per_mm(calibration: Any, at_px: tuple[float, float]) -> float:
-    mm = calibration.to_table(np.array([at_px]))[0]
-    return max(calibration.px_per_mm((float(mm[0]), float(mm[1]))), 1e-3)
+def _px_per_mm(calibration: Any, at_px: Sequence[tuple[float, float]]) -> list[float]:
+    """``Calibration.px_per_mm`` at each of these image points (at least 1e-3), the points mapped
+    through the calibration in one pass each way (the same per-point arithmetic as one at a time)."""
+    mm = calibration.to_table(np.array(at_px, np.float64))
+    steps = np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]])
+    px = calibration.to_image((mm[:, None, :] + steps).reshape(-1, 2)).reshape(-1, 3, 2)
+    return [max(float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 20), 1e-3) for p in px]
 
 
 def _table_centre(table: tuple[float, float, float, float]) -> tuple[float, float]:

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from companion import catalogue as cat
+from vision.reading import soft
 from vision.reading.markers import MIN_PERIMETER_PX, MarkerFinder
 from vision.table.calibrate import Calibration, rect_corners
 
@@ -51,8 +52,10 @@ COARSE_PAIR_PX_PER_MODULE = 1.7
 """A marker read coarser than ``MIN_PX_PER_MODULE`` but at least this fine (a 1080p camera's 1.0 px/mm
 at a card turned or seen at an angle: ~1.8–2.1) counts when the card's other marker is read too,
 where the card's geometry puts it: two reads of one id that agree on one card's pose are no misread
-by luck. Alone it counts only when its 25 bits matched its code exactly (``MarkerHit.exact``: no bit
-corrected; another code is ≥ 5 bits away), else it stays "something there"; a card read by one
+by luck. Alone it counts only when read beyond doubt (``MarkerHit.exact``: its 25 bits matched its
+code with no bit corrected — another code is ≥ 5 bits away — or the second reader,
+``vision.reading.soft``, named it by its whole grid with a margin), else it stays "something
+there"; a card read by one
 marker still waits for a second frame (``vision.pipeline.CONFIRM_MM``). Measured on the cached
 frames of the surfaces and conditions benches: 506 markers read at 1.7–2.0, 0 of another card.
 (issue 24: identification at 1.0 px/mm)"""
@@ -93,7 +96,7 @@ class MarkerHit:
 
     marker: int
     corners: np.ndarray         # (4, 2) float64
-    exact: bool = False         # its bits matched its code with no bit corrected (``MarkerFinder.reads``)
+    exact: bool = False         # read beyond doubt: no bit corrected, or by ``vision.reading.soft`` (``MarkerFinder.reads``)
 
     @property
     def px_per_module(self) -> float:
@@ -231,9 +234,10 @@ class Detector:
         self.decoder = decoder
         self.kind = detector
         self.aruco = aruco_detector()
-        self.finder = MarkerFinder()
-        self.small_markers = True   # markers may be under ~20 px: the finder's extra window (``find``)
         self.cards = None if cards is None else frozenset(cards)
+        self.finder = MarkerFinder(markers=None if self.cards is None else frozenset(
+            cat.card(c).marker for c in self.cards), second_read=soft.second_read)
+        self.small_markers = True   # markers may be under ~20 px: the finder's extra window (``find``)
         self._logged = _Logged()
 
     # --- markers -------------------------------------------------------------------------------
@@ -303,17 +307,26 @@ class Detector:
         conflicts: list[str] = []
         ordered = [(card_id, hit) for card_id, group in hits.items() for hit in group]
         if cal is not None:
-            first = iter(_table_poses([c for c, _ in ordered], [hit.corners for _, hit in ordered], cal))
+            fits, on_table = _table_poses([c for c, _ in ordered], [hit.corners for _, hit in ordered], cal)
+            first, mapped = iter(fits), iter(on_table)
         else:
             first = iter(rigid_fits(np.array([_upright(c) for c, _ in ordered]),
                                     np.array([hit.corners for _, hit in ordered]), scale=True)) if ordered else iter(())
+        poses = {card_id: np.array([next(first) for _ in group]) for card_id, group in hits.items()}
+        grouped: dict[str, list[Sighting]] = {}
+        if cal is not None:
+            corners_mm = {card_id: [next(mapped) for _ in group] for card_id, group in hits.items()}
+            placed = [(card_id, p) for card_id, group in hits.items()
+                      for p in _group_on_table(card_id, group, poses[card_id], corners_mm[card_id])]
+            for (card_id, _), s in zip(placed, _aim([p for _, p in placed], cal)):
+                grouped.setdefault(card_id, []).append(s)
         for card_id, group in hits.items():
-            poses = np.array([next(first) for _ in group])
-            found_cards = _group(card_id, group, poses) if cal is None else _group_on_table(card_id, group, poses, cal)
-            # a coarse marker alone is a card only when read exactly, and only where no other
+            found_cards = _group(card_id, group, poses[card_id]) if cal is None else grouped[card_id]
+            # a coarse marker alone is a card only when read beyond doubt, and only where no other
             # sighting of its id is (two coarse reads that do not agree on one card: a picture on
-            # a tilted screen, not two copies of a card)
-            unsure = doubtful if len(found_cards) < 2 else coarse
+            # a tilted screen, not two copies of a card) — but a deck's back lies face down many
+            # times over: there copies are no sign of a picture
+            unsure = doubtful if len(found_cards) < 2 or card_id.startswith("B-") else coarse
             if unsure:
                 alone = [s for s in found_cards if s.markers == 1 and any(s.image_pts is h.corners for h in unsure)]
                 faint += [h for h in unsure if any(s.image_pts is h.corners for s in alone)]
@@ -453,25 +466,28 @@ def _clusters(centres: np.ndarray, near: np.ndarray, angles: np.ndarray | None =
     return cards
 
 
-def _table_poses(card_ids: list[str], corners: list[np.ndarray], cal: Calibration) -> np.ndarray:
-    """(H, 3, 3) card mm -> table mm from each marker alone, taking it as the card's upright one:
+def _table_poses(card_ids: list[str], corners: list[np.ndarray], cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
+    """(H, 3, 3) card mm -> table mm from each marker alone, taking it as the card's upright one,
+    and the markers' corners in table mm (H, 4, 2):
     its corners mapped through the calibration (the full table homography and the lens), then a
     similarity fit in table mm (never in the image: the table mapping has taken the perspective
     out). Its scale is ~1 for a card on the table; it is left free so that the two markers of a
     picture held above the table (mapped too large) still agree on one card, whose joint rigid fit
     then shows it is not a card lying flat (``vision.reading.plane``)."""
     if not card_ids:
-        return np.zeros((0, 3, 3))
+        return np.zeros((0, 3, 3)), np.zeros((0, 4, 2))
     on_table = cal.to_table(np.vstack(corners)).reshape(-1, 4, 2)
-    return rigid_fits(np.array([_upright(c) for c in card_ids]), on_table, scale=True)
+    return rigid_fits(np.array([_upright(c) for c in card_ids]), on_table, scale=True), on_table
 
 
-def _group_on_table(card_id: str, group: list[MarkerHit], poses: np.ndarray, cal: Calibration) -> list[Sighting]:
+def _group_on_table(card_id: str, group: list[MarkerHit], poses: np.ndarray,
+                    corners_mm: list[np.ndarray]) -> list[tuple[Sighting, np.ndarray]]:
     """``_group`` in table mm: markers of one id are one card when the card outlines they give
     (``_table_poses``) have their centres within ``SAME_CARD_MM`` and point the same way or
     opposite ways (the card's two printed markers) within ``SAME_CARD_DEG``; each card is then
-    fitted to all its markers' corners together, and its outline mapped back into the image
-    through ``cal``."""
+    fitted to all its markers' corners together (``corners_mm``: each marker's corners in table mm,
+    as ``_table_poses`` mapped them): (sighting, its pose card mm -> table mm), the sighting's
+    ``to_image`` still to be set from the pose (``_aim``)."""
     card = cat.card(card_id)
     w, h = cat.card_size_mm(card_id)
     upright = _upright(card_id)
@@ -489,14 +505,25 @@ def _group_on_table(card_id: str, group: list[MarkerHit], poses: np.ndarray, cal
                 turn = abs((angles[i] - angles[members[0]] + 180.0) % 360.0 - 180.0)
                 src.append(upright if turn < 90 else np.array([w, h]) - upright)
             card_pts, image_pts = np.vstack(src), np.vstack([group[i].corners for i in members])
-            pose = rigid_fit(card_pts, cal.to_table(image_pts), scale=True)
+            pose = rigid_fit(card_pts, np.vstack([corners_mm[i] for i in members]), scale=True)
         # the outline as seen (its scale free, as each marker's: a picture held up shows larger);
-        # the card's pose on the table is the rigid fit of these points (``poses_on_table``)
-        outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
-        to_image = cv2.getPerspectiveTransform(
-            outline.astype(np.float32), cal.to_image(map_points(pose, outline)).astype(np.float32)).astype(np.float64)
-        out.append(Sighting(card_id, card.kind != "back", card_pts, image_pts, to_image, len(members)))
+        # the card's pose on the table is the rigid fit of these points (``poses_on_table``). Its
+        # ``to_image`` through the calibration is set by ``_aim`` for every card of the frame at once
+        out.append((Sighting(card_id, card.kind != "back", card_pts, image_pts, pose, len(members)), pose))
     return out
+
+
+def _aim(placed: list[tuple[Sighting, np.ndarray]], cal: Calibration) -> list[Sighting]:
+    """Each sighting's ``to_image`` from its pose in table mm (``_group_on_table``): its outline
+    mapped into the image through ``cal``, all cards' outlines in one pass (the same per-point
+    mapping as one call a card, without its fixed cost ~30 times a frame)."""
+    if not placed:
+        return []
+    outlines = [s.outline_card() for s, _ in placed]
+    px = cal.to_image(np.vstack([map_points(pose, o) for (_, pose), o in zip(placed, outlines)])).reshape(-1, 4, 2)
+    for (s, _), outline, corners in zip(placed, outlines, px):
+        s.to_image = cv2.getPerspectiveTransform(outline.astype(np.float32), corners.astype(np.float32)).astype(np.float64)
+    return [s for s, _ in placed]
 
 
 @cache

@@ -28,7 +28,8 @@ keeps OpenCV's steps and settings where they cost nothing and changes what was s
    24 border cells white is dropped before any lookup.
 3. **Identity**: the 25 inner bits against OpenCV's own ``DICT_5X5_1000`` codes (all 1000 ids in all
    four turns) with ArUco's error correction (1 bit): one sorted search among the codes and their
-   one-bit neighbours (``_lookup``).
+   one-bit neighbours (``_lookup``). A small square (cells under 2.5 px) not named exactly is read
+   again by its whole grid (``vision.reading.soft``).
 4. One result per marker (the largest square of a group, as ArUco), corners refined by
    ``cv2.cornerSubPix`` (in a 5 × 5 window at least: see ``_refine``).
 """
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -247,10 +249,9 @@ def _without_specks(binary: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(binary, cv2.bitwise_not(speck))
 
 
-def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """(looks like a marker, its 25 inner bits as a code) of each quad (N, 4, 2), read with its sides
-    moved out by ``grow_px``: the cells' means split by Otsu's rule; a marker varies (``MIN_STD``)
-    and has at most ``BORDER_ERRORS`` white border cells."""
+def _samples(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> np.ndarray:
+    """(N, P) float32: ``SAMPLES``² samples of every cell of each quad's 7 × 7 grid, cell by cell,
+    with its sides moved out by ``grow_px``."""
     # the contour runs through the centres of the border's outermost dark pixels: its true
     # outline lies half a pixel further out (``GROW_PX``: on a 17 px marker its far cells
     # would be read 6 % of the marker off)
@@ -260,9 +261,21 @@ def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarr
     points = _homographies(grown) @ _SAMPLE_GRID                       # (N, 3, P)
     map_x = (points[:, 0] / points[:, 2]).astype(np.float32)
     map_y = (points[:, 1] / points[:, 2]).astype(np.float32)
-    samples = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+def cell_means(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> np.ndarray:
+    """(N, 7, 7): the mean brightness of every cell of each quad's grid (``_samples``)."""
     n = len(quads)
-    samples = samples.astype(np.float32)
+    return _samples(grey, quads, grow_px).reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
+
+
+def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(looks like a marker, its 25 inner bits as a code) of each quad (N, 4, 2), read with its sides
+    moved out by ``grow_px``: the cells' means split by Otsu's rule; a marker varies (``MIN_STD``)
+    and has at most ``BORDER_ERRORS`` white border cells."""
+    samples = _samples(grey, quads, grow_px)
+    n = len(quads)
     cells = samples.reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
     white = cells > _otsu_rows(cells.reshape(n, -1))[:, None, None]
     border = white.copy()
@@ -307,13 +320,36 @@ def unsharp_masked(grey: np.ndarray) -> np.ndarray:
     return cv2.addWeighted(grey, 1 + SHARPEN_AMOUNT, soft, -SHARPEN_AMOUNT, 0)
 
 
+Doubtful = tuple[np.ndarray, np.ndarray]
+"""Small squares with a marker's border that the hard read did not name exactly: their corners
+(K, 4, 2) and the index into ``CODES`` of the code named with a bit corrected, or -1."""
+
+
+SecondRead = Callable[[np.ndarray, list, "frozenset[int] | None"], tuple[np.ndarray, np.ndarray, np.ndarray]]
+"""``MarkerFinder``'s second reader: (grey, every threshold's ``_identify``, ids in play) -> (ids,
+corners, exact) of the doubtful squares it names."""
+
+
+def turned(quads: np.ndarray, code_index: np.ndarray) -> np.ndarray:
+    """The quads' corners rolled so that each marker's top-left comes first, from the index into
+    ``CODES`` each was read as: cells read turned by k quarter turns put its first corner k on."""
+    return np.array([np.roll(q, int(t), axis=0) for q, t in zip(quads, code_index % 4)]).reshape(-1, 4, 2)
+
+
 class MarkerFinder:
     """Finds DICT_5X5_1000 markers in grey images: ``find(grey) -> [(marker id, (4, 2) corners)]``
     with corners in OpenCV's order (the marker's top-left first, clockwise)."""
 
-    def __init__(self, windows: tuple[tuple[int, float], ...] = WINDOWS, threads: bool = True) -> None:
+    def __init__(self, windows: tuple[tuple[int, float], ...] = WINDOWS, threads: bool = True,
+                 markers: frozenset[int] | None = None, second_read: SecondRead | None = None) -> None:
+        """``second_read``: the second reader of the small squares the bits did not name exactly
+        (``vision.reading.soft.second_read``; without it they stay unread); ``markers``: the ids
+        that may lie on the table, when known (it then looks further only at squares one of them
+        fits)."""
         self.windows = windows
         self.threads = threads
+        self.markers = markers
+        self.second_read = second_read
 
     def find(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray]]:
         """Every marker in ``grey`` (uint8, one channel); ``small=False`` when every marker is known
@@ -321,7 +357,8 @@ class MarkerFinder:
         return [(marker, corners) for marker, corners, _ in self.reads(grey, small)]
 
     def reads(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray, bool]]:
-        """``find``'s markers, each with whether its bits matched its code exactly (no bit corrected)."""
+        """``find``'s markers, each with whether it was read beyond doubt: its bits matched its code
+        exactly (no bit corrected), or a coarse one was named by the second reader (``vision.reading.soft``)."""
         windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
         # searched and read on the sharpened frame, corners refined on the frame itself (the mask's
         # overshoot would pull them)
@@ -333,11 +370,12 @@ class MarkerFinder:
             found = [self._markers(sharp, *windows[0], where)] + [job.result() for job in jobs]
         else:
             found = [self._markers(sharp, w, c, where) for w, c in windows]
-        return self._refine(grey, *found)
+        return self._refine(grey, *found, self._second_read(sharp, found))
 
     def _markers(self, grey: np.ndarray, window: int, constant: float,
-                 where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(ids, corners, exact) of the markers one threshold shows (several per marker, unrefined)."""
+                 where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, Doubtful]:
+        """(ids, corners, exact, doubtful) of the markers one threshold shows (several per marker,
+        unrefined; ``_identify``)."""
         return self._identify(grey, self._candidates(grey, self._quads(grey, window, constant, where)))
 
     # --- 1. candidates ---------------------------------------------------------------------------
@@ -387,11 +425,11 @@ class MarkerFinder:
 
     # --- 2. and 3. bits and identity ---------------------------------------------------------------
     @staticmethod
-    def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(ids, corners turned so the marker's top-left comes first, read without a bit corrected)
-        of the quads that are markers."""
+    def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Doubtful]:
+        """(ids, corners turned so the marker's top-left comes first, read without a bit corrected,
+        the small squares with a marker's border not read exactly: ``Doubtful``) of the quads."""
         if len(quads) == 0:
-            return np.zeros(0, np.int64), quads, np.zeros(0, bool)
+            return np.zeros(0, np.int64), quads, np.zeros(0, bool), (quads, np.zeros(0, np.int64))
         marker, codes = _bits(grey, quads, GROW_PX)
         at = np.minimum(np.searchsorted(_CODE_KEYS, codes), len(_CODE_KEYS) - 1)
         found = marker & (_CODE_KEYS[at] == codes)
@@ -408,11 +446,17 @@ class MarkerFinder:
             hit = ok & (_CODE_KEYS[at] == retry) & _CODE_EXACT[at]
             found[again[hit]], exact[again[hit]], best[again[hit]] = True, True, _CODE_INDEX[at[hit]]
             again = again[~hit]
+        doubtful = np.flatnonzero(marker & ~exact & (_perimeters(quads) < RETRY_BELOW_PX))
         keep = np.flatnonzero(found)
-        ids, turns = best[keep] // 4, best[keep] % 4
-        # the cells read turned by k quarter turns: the marker's first corner is k corners on
-        rolled = np.array([np.roll(quads[i], int(t), axis=0) for i, t in zip(keep, turns)]).reshape(-1, 4, 2)
-        return ids, rolled, exact[keep]
+        return best[keep] // 4, turned(quads[keep], best[keep]), exact[keep], \
+            (quads[doubtful], np.where(found[doubtful], best[doubtful], -1))
+
+    def _second_read(self, grey: np.ndarray, found: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, corners, exact) of the doubtful squares of every threshold's ``_identify`` that the
+        second reader names beyond doubt (none without one)."""
+        if self.second_read is None:
+            return np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
+        return self.second_read(grey, found, self.markers)
 
     # --- 4. one per marker, refined ----------------------------------------------------------------
     @staticmethod

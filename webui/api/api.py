@@ -296,20 +296,27 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
     body = json_body()
     version = expected_version(body) if versioned else -1
     s = get_session(table_id)
-    with tables().lock(table_id):
-        s.refresh()
-        if versioned and version != s.version:
-            fail(409, both(STALE, seen=version, version=s.version), version=s.version)
-        try:
-            result = action(s, version, body, who)
-        except session.StaleVersion as err:
-            fail(409, both(STALE, seen=err.expected, version=s.version), version=s.version)
-        except IllegalMove as err:
-            refuse(422, err, names=s.names, version=s.version)
-        except (GameError, session.SessionError) as err:
-            refuse(400, err, names=s.names, version=s.version)
-        new_version = s.version
-    tables().changed(table_id)
+    tables().note("write posted", table_id, version + 1)
+    # the commit reaches the disk as the block ends: the phones draw the new version meanwhile,
+    # the writer is answered after (the fsync was the tail of a tap: issue 23)
+    with tables().store.sync_after():
+        with tables().lock(table_id):
+            tables().note("write locked", table_id, version + 1)
+            s.refresh()
+            if versioned and version != s.version:
+                fail(409, both(STALE, seen=version, version=s.version), version=s.version)
+            try:
+                result = action(s, version, body, who)
+            except session.StaleVersion as err:
+                fail(409, both(STALE, seen=err.expected, version=s.version), version=s.version)
+            except IllegalMove as err:
+                refuse(422, err, names=s.names, version=s.version)
+            except (GameError, session.SessionError) as err:
+                refuse(400, err, names=s.names, version=s.version)
+            new_version = s.version
+        tables().note("write done", table_id, new_version)
+        tables().changed(table_id)
+    tables().note("synced", table_id, new_version)
     out: dict[str, Any] = {"version": new_version}
     if isinstance(result, list):
         out["events"] = [e.to_json() if hasattr(e, "to_json") else e for e in result]

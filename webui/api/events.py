@@ -34,6 +34,7 @@ def stream(table_id: str) -> Response:
     draw = current_app.extensions.get("view_answer") if request.args.get("inline") == "1" else None
     body = stream_with_context(iter_sse(registry, table_id, version, keepalive, seen_pokes=seen_pokes,
                                         allowed=lambda: registry.role(table_id, token) is not None,
-                                        draw=(lambda: draw(table_id)) if draw else None))
+                                        draw=(lambda: draw(table_id)) if draw else None,
+                                        who=(token or "")[:8]))
     return Response(body, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

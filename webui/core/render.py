@@ -310,7 +310,8 @@ CHANCE_WORDS = {
                    N_("The host lays the circle (or enters the circle you laid).")),
     "setup": (N_("Lay the terminals"),
               N_("Each player takes one card of each value 1–10 out of their deck and lays them out as terminal "
-                 "cards; the app records them and the decks are shuffled."),
+                 "cards; the app records them (whichever copy of a value: a camera watching the table reads "
+                 "the copies laid) and the decks are shuffled."),
               N_("The host lays out the terminal cards to begin.")),
     "deal": (N_("Let the app deal the hands"), "", CHANCE_IS_HOSTS),
     "draw": (N_("Let the app draw the card"), "", CHANCE_IS_HOSTS),

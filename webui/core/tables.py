@@ -171,6 +171,29 @@ class Tables:
         self._guard = threading.Lock()
         self._watchers: dict[str, Any] = {}
         self.hub = Hub(self._wait_store)
+        self.clock: list[tuple[str, str, int, str, float]] | None = None
+
+    # ------------------------------------------------------------------ the tap clock
+    def start_clock(self) -> None:
+        """Note where each write's and each event stream's time goes from now on (``note``; the
+        browser bench reads ``clock``), the store's commits included."""
+        self.clock = []
+        append = self.store.append
+
+        def timed_append(session: str, version: int, *args: Any, **kwargs: Any) -> Any:
+            self.note("commit begins", session, version)
+            try:
+                return append(session, version, *args, **kwargs)
+            finally:
+                self.note("committed", session, version)
+        self.store.append = timed_append
+
+    def note(self, stage: str, table_id: str, version: int, who: str = "") -> None:
+        """The wall-clock time (ms since the epoch, as a browser's ``Date.now()``) a write or a
+        phone's stream (``who``: its token's start) reached ``stage`` of ``version``; nothing unless
+        ``start_clock`` was called."""
+        if self.clock is not None:
+            self.clock.append((stage, table_id, version, who, time.time() * 1000))
 
     # ------------------------------------------------------------------ sessions
     def create(self, game: str, players: int, *, names: list[str], options: dict[str, Any],
@@ -293,12 +316,13 @@ class Tables:
 def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
              stop: threading.Event | None = None, seen_pokes: int | None = None,
              allowed: Callable[[], bool] | None = None,
-             draw: Callable[[], dict[str, Any]] | None = None) -> Iterator[str]:
+             draw: Callable[[], dict[str, Any]] | None = None, who: str = "") -> Iterator[str]:
     """Server-Sent Events for one table: a ``version`` event on each change, comments to keep alive;
     ``seen_pokes``: the pokes the page's view was drawn after (a poke since then is told at once);
     the stream ends when ``stop`` is set (or the server stops) or ``allowed()`` turns false (the
     phone was removed from the table). With ``draw`` (the phone's view now: version, pokes, role,
-    html) a change is a ``view`` event holding it, one JSON line (a ``version`` event if it fails)."""
+    html) a change is a ``view`` event holding it, one JSON line (a ``version`` event if it fails);
+    ``who`` names the stream on the tap clock (``Tables.note``)."""
     stop = stop or tables.hub.stopping
 
     def changed(version: int) -> str:
@@ -325,7 +349,11 @@ def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
             return
         if new != version:
             version = new
-            yield changed(version)
+            tables.note("stream woke", table_id, version, who)
+            event = changed(version)
+            tables.note("event sent", table_id, version, who)
+            yield event
+            tables.note("event written", table_id, version, who)
         elif new_pokes != pokes:
             yield f"event: notice\ndata: {version}\n\n"
         else:

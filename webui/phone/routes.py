@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, make_response, redirect, render_te
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from webui.api.api import find_table, new_phone, state_for
-from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables
+from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables, token_for
 from webui.core.i18n import both, pick, t
 from webui.core.render import override_picker, score_chart
 from webui.rules.rules import rules_page
@@ -167,9 +167,11 @@ def view_answer(table_id: str) -> dict[str, Any]:
     if who is None:
         raise ApiError(401, both("Join the table first (scan its QR code or type its code)."))
     language = lang()
-    with tables().lock(table_id):
+    # one version, caught up with the store once (the view's reads ask it no more: issue 23)
+    with tables().lock(table_id), s.steady():
         pokes = tables().hub.pokes(table_id)       # before drawing: a later poke is news
-        version = s.refresh().version
+        version = s.version
+        tables().note("view locked", table_id, version, (token_for(table_id, allow_cookie=True) or "")[:8])
         pending = tables().pending_undos(table_id)
         if who.role != "host":   # a phone sees only whether its own request is pending
             pending = [r.get("phone") == (who.phone or {}).get("phone") for r in pending]
@@ -179,6 +181,7 @@ def view_answer(table_id: str) -> dict[str, Any]:
                _may_undo(s, who), repr(seats), repr(phones))
         html = _cached_view(key, lambda: render_template(
             "view.html", **view_context(s, who, language)))
+        tables().note("view drawn", table_id, version, (token_for(table_id, allow_cookie=True) or "")[:8])
     return {"version": version, "pokes": pokes, "html": html,
             "role": who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"}
 

@@ -1,7 +1,7 @@
 """A process that writes to a session, for the crash and race tests (run: python -m tests.companion.session.session_worker).
 
-``script DB ID SEED [PAUSE]``: play a seeded game into session ID, half the moves tapped and
-half seen by the camera, resuming wherever the session stands (so it can be killed and restarted
+``script DB ID SEED [PAUSE]``: play a seeded game into session ID, half the moves tapped (committed
+in ``Store.sync_after``, as the web server does) and half seen by the camera, resuming wherever the session stands (so it can be killed and restarted
 at any moment). Prints ``ack VERSION`` after every write that returned, ``done`` at the end; waits
 PAUSE seconds after each write, so that a loaded machine's killer still finds the game unfinished.
 
@@ -49,8 +49,9 @@ def script(db: str, session_id: str, seed: int, pause: float = 0.0) -> None:
             break
         assert session.game.log == moves[:done], "the session's log left the script"
         move = moves[done]
-        if done % 2 == 0:
-            session.play(move, by="worker", expected_version=session.version)
+        if done % 2 == 0:   # a tap, as the web server writes it: synced after its block
+            with session.store.sync_after():
+                session.play(move, by="worker", expected_version=session.version)
         else:
             ahead = fast_clone(session.game)   # the table one move on, as the camera sees it
             ahead.apply(move)

@@ -150,6 +150,19 @@ def test_stale_writer_gets_stale_version(store):
     assert b.version == 1 and b.game.log == [Move.of(0, "play", card="S-R5")]   # caught up
 
 
+def test_a_steady_read_sees_one_version_and_a_write_inside_still_catches_up(store):
+    a = TableSession.create(store, "spartacus", 3)
+    b = TableSession.open(store, a.id)
+    with b.steady():
+        a.play(Move.of(0, "play", card="S-R5"), expected_version=0)   # another writer, meanwhile
+        assert b.refresh().version == 0 and b.game.log == []             # reads: the version entered with
+        with pytest.raises(StaleVersion):                               # a write catches up and is refused
+            b.play(Move.of(0, "play", card="S-R6"), expected_version=0)
+        assert b.version == 1
+    a.play(a.legal_moves()[0], expected_version=1)
+    assert b.refresh().version == 2 and b.legal_moves() == a.legal_moves()   # outside: reads catch up
+
+
 def test_series_rotates_start_player_and_totals(store):
     s = TableSession.create(store, "spartacus", 3, rounds=2)
     play_through_camera(s, seed=1, skip=0)

@@ -10,6 +10,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from companion.engine import Move
 from companion.history import query
 from companion.session import StaleVersion, Store, TableSession
@@ -150,3 +152,24 @@ def test_the_primary_key_refuses_a_second_version_n(tmp_path):
         db.execute("INSERT INTO entries (session, version, kind, data, by, created) VALUES (?,1,'note','{}','c',0)",
                    (s.id,))
     assert [e[0] for e in store.entries(s.id)] == [1]
+
+
+def test_a_tap_synced_after_its_block_is_seen_at_once_and_fsynced_as_the_block_ends(tmp_path, monkeypatch):
+    db = tmp_path / "later.db"
+    store = Store(db)
+    session = TableSession.create(store, "spartacus", 3, names=["Ann", "Ben", "Cy"])
+    synced: list[str] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real_fsync(fd)))
+    level = lambda: store._db().execute("PRAGMA synchronous").fetchone()[0]   # noqa: E731
+    assert level() == 2                                       # FULL: every other write
+    with store.sync_after():
+        with store.sync_after():                              # nested: one sync, at the outer end
+            assert level() == 1                               # NORMAL: written, not yet fsynced
+            session.play(session.legal_moves()[0], by="t", expected_version=session.version)
+        assert Store(db).version(session.id) == 1             # another connection sees it at once
+        assert synced == []
+    assert synced == [f"{db}-wal"] and level() == 2
+    with pytest.raises(StaleVersion), store.sync_after():
+        session.play(session.legal_moves()[0], by="t", expected_version=0)   # stale: refused
+    assert level() == 2 and len(synced) == 2 and Store(db).version(session.id) == 1
