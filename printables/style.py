@@ -101,7 +101,11 @@ blue 0.13, purple 0.26) would blind that rule on the top and bottom strips; 0.36
 
 
 PALE_LUMA = 0.9
-"""The least luma of the default faces' pale fields: paper to the camera's thresholds (placeholder)."""
+"""The least luma of the default faces' pale index fields (pink, sky, mint, cream, lilac): to the
+reading code they are paper. A lamp's reflection clips them as it clips white (the glare check wants a
+12 mm clipped disc: 11.9 mm over white or pale faces, 10.6 mm over full fields), the marker finder's
+adaptive means beside a marker stay those of paper, and the screen rule's inner strip is far above
+0.2 of the white (docs/printables.md, "Faces that look like the game's cards")."""
 
 
 def luma(colour: str | Color) -> float:

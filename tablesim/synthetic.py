@@ -26,6 +26,7 @@ import contextlib
 import itertools
 import math
 import random
+import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
@@ -531,6 +532,28 @@ def straight_down(table: tuple[float, float], seed: int = 0, finest: float = 1.7
 
 
 def _table_image(cam: Camera, clutter: bool) -> np.ndarray:
+    """The empty table a camera sees (read-only): a pure function of the fields in the key, so
+    cameras posed alike share one drawing (a calm wood at 2–3 px/mm costs ~0.3–0.7 s of CPU; tests
+    and benchmarks build many cameras of one table, e.g. one view with and without a phone over it)."""
+    key = (cam.conditions.surface, cam.world_size, cam.world_scale, cam.seed, clutter, cam.table,
+           tuple(cam.world_origin))
+    with _TABLES_LOCK:
+        img = _TABLES.pop(key, None)
+    if img is None:
+        img = _draw_table(cam, clutter)
+        img.flags.writeable = False
+    with _TABLES_LOCK:                          # the demo's camera thread draws too
+        _TABLES[key] = img                      # most recent last
+        while len(_TABLES) > 6:                 # a few 1080p-camera tables: ~100 MB at most
+            _TABLES.pop(next(iter(_TABLES)))
+    return img
+
+
+_TABLES: dict[tuple, np.ndarray] = {}
+_TABLES_LOCK = threading.Lock()
+
+
+def _draw_table(cam: Camera, clutter: bool) -> np.ndarray:
     rng = np.random.default_rng(cam.seed + 5)
     w, h = cam.world_size
     img = surface_image(cam.conditions.surface, w, h, cam.world_scale, rng)

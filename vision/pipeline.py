@@ -71,6 +71,10 @@ GROW_MM = 50.0
 """A changed region is searched with this margin: enough to include the markers of a card of which
 only a part changed (a card laid half over another)."""
 
+RECHECK_MM = 10.0
+"""A card read once by one marker (held back, ``CONFIRM_MM``) when the scene settled is read again
+in the next still frame only in its own place grown by this margin, not by another full look."""
+
 SMALL_PX_PER_MM = 1.35
 """Below this resolution anywhere on the table in view, 15 mm markers are under ~20 px wide and the
 marker finder also searches the threshold window only small markers need (``vision.reading.markers``)."""
@@ -152,6 +156,8 @@ class Pipeline:
         self._tentative: list[tuple[int, SeenCard]] = []    # (look, card) read once by one marker: held back
         self._recent: list[tuple[int, SeenCard]] = []       # (look, card) every read of the last looks
         self._reads = 0                                      # looks that read markers (``_confirmed``)
+        self._recheck: list[SeenCard] = []      # tentative when the scene settled: read again next
+        self._rechecking = False                # this frame reads only those places (``_on_table``)
         self.last_look: str = "none"
         """How the last frame was searched for markers: "full" (the whole frame), "changed" (only
         where it changed since the scene settled) or "none" (moving, or nothing changed)."""
@@ -243,7 +249,7 @@ class Pipeline:
             self._scanned = True
             codes = scan.result() if scan is not None else self.detector.scan_qr_full(sharp, boxes)
             sightings += self._qr_only(codes, sightings, cal)
-        sightings = self._on_table(frame, grey, sightings, cal)
+        sightings = self._on_table(frame, grey, sightings, cal, self._rechecking)
         poses = poses_on_table(sightings, cal)
         seen: list[SeenCard] = [None] * len(sightings)     # type: ignore[list-item]
         # cards read by one marker first: their QR code is what confirms them soonest
@@ -285,14 +291,17 @@ class Pipeline:
         return self._scene(frame, still)
 
     def _on_table(self, frame: np.ndarray, grey: np.ndarray, sightings: list[Sighting],
-                  cal: Calibration) -> list[Sighting]:
+                  cal: Calibration, recheck: bool = False) -> list[Sighting]:
         """The sightings that are cards lying on the table: not a picture on a screen, not held
         above the table, not outside the play area (``vision.reading.plane``); the others are kept in
-        ``ignored`` (drawn on the annotated frame) and logged once."""
+        ``ignored`` (drawn on the annotated frame) and logged once. A ``recheck`` look (only the
+        places of cards read once, nothing changed) adds to what was ignored, it does not replace it."""
         area = self.layout.bounds() if self.layout.name == "corners" else None
         reasons = plane.judge(sightings, frame, cal, area, grey)
-        self.ignored = [plane.Ignored(s.card_id, r, tuple(map(tuple, s.outline_px().round(1).tolist())))
-                        for s, r in zip(sightings, reasons) if r is not None]
+        new = [plane.Ignored(s.card_id, r, tuple(map(tuple, s.outline_px().round(1).tolist())))
+               for s, r in zip(sightings, reasons) if r is not None]
+        again = {(i.card_id, i.reason) for i in new}
+        self.ignored = ([i for i in self.ignored if (i.card_id, i.reason) not in again] if recheck else []) + new
         for item in self.ignored:
             if (item.card_id, item.reason) not in self._told:
                 self._told.add((item.card_id, item.reason))
@@ -396,12 +405,18 @@ class Pipeline:
         or settled yet, or the periodic full look), else the regions that changed since the scene
         last settled, grown by most of a card ([] when nothing changed)."""
         self._qr_budget = self.qr_per_frame
+        recheck, self._recheck = self._recheck, []
+        self._rechecking = False
         if self._reference is None or self.calibration is None or self._since_full >= FULL_EVERY:
             return None
+        # the places of cards read once by one marker when the scene settled (``_settle``)
+        again = [_box(self.calibration.to_image(np.array(c.corners)), RECHECK_MM * self.calibration.px_per_mm(c.centre),
+                      shape) for c in recheck]
         small = self.motion.previous
         changed = (cv2.absdiff(small, self._reference) > self.motion.threshold).astype(np.uint8)
         if not changed.any():
-            return []
+            self._rechecking = bool(again)
+            return again
         scale = shape[1] / small.shape[1]
         grow = int(np.ceil(GROW_MM * self.calibration.px_per_mm(self._table_centre()) / scale))
         changed = cv2.dilate(changed, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * grow + 1, 2 * grow + 1)))
@@ -412,7 +427,7 @@ class Pipeline:
         for x, y, w, h, _ in stats[1:count]:
             boxes.append((int(x * scale), int(y * scale), min(int((x + w) * scale), shape[1]),
                           min(int((y + h) * scale), shape[0])))
-        return boxes
+        return boxes + again
 
     def _small_markers(self, shape: tuple[int, ...]) -> bool:
         """Whether markers may be small (under ``SMALL_PX_PER_MM`` somewhere on the table in view,
@@ -441,7 +456,8 @@ class Pipeline:
         self._since_full = 0 if boxes is None else self._since_full + 1
         signature = tuple(sorted(t.card.card_id for t in self.tracker.tracks))
         # a card about to be taken off, or one read once waiting for a second read
-        pending = any(t.missing for t in self.tracker.tracks) or bool(self._tentative)
+        missing = any(t.missing for t in self.tracker.tracks)
+        pending = missing or bool(self._tentative)
         self._settled = 0 if pending else self._settled + 1 if signature == self._signature else 1
         self._signature = signature
         # a full look at a still frame that left nothing in doubt settles the scene at once (later
@@ -450,6 +466,11 @@ class Pipeline:
         # (codes no marker points at) runs on its first still frame
         if self._settled >= (1 if boxes is None and still else self.persist):
             self._reference = self.motion.previous
+        elif boxes is None and still and not missing:
+            # in doubt only about cards read once by one marker (a fan's, a cascade's, a seat
+            # token): settled too; the next still frame reads their places again, not the whole frame
+            self._reference = self.motion.previous
+        self._recheck = [c for _, c in self._tentative] if still and not missing and self._reference is not None else []
 
     def _scene(self, frame: np.ndarray, still: bool) -> TableScene:
         cards, seats = [], {}
@@ -748,6 +769,12 @@ class _Look:
         read again in the next frame keeps a 60 × 90 px patch, not a whole frame."""
         if self._source is not None and self._source[0] is not grey:
             self.image()
+
+
+def _box(corners_px: np.ndarray, margin_px: float, shape: tuple[int, ...]) -> Box:
+    """The frame box (x0, y0, x1, y1) round these image points, grown by ``margin_px``, inside the frame."""
+    (x0, y0), (x1, y1) = corners_px.min(axis=0) - margin_px, corners_px.max(axis=0) + margin_px
+    return (max(int(x0), 0), max(int(y0), 0), min(int(np.ceil(x1)), shape[1]), min(int(np.ceil(y1)), shape[0]))
 
 
 def _inside(point: np.ndarray, boxes: list[Box]) -> bool:

@@ -539,14 +539,17 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET,
     piled face down, a card discarded by a war) stays possible, and several such are asked about.
 
     Nothing explains the observation as read: the search runs again with the adapter's doubts (a
-    card perhaps only not read made unseen). Each pass stops after ``budget`` states or
-    ``seconds``; sequences that leave the same game are reported once (``one_per_outcome``).
+    card perhaps only not read made unseen). The passes share ``budget`` states and ``seconds``
+    (the second has a quarter of each at least: at most 1.25 × either in all); sequences that leave the same game are reported once (``one_per_outcome``).
     """
+    start = time.monotonic()
     found = _search(game, obs, budget, held, seconds)
     if not found.sequences:
         doubted = adapter(game.id).doubt(game, obs)
         if doubted != obs:
-            again = _search(game, doubted, budget, held, seconds)
+            # the two passes share the budget: the second gets what the first left, a quarter at least
+            left = max(seconds - (time.monotonic() - start), seconds / 4)
+            again = _search(game, doubted, max(budget - found.searched, budget // 4), held, left)
             again.searched += found.searched
             again.exhausted = again.exhausted or (found.exhausted and not again.sequences)
             return again
@@ -636,9 +639,11 @@ def _search(game: Game, obs: dict[str, Any], budget: int, held: Sequence[dict[st
 
 
 def one_per_outcome(game: Game, sequences: list[list[Move]]) -> list[list[Move]]:
-    """``sequences`` with those that leave the same game (equal snapshots) kept once, the first:
-    a state the camera missed (two cards turned into two empty slots between two views) leaves
-    their order unknown, and nothing after it depends on the order."""
+    """``sequences`` with those that are the same moves in another order and leave the same game
+    (equal snapshots) kept once, the first: a state the camera missed (two cards turned into two
+    empty slots between two views) leaves their order unknown, and nothing after it depends on
+    it. Different moves stay apart, even to the same state (a Seven Hills reveal names its cards
+    in the order they were laid: the log would say another order)."""
     if len(sequences) < 2:
         return sequences
     out, outcomes = [], set()
@@ -649,7 +654,7 @@ def one_per_outcome(game: Game, sequences: list[list[Move]]) -> list[list[Move]]
                 trial.apply(move)
         except IllegalMove:
             continue
-        outcome = freeze(trial.snapshot())
+        outcome = (freeze(trial.snapshot()), tuple(sorted(str(m) for m in seq)))
         if outcome not in outcomes:
             outcomes.add(outcome)
             out.append(seq)

@@ -264,6 +264,13 @@ def chance_seat(game: Game) -> int | None:
     return None
 
 
+def laid_by_any_seat(game: Game, move: Move) -> bool:
+    """Whether any seat's phone may enter ``move``: a deal each player lays their own part of in
+    the open (Chains' terminal rows; which copy of each value does not matter, and a camera reads
+    the copies laid, ``companion.session.reconcile.Adapter.copies``)."""
+    return game.id == "chains" and move.player == CHANCE and move.kind == "setup"
+
+
 def _chance_shown(game: Game, viewer: Viewer) -> bool:
     return viewer.moves_for_everyone or (viewer.role == "seat" and chance_seat(game) == viewer.seat)
 
@@ -394,7 +401,7 @@ def may_move(game: Game, viewer: Viewer, move: Move) -> str | None:
     if viewer.role != "seat":
         return "watch"
     if move.player == CHANCE:
-        return None if chance_seat(game) == viewer.seat else "chance"
+        return None if chance_seat(game) == viewer.seat or laid_by_any_seat(game, move) else "chance"
     return None if move.player == viewer.seat else "other"
 
 

@@ -181,6 +181,25 @@ def test_a_still_scene_settles_after_one_full_look():
     assert scene.stable and len(scene.cards) == len(SCATTER)
 
 
+def test_cards_read_by_one_marker_settle_after_one_full_look():
+    """A cascade's cards and a seat token show one marker each and wait for a second read: the
+    full look settles the scene all the same, and the next still frame reads only their places
+    again (a "changed" look), which confirms them; then nothing is searched."""
+    frame = render(TABLE, px_per_mm=1.4, seed=1)
+    calibrated = pipeline()
+    calibrated.process(frame)
+    p = pipeline()
+    p.calibration = calibrated.calibration
+    looks, scenes = [], []
+    for _ in range(4):
+        scenes.append(p.process(frame))
+        looks.append(p.last_look)
+    assert looks == ["none", "full", "changed", "none"]
+    expected = sorted(("B-HILLY" if not up else cid) for cid, up, _, _ in SCATTER + CASCADE)
+    assert not {f"H-B{k}" for k in range(1, 7)} <= set(ids(scenes[1]))     # held back after one read
+    assert ids(scenes[-1]) == expected and scenes[-1].seats.keys() == {0}
+
+
 def test_a_card_read_at_a_new_place_is_not_kept_at_its_old_one():
     """Its old place was not searched (only the changed region around the new one was): the
     tracker still knows the card lies in one place only."""

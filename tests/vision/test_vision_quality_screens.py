@@ -49,13 +49,15 @@ def read(p: Watched) -> set[str]:
 def test_a_phone_held_over_the_table_does_not_become_a_card(elevation, seed):
     cam = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
                                       conditions=Conditions(elevation=elevation, screen=True))
-    shots = [synthetic.render_frame(cam, lying(), 7) for _ in range(3)]     # the phone held still
+    # the phone held still: three frames of one seed are the same frame (render_frame is a function
+    # of camera and seed), so it is drawn once and shown three times
+    shots = [synthetic.render_frame(cam, lying(), 7)] * 3
     phone = shots[0].screen.card_id
     p = Watched(cam, [s.image for s in shots])
     assert phone not in read(p)
     plain = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
                                         conditions=Conditions(elevation=elevation))
-    without = Watched(plain, [synthetic.render(plain, lying(), 7)[0] for _ in range(3)])
+    without = Watched(plain, [synthetic.render(plain, lying(), 7)[0]] * 3)     # one still frame, as above
     # every card read without the phone is read with it, but for those whose markers it hides
     clear = {lying()[i].shown_id for i in synthetic.visible_truth(plain, lying(), shots[0].hidden)}
     assert read(without) & clear <= read(p)
@@ -112,7 +114,7 @@ def test_a_warm_dim_screen_held_low_is_told_by_its_frame_not_its_colour(screen, 
     showing the card at its printed size: neither its colour nor its size gives it away."""
     cam = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
                                       conditions=Conditions(elevation=75.0, yaw=10.0, screen=screen))
-    shots = [synthetic.render_frame(cam, lying(), 7) for _ in range(3)]
+    shots = [synthetic.render_frame(cam, lying(), 7)] * 3     # one still frame shown three times, as above
     picture = shots[0].screen.card_id
     for frames in ([s.image for s in shots], [cv2.cvtColor(s.image, cv2.COLOR_BGR2GRAY) for s in shots]):
         p = Watched(cam, frames)                # in colour, and the same frames without colour
@@ -123,7 +125,7 @@ def test_a_warm_dim_screen_held_low_is_told_by_its_frame_not_its_colour(screen, 
     clear = {lying()[i].shown_id for i in synthetic.visible_truth(cam, lying(), shots[0].hidden)}
     plain = synthetic.Camera.looking_at(layouts.table_size(GAME, PLAYERS), SCALE, seed, whole_table=False,
                                         conditions=Conditions(elevation=75.0, yaw=10.0))
-    without = Watched(plain, [synthetic.render(plain, lying(), 7)[0] for _ in range(3)])
+    without = Watched(plain, [synthetic.render(plain, lying(), 7)[0]] * 3)     # one still frame, as above
     assert read(without) & clear <= read(p)     # no real card lost beside the screen
 
 

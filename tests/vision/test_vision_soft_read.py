@@ -35,23 +35,21 @@ def test_every_visible_card_of_a_table_at_1_px_per_mm_is_identified_none_wrong()
     for frame in frames:
         scene = pipeline.process(frame)
     counts = bench.score_reports(truth, bench.reported_cards(scene), lying)
-    # before the second reader: 24 of these 29 (W-P5 and W-R3, one marker in view, read two bits off)
+    # before the second reader (main at 8123363): 24 of these 29, five cards with one marker in view
+    # lost (read two bits off, with a bit corrected, or in one frame only)
     assert counts == {"identified": len(truth), "duplicates": 0, "misidentified": 0, "from_screen": 0}
     assert len(truth) == 29
 
 
-def test_the_lone_marker_the_hard_read_misses_is_named_by_the_second_reader():
+def test_the_lone_marker_the_bits_do_not_name_exactly_is_named_by_the_second_reader():
     _, frames, _, _ = _wheel_at_1_px_per_mm()
-    grey = M.unsharp_masked(cv2.cvtColor(frames[-1], cv2.COLOR_BGR2GRAY))
-    want = cat.card("W-P5").marker
-    quads = M.MarkerFinder._candidates(grey, M.MarkerFinder._quads(grey, 3, 7.0, M.candidate_mask(grey)))
-    marker, codes = M._bits(grey, quads, M.GROW_PX)
-    at = np.minimum(np.searchsorted(M._CODE_KEYS, codes), len(M._CODE_KEYS) - 1)
-    named = marker & (M._CODE_KEYS[at] == codes)
-    code, fit, second = soft.fits(grey, quads)
-    ours = np.flatnonzero(code // 4 == want)
-    assert len(ours) and not named[ours].any()                  # the hard read names no code there
-    assert (fit[ours] >= soft.MIN_FIT).all() and (fit[ours] - second[ours] >= soft.MIN_MARGIN).all()
+    want = cat.card("W-P5").marker          # one marker in view, turned ~30°, ~2.1 px a cell
+    for frame in frames:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        bits = {m: e for m, _, e in M.MarkerFinder().reads(grey)}
+        both = {m: e for m, _, e in M.MarkerFinder(second_read=soft.second_read).reads(grey)}
+        assert bits.get(want) is not True            # the bits: not at all, or with a bit corrected
+        assert both.get(want) is True                # the second reader: beyond doubt
 
 
 def _flipped(marker: int, side_px: int, cells: list[tuple[int, int]]) -> np.ndarray:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from companion.games import describe_all, game_class
-from tests.web_helpers import NAMES, join, make_app, seat_phone, set_role
+from tests.web_helpers import NAMES, join, make_app, seat_phone, set_role, state
 from webui.core.i18n import t
 
 GAMES = [g["id"] for g in describe_all() if g.get("implemented")]
@@ -88,13 +88,30 @@ def test_every_first_move_is_one_clear_tap_for_the_host(tmp_path, game):
 
 def test_a_seat_waiting_for_the_opening_is_told_who_lays_it(tmp_path):
     client = make_app(tmp_path).test_client()
-    for game, words in (("wheel", "The host lays the circle (or enters the circle you laid)."),
-                        ("chains", "The host lays out the terminal cards to begin.")):
-        table = _table(client, game, 3)
-        phone = seat_phone(client, table, 1)
-        for lang in ("en", "ja"):
-            section = _moves_section(_view(client, table, phone, lang))
-            assert t(words, lang) in section and not _taps(section), (game, lang)
+    table = _table(client, "wheel", 3)
+    phone = seat_phone(client, table, 1)
+    for lang in ("en", "ja"):
+        section = _moves_section(_view(client, table, phone, lang))
+        assert t("The host lays the circle (or enters the circle you laid).", lang) in section
+        assert not _taps(section), lang
+
+
+def test_any_seat_lays_the_chains_terminals_from_its_phone(tmp_path):
+    """Every player lays their own terminal row in the open, any copy of each value (a camera reads
+    the copies laid): each seat's phone has the one tap, and it starts the game (issue 24; before,
+    only the host could, the seats read "The host lays out the terminal cards to begin.")."""
+    client = make_app(tmp_path).test_client()
+    table = _table(client, "chains", 3)
+    phone = seat_phone(client, table, 2)
+    label, hint = OPENING["chains"]
+    for lang in ("en", "ja"):
+        section = _moves_section(_view(client, table, phone, lang))
+        assert t(label, lang) in section and t(hint, lang) in section, lang
+        assert len(_taps(section)) == 1 and 'id="deal"' in _taps(section)[0], lang
+    r = client.post(f"/api/tables/{table['id']}/deal", json={"version": 0}, headers={"X-Table-Token": phone})
+    assert r.status_code == 200, r.get_json()
+    after = state(client, table, phone)
+    assert after["current_player"] >= 0 and all(len(row) == 10 for row in after["layout"]["terminals"])
 
 
 def test_the_override_picker_says_why_it_is_empty_at_the_opening(tmp_path):

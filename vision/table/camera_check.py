@@ -28,7 +28,9 @@ READ_PX_PER_MM = 1.2
 """Resolution (px per table mm along the worse axis) from which 15 mm markers are read. Measured
 (issue 24, ``companion bench vision --part surfaces --scales 1.2``): mid-game tables of all five
 games on five table surfaces at 1.2 px/mm, 590 of 590 visible cards identified, 0 wrong; at 1.0,
-72–83 %. Was 1.4 (issue 12's angled trials, before the finder's coarse pairs and candidate mask),
+588 of 590 since the second reader of coarse markers (``vision.reading.soft``; 72–83 % before), but
+on the conditions bench's tables at 1.0 only 98.3 % (3 and 5 px of motion blur lose 8 of 94 cards),
+under the 99.5 % the line promises. Was 1.4 (issue 12's angled trials, before the finder's coarse pairs and candidate mask),
 which a 1080p camera cannot give Wheel's circle from any pose at 45–70°."""
 
 TYPICAL_HFOV_DEG = 65.0

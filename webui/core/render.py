@@ -299,6 +299,8 @@ class DealWords:
     waiting: str
     opening: bool = False
     """True for the move that lays out the whole table (the game cannot start otherwise)."""
+    any_seat: bool = False
+    """True when any seat's phone may tap it (``companion.session.view.laid_by_any_seat``)."""
 
 
 CHANCE_IS_HOSTS = N_("A card is turned over at the table: the host or the scorekeeper enters it.")
@@ -323,10 +325,13 @@ def deal_words(engine: Game, lang: str) -> DealWords:
     """The words of the app's tap at a chance node (``POST /deal``): "Lay the circle" at the start
     of the Wheel of History, "Lay the terminals" at the start of Chains, else a shuffle or draw."""
     import random
-    kind = engine.sample_chance(random.Random(0)).kind if engine.is_chance_node() else ""
+    from companion.session.view import laid_by_any_seat
+    move = engine.sample_chance(random.Random(0)) if engine.is_chance_node() else None
+    kind = move.kind if move is not None else ""
     label, hint, waiting = CHANCE_WORDS.get(kind, (N_("Let the app shuffle / draw"), "", CHANCE_IS_HOSTS))
     return DealWords(t(label, lang), t(hint, lang) if hint else "", t(waiting, lang),
-                     opening=kind in ("lay_circle", "setup"))
+                     opening=kind in ("lay_circle", "setup"),
+                     any_seat=move is not None and laid_by_any_seat(engine, move))
 
 
 def _any_card_of(game: str, like: str) -> list[str]:

@@ -171,7 +171,7 @@ def view_answer(table_id: str) -> dict[str, Any]:
     with tables().lock(table_id), s.steady():
         pokes = tables().hub.pokes(table_id)       # before drawing: a later poke is news
         version = s.version
-        tables().note("view locked", table_id, version, (token_for(table_id, allow_cookie=True) or "")[:8])
+        _note("view locked", table_id, version)
         pending = tables().pending_undos(table_id)
         if who.role != "host":   # a phone sees only whether its own request is pending
             pending = [r.get("phone") == (who.phone or {}).get("phone") for r in pending]
@@ -181,9 +181,15 @@ def view_answer(table_id: str) -> dict[str, Any]:
                _may_undo(s, who), repr(seats), repr(phones))
         html = _cached_view(key, lambda: render_template(
             "view.html", **view_context(s, who, language)))
-        tables().note("view drawn", table_id, version, (token_for(table_id, allow_cookie=True) or "")[:8])
+        _note("view drawn", table_id, version)
     return {"version": version, "pokes": pokes, "html": html,
             "role": who.role if who.viewer.seat is None else f"seat {who.viewer.seat}"}
+
+
+def _note(stage: str, table_id: str, version: int) -> None:
+    """The tap clock's mark of this phone's view (``Tables.note``, named by its token's start)."""
+    if tables().clock is not None:
+        tables().note(stage, table_id, version, (token_for(table_id, allow_cookie=True) or "")[:8])
 
 
 @bp.record_once

@@ -56,7 +56,7 @@ class Choice:
     single: bool = False
     order: str = "face-back"    # --single's page order (``printables.sheets.ORDERS``)
     service: bool = False       # --for-service: CMYK, PDF/X-1a for a print service's press
-    faces: str = "plain"        # --faces: white index strips, or colour fields (``printables.faces.FACES``)
+    faces: str = "plain"        # --faces: pale index fields (the default), or full colour fields (``printables.faces.FACES``)
 
     @property
     def query(self) -> dict[str, Any]:
