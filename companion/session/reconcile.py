@@ -455,12 +455,6 @@ def adapter(game_id: str) -> Adapter:
 
 
 # --------------------------------------------------------------------------- the search
-def fast_clone(game: Game) -> Game:
-    """``game.clone()``: it shares the move log's items and copies the rest by pickling (the name
-    stays for the session's callers)."""
-    return game.clone()
-
-
 @dataclass
 class Explanation:
     """The result of ``explain``: matching sequences (shortest first), and how they matched."""
@@ -595,7 +589,7 @@ def _search(game: Game, obs: dict[str, Any], budget: int, held: Sequence[dict[st
                     result.exhausted = True
                     break
                 result.searched += 1
-                child = fast_clone(node)
+                child = node.clone()
                 try:
                     events = child.apply(move)
                 except IllegalMove:
@@ -648,7 +642,7 @@ def one_per_outcome(game: Game, sequences: list[list[Move]]) -> list[list[Move]]
         return sequences
     out, outcomes = [], set()
     for seq in sequences:
-        trial = fast_clone(game)
+        trial = game.clone()
         try:
             for move in seq:
                 trial.apply(move)
@@ -685,7 +679,7 @@ def _expand(game: Game, obs: dict[str, Any], paths: list[list[tuple[Move, ...]]]
 
 
 def _replays(game: Game, obs: dict[str, Any], moves: list[Move], pending: bool) -> bool:
-    trial = fast_clone(game)
+    trial = game.clone()
     try:
         for move in moves:
             trial.apply(move)

@@ -25,7 +25,7 @@ from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason, f
 from companion.games import game_class
 from companion.i18n import N_, Text, both
 from companion.players import LEVELS
-from companion.session.reconcile import NODE_BUDGET, TIME_BUDGET, adapter, explain, fast_clone, matches, why_not
+from companion.session.reconcile import NODE_BUDGET, TIME_BUDGET, adapter, explain, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_location, clean_text
 
 __all__ = ["Store", "TableSession", "Prompt", "Outcome", "StaleVersion", "SessionError", "IllegalMove"]
@@ -35,9 +35,9 @@ BLOCKING = ("choose", "illegal", "confirm")
 EVENTS_SHOWN = 50
 OBSERVE_RETRIES = 20
 HELD = 8
+"""Observations of a deal that nothing explains (a card not read yet) kept to complete it later."""
 ASKED_KEPT = 32
 """Observations remembered per version with the prompt they led to (not searched again)."""
-"""Observations of a deal that nothing explains (a card not read yet) kept to complete it later."""
 ENDED = N_("the host ended this game early (undo reopens it; next game starts another)")
 """Why a write to a game the host ended is refused."""
 
@@ -183,7 +183,7 @@ class _State:
         """A copy that a trial entry may change freely (finished games and log items are shared:
         nothing changes them in place)."""
         twin = copy.copy(self)
-        twin.game = fast_clone(self.game)
+        twin.game = self.game.clone()
         twin.finished = list(self.finished)
         twin.moves = list(self.moves)
         twin.prompts = dict(self.prompts)
@@ -542,8 +542,9 @@ class TableSession:
                                          value=value))
         settings = {"players": players, "options": options, "names": [n.strip() for n in names],
                     "seats": list(seats) if seats is not None else None, "rounds": rounds, "target": target}
-        if clean_location(location):
-            settings["location"] = clean_location(location)
+        place = clean_location(location)
+        if place:
+            settings["location"] = place
         companions = dict(companions or {})
         # a companion seat is no person, whatever the host named it: never a known player
         people = [n.strip() for i, n in enumerate(names) if i not in companions]
@@ -930,7 +931,7 @@ class TableSession:
         # one search's budget shared by all the choices: a long list costs no more than one view
         budget, deadline = max(NODE_BUDGET // max(len(choices), 1), 1), time.monotonic() + TIME_BUDGET
         for choice in choices:
-            trial = fast_clone(self.game)
+            trial = self.game.clone()
             try:
                 for m in choice["moves"]:
                     trial.apply(Move.from_json(m))

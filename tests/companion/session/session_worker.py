@@ -17,7 +17,6 @@ import time
 import companion.history  # noqa: F401  (as the server and the CLI: the game's end writes its play)
 from companion.engine import Move
 from companion.session import StaleVersion, Store, TableSession
-from companion.session.reconcile import fast_clone
 from tablesim.scripted import table_move
 
 
@@ -53,7 +52,7 @@ def script(db: str, session_id: str, seed: int, pause: float = 0.0) -> None:
             with session.store.sync_after():
                 session.play(move, by="worker", expected_version=session.version)
         else:
-            ahead = fast_clone(session.game)   # the table one move on, as the camera sees it
+            ahead = session.game.clone()   # the table one move on, as the camera sees it
             ahead.apply(move)
             if session.observe(ahead.layout()).kind == "nothing":   # an invisible pass: tap it
                 session.play(move, by="worker", expected_version=session.version)
