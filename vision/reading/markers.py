@@ -266,8 +266,13 @@ def _samples(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> np.ndarray:
 
 def cell_means(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> np.ndarray:
     """(N, 7, 7): the mean brightness of every cell of each quad's grid (``_samples``)."""
-    n = len(quads)
-    return _samples(grey, quads, grow_px).reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
+    return _means(_samples(grey, quads, grow_px))
+
+
+def _means(samples: np.ndarray) -> np.ndarray:
+    """(N, 7, 7): each cell's mean of ``_samples``' (N, P) samples."""
+    n = len(samples)
+    return samples.reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
 
 
 def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarray, np.ndarray]:
@@ -276,7 +281,7 @@ def _bits(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> tuple[np.ndarr
     and has at most ``BORDER_ERRORS`` white border cells."""
     samples = _samples(grey, quads, grow_px)
     n = len(quads)
-    cells = samples.reshape(n, GRID * GRID, SAMPLES * SAMPLES).mean(axis=2).reshape(n, GRID, GRID)
+    cells = _means(samples)
     white = cells > _otsu_rows(cells.reshape(n, -1))[:, None, None]
     border = white.copy()
     border[:, 1:-1, 1:-1] = False
