@@ -502,6 +502,11 @@ class Game(ABC):
             ja += f"、ほか{more}手"
         return Reason(en, ja)
 
+    def verb_phrase(self, move: Move) -> Reason:
+        """A seat's move as a verb phrase with no seat ("place blue 7 face down at hill 3" / "青7を丘3に
+        伏せて置く"): a sentence about someone who is not a seat number (the companion) starts with it."""
+        return self._phrase(move, False)
+
     def _phrase(self, move: Move, short: bool) -> Reason:
         """The game's verb phrase for ``move`` (``_move_words``), or the generic words."""
         try:

@@ -4,7 +4,7 @@ that plays it as a normal move of the session.
 The host gives seats to the companion (``TableSession.set_companions``: a note in the log, so a
 replay knows them). When such a seat is to move, ``proposal`` asks its player
 (``companion.players``) with the seat's view only, and says the move on the host screen and every
-phone ("The companion (good): Blue places blue 7 face down at hill 3."), with the card to take from
+phone by its seat's name ("Companion (good) places blue 7 face down at hill 3."), with the card to take from
 the companion's face-down pile and where to lay it. Someone lays that card; with a camera the
 session sees it like any move (a wrong card is caught like any misread move), without one a tap on
 "Done" calls ``confirm``, which plays exactly the proposed move.
@@ -19,9 +19,9 @@ import random
 import threading
 from typing import Any
 
-from companion.engine import Event, Move
+from companion.engine import Event, Move, third_person
 from companion.i18n import both
-from companion.players import LEVEL_WORDS, player, seat_view
+from companion.players import player, seat_view
 from companion.session.store import SessionError
 
 _KEPT = 64
@@ -58,11 +58,12 @@ def asked(session: Any) -> dict[str, Any] | None:
         legal = [m for m in session.legal_moves() if m.player == seat]
         version = session.version
     move = player(game.id, level).choose(view, legal, random.Random(":".join(map(str, key))))
-    words = view.game.describe_move(move)   # "Blue places blue 7 face down at hill 3"
-    level_words = LEVEL_WORDS[level]
+    # the seat as every page names it ("Companion (good)", "Robo"): two companion seats are told
+    # apart, where the engine's own sentence says "Player 2" or the seat's colour
+    words = view.game.verb_phrase(move)   # "place blue 7 face down at hill 3"
+    name = session.names[seat]
     said = {"seat": seat, "level": level, "move": move.to_json(), "card": move.get("card"),
-            "text": f"The companion ({level_words}): {words}.",
-            "ja": f"コンパニオン({level_words.ja}): {words.ja}。"}
+            "text": f"{name} {third_person(str(words))}.", "ja": f"{name}が{words.ja}。"}
     with _lock:
         _proposals[key] = said
         while len(_proposals) > _KEPT:

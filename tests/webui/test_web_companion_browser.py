@@ -35,7 +35,7 @@ def test_seven_hills_one_phone_against_the_companion(server, browser):  # noqa: 
             break
         if phone.query_selector("#companion-confirm"):
             said = phone.inner_text("#companion-words")
-            assert said.startswith("The companion (good): ") and "hill" in said
+            assert said.startswith("Companion (good) places blue ") and "at hill " in said
             assert phone.query_selector("#companion-turn .chip")   # the card's picture
             if companion_moves == 0:
                 phone.screenshot(path=str(SHOTS / "companion-turn.png"), full_page=True)

@@ -134,20 +134,43 @@ def companion_seats(value: Any, players: int) -> dict[int, str]:
 
 def companion_names(names: Sequence[str], wanted: Mapping[int, str], lang_: str) -> list[str]:
     """The seat names (``names``: one per seat in order, "" where none was typed) with each companion
-    seat nobody named called for it and its level ("Companion (good)")."""
-    out = list(names)
-    for seat, level in wanted.items():
-        if seat < len(out) and out[seat].strip():
-            continue   # the host named the seat
-        out += [""] * (seat + 1 - len(out))
-        out[seat] = t("Companion ({level})", lang_, level=level_words(level, lang_))
+    seat nobody named called for it and its level ("Companion (good)"; several seats at one level are
+    numbered: "Companion 1 (good)", "Companion 2 (good)"). A name the app gave a companion seat
+    before (a rematch after the host changed the seats) counts as no name: a seat now at strong is not
+    called "Companion (good)", and a seat given back to a person is not called "Companion" at all."""
+    out = [("" if named_for_companion(n) else n) for n in names]
+    out += [""] * (max(wanted, default=-1) + 1 - len(out))
+    unnamed = [seat for seat in sorted(wanted) if not out[seat].strip()]
+    for seat in unnamed:
+        level = wanted[seat]
+        same = [s for s in unnamed if wanted[s] == level]
+        out[seat] = companion_name(level, lang_, same.index(seat) + 1 if len(same) > 1 else None)
     return out
 
 
-def named_for_companion(name: str, level: str) -> bool:
-    """True when ``name`` is the name a companion seat at ``level`` gets when nobody names it (in
-    either language): a page then need not add "companion" to it."""
-    return name in {t("Companion ({level})", lang_, level=level_words(level, lang_)) for lang_ in ("en", "ja")}
+def companion_name(level: str, lang_: str, number: int | None = None) -> str:
+    """The name of a companion seat nobody named: "Companion (good)", or "Companion 2 (good)" where
+    several seats play at one level."""
+    if number is None:
+        return t("Companion ({level})", lang_, level=level_words(level, lang_))
+    return t("Companion {number} ({level})", lang_, number=number, level=level_words(level, lang_))
+
+
+def named_for_companion(name: str, level: str | None = None) -> bool:
+    """True when ``name`` is a name a companion seat at ``level`` (None: any level) gets when nobody
+    names it (in either language, numbered or not): a page then need not add "companion" to it."""
+    return companion_name_number(name, level) is not False
+
+
+def companion_name_number(name: str, level: str | None = None) -> int | None | bool:
+    """The number in a name the app gave a companion seat ("Companion 2 (good)" → 2, "Companion
+    (good)" → None), at ``level`` (None: any level); False for any other name."""
+    for lvl in LEVELS if level is None else (level,):
+        for lang_ in ("en", "ja"):
+            for number in (None, *range(1, 6)):
+                if name == companion_name(lvl, lang_, number):
+                    return number
+    return False
 
 
 def level_words(level: str, lang_: str) -> str:

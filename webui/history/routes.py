@@ -20,7 +20,7 @@ from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
-from webui.api.api import level_words, named_for_companion
+from webui.api.api import companion_name, companion_name_number, companion_names, level_words
 from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart, seat_colours
 from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
@@ -294,7 +294,10 @@ def rematch() -> Any:
     wait = limit("create").wait(client())   # a rematch is a new table like any other
     if wait:
         too_many(wait, both("Too many new tables from this address"))
-    # the companion keeps its seats and the table its place: neither becomes a person or is lost
+    # the companion keeps its seats and the table its place: neither becomes a person or is lost; a
+    # seat the app named for the companion is named again for the level it plays now (or "P2" when
+    # the host gave it back to a person)
+    names = [n or f"P{i + 1}" for i, n in enumerate(companion_names(names, companions, lang()))]
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target,
                           companions=companions, location=location)
     table_created(new.id)
@@ -329,8 +332,9 @@ def seat_label(seat: Any, language: str) -> str:
     a companion seat says so and its level ("Companion (good)", or "Robo (companion, good)")."""
     if seat.companion:
         level = level_words(seat.companion, language)
-        if anonymous(seat) or named_for_companion(seat.name, seat.companion):
-            return t("Companion ({level})", language, level=level)
+        number = None if anonymous(seat) else companion_name_number(seat.name)
+        if number is not False:   # a name the app gave: in this page's language, at the level it played
+            return companion_name(seat.companion, language, number)
         return t("{name} (companion, {level})", language, name=seat.name, level=level)
     if not anonymous(seat):
         return str(seat.name)
