@@ -11,7 +11,7 @@ import importlib
 import json
 import os
 import sys
-from typing import Sequence
+from typing import Callable, Sequence
 
 import companion.history  # noqa: F401  (every session a command opens keeps the play history)
 from companion.engine import GameError, IllegalMove, Simulation, simulate
@@ -155,13 +155,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     lang, argv = take_lang(sys.argv[1:] if argv is None else argv)
     set_cli_lang(lang)
     args = build_parser().parse_args(argv)
+
+    def run() -> int:
+        try:
+            return int(args.func(args) or 0)
+        except (GameError, IllegalMove) as err:
+            print(f"companion: {pick(str(err), getattr(err, 'ja', '') or '', lang)}", file=sys.stderr)
+            return 2
+    return quiet_pipe(run)
+
+
+def quiet_pipe(run: Callable[[], int | None]) -> int:
+    """``run()``'s exit status, or 141 without a traceback when the reader of stdout went away
+    (``companion simulate … | head``, ``python -m benchmarks.players … | head``), as Unix tools do."""
     try:
-        return int(args.func(args) or 0)
-    except (GameError, IllegalMove) as err:
-        print(f"companion: {pick(str(err), getattr(err, 'ja', '') or '', lang)}", file=sys.stderr)
-        return 2
+        try:
+            return int(run() or 0)
+        finally:   # also on SystemExit (argparse's --help): a pipe closed while lines sat in the buffer fails here
+            sys.stdout.flush()
     except BrokenPipeError:
-        # the reader went away (``companion simulate … | head``): stop quietly, as Unix tools do;
         # stdout is pointed at devnull so the interpreter's own flush at exit cannot fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141   # 128 + SIGPIPE, what a shell reports for a command a pipe cut short
