@@ -5,9 +5,6 @@ imports them (tests/test_architecture.py checks it). Each module has ``main(argv
 """
 from __future__ import annotations
 
-import sys
-from typing import Callable, NoReturn, Sequence
-
 BENCHES = {
     "vision": "benchmarks.vision",        # cards identified and full-look time; --part 4k: vision.frame.pyramid's 4K search
     "quality": "benchmarks.quality",      # the frame quality checks (blur, exposure, screens)
@@ -20,10 +17,3 @@ BENCHES = {
     "players": "benchmarks.players",      # the companion's players: win rates and decision times
 }
 """``companion bench NAME`` runs ``main(argv)`` of the module named here."""
-
-
-def run_main(main: Callable[[Sequence[str]], int]) -> NoReturn:
-    """``python -m benchmarks.NAME …``: run the bench's ``main`` with the command line and exit with
-    its status, quiet when the output's reader goes away (``… | head``) as ``companion bench`` is."""
-    from companion.cli import quiet_pipe
-    sys.exit(quiet_pipe(lambda: main(sys.argv[1:])))

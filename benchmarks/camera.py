@@ -21,7 +21,7 @@ import time
 import urllib.request
 from typing import Any, Sequence
 
-from benchmarks import run_main
+from companion.console import run_main
 
 ANGLED_ELEVATION = 65.0
 """Degrees above the table of the benchmark's phone (its far side reads too small: a real case)."""

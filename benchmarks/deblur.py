@@ -17,7 +17,7 @@ from benchmarks.vision import GAME_PLAYERS, View, game_states, placements
 from tablesim import synthetic
 from vision.frame.deblur import Smear, estimate, sharpen
 from vision.frame.quality import REFERENCE_WIDTH, assess
-from benchmarks import run_main
+from companion.console import run_main
 
 
 def measure(quick: bool = False) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 from companion import dates
 from companion.history import exchange, query
 from companion.history.record import Play, Seat, write_play
-from benchmarks import run_main
+from companion.console import run_main
 
 PEOPLE = ("Ann", "Ben", "Chie", "Dai", "Emi", "Fumi", "Gen", "Hana", "Iku", "Jun", "Kei", "Lea")
 GAMES = ("wheel", "hills", "spartacus", "prussia", "chains")

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from companion.engine import simulate
 from companion.games.prussia_core import POLICIES, RESULTS
-from benchmarks import run_main
+from companion.console import run_main
 
 
 def decision_position(seed: int = 5) -> "object":

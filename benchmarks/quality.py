@@ -16,7 +16,7 @@ from tablesim import synthetic
 from vision.frame.quality import assess
 from vision.pipeline import Pipeline
 from vision.table import layouts
-from benchmarks import run_main
+from companion.console import run_main
 
 
 def measure(quick: bool = False) -> dict[str, Any]:

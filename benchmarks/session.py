@@ -14,7 +14,7 @@ from typing import Sequence
 
 from companion.session import Store, TableSession
 from tablesim.scripted import full_view, play_through_camera, without
-from benchmarks import run_main
+from companion.console import run_main
 
 CONFIGS = [
     ("wheel", 4, {}, full_view, 0.3),

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from webui.core.server import free_port
-from benchmarks import run_main
+from companion.console import run_main
 
 GAME = "wheel"
 PLAYERS = 4

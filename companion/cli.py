@@ -11,9 +11,10 @@ import importlib
 import json
 import os
 import sys
-from typing import Callable, Sequence
+from typing import Sequence
 
 import companion.history  # noqa: F401  (every session a command opens keeps the play history)
+from companion.console import quiet_pipe
 from companion.engine import GameError, IllegalMove, Simulation, simulate
 from companion.games import GAME_IDS, describe_all, game_class
 from companion.i18n import LANGS, cli_lang, pick, set_cli_lang, take_lang, tr
@@ -163,20 +164,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"companion: {pick(str(err), getattr(err, 'ja', '') or '', lang)}", file=sys.stderr)
             return 2
     return quiet_pipe(run)
-
-
-def quiet_pipe(run: Callable[[], int | None]) -> int:
-    """``run()``'s exit status, or 141 without a traceback when the reader of stdout went away
-    (``companion simulate … | head``, ``python -m benchmarks.players … | head``), as Unix tools do."""
-    try:
-        try:
-            return int(run() or 0)
-        finally:   # also on SystemExit (argparse's --help): a pipe closed while lines sat in the buffer fails here
-            sys.stdout.flush()
-    except BrokenPipeError:
-        # stdout is pointed at devnull so the interpreter's own flush at exit cannot fail again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141   # 128 + SIGPIPE, what a shell reports for a command a pipe cut short
 
 
 if __name__ == "__main__":

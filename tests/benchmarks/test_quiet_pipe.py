@@ -24,7 +24,7 @@ def test_the_players_bench_ends_quietly_when_its_reader_goes_away():
 
 
 def test_every_bench_module_runs_its_main_through_the_one_quiet_helper():
-    """``python -m benchmarks.NAME`` of every bench ends in ``run_main(main)`` (some had no entry at
+    """``python -m benchmarks.NAME`` of every bench ends in ``run_main(main)`` (companion.console; some had no entry at
     all, some their own ``sys.exit(main())`` that printed the traceback)."""
     for name, module in BENCHES.items():
         tree = ast.parse(Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8"))
