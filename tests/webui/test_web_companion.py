@@ -325,3 +325,23 @@ def test_a_name_typed_for_a_seat_later_given_to_the_companion_is_no_known_player
     assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "good"}).status_code == 302
     assert query.known_players(store) == ["Ann"]
     assert 'data-name="Robo"' not in client.get("/host").get_data(as_text=True)
+
+
+def test_the_history_score_chart_counts_the_persons_seats_not_the_companions(tmp_path):
+    """Two plays of Ann against the companion: the Seven Hills section's score chart holds Ann's two
+    scores, not four (the companion holds no record of its own), and its heading says so."""
+    from markupsafe import escape
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    store = Store(client.application.config["DB"])
+    for seed in (3, 4):
+        table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+        tap_through(TableSession.open(store, table["id"]), seed)
+    for lang, heading in (("en", "Scores of the persons' seats (not the companion's)"),
+                          ("ja", "人の席の得点分布(コンパニオンの席は除く)")):
+        page = client.get(f"/history?lang={lang}").get_data(as_text=True)
+        chart = page.split(f'aria-label="{escape(heading)}"')[1].split("</svg>")[0]
+        counts = [int(n) for n in re.findall(r">(\d+) ?(?:seats?|席)<", chart)]
+        assert sum(counts) == 2, (lang, counts)
+        assert "Scores of all seats" not in page and "全員の得点分布" not in page

@@ -145,14 +145,17 @@ def _game_section(plays: list[Any], game: str, language: str, colour: dict[str, 
     lines = [(name, [(x, y) for x, y in pts if x > window])
              for name, pts in query.score_lines(mine, game).items()]
     lines = sorted((line for line in lines if line[1]), key=lambda kv: -len(kv[1]))[:8]
-    dist = query.distribution(mine, game)
+    dist = query.distribution(mine, game)   # persons' seats only
     most = max((c for _, _, c in dist), default=1) or 1
+    heading = (t("Scores of the persons' seats (not the companion's)", language)
+               if any(s.companion for p in mine for s in p.seats) else t("Scores of all seats", language))
     return {"game": game, "title": title(game, language), "plays": len(mine), "stats": stats,
             "line": line_chart(lines, label=t("Scores, play by play", language), x_first=window + 1,
                                colours=[colour.get(name, PALETTE[-1]) for name, _ in lines]),
             "distribution": bar_rows([(f"{lo}" if lo == hi else f"{lo} … {hi}", c / most,
                                        counted(c, "seat", language))
-                                      for lo, hi, c in dist], label=t("Scores of all seats", language), colours=[])}
+                                      for lo, hi, c in dist], label=heading, colours=[]),
+            "distribution_heading": heading}
 
 
 COUNTED = {"win": Nn_("{n} win", "{n} wins"), "play": Nn_("{n} play", "{n} plays"),
