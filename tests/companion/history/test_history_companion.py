@@ -48,7 +48,11 @@ def test_an_old_database_gets_the_companion_column_and_its_levels(tmp_path):
     companion_series(Store(path))
     before = rows(path)
     with sqlite3.connect(path) as db:   # the database as schema 1 left it: no column, the seat a player
+        # (schema 1 remembered the seat's name as a person; the session now forgets a name once its
+        # seat is the companion's, so the old row is put back as that code left it)
         db.executescript("ALTER TABLE play_seats DROP COLUMN companion; PRAGMA user_version = 1; "
+                         "INSERT OR IGNORE INTO players (name, created) VALUES ('Companion (good)', "
+                         "'2026-01-01T00:00:00+00:00'); "
                          "UPDATE play_seats SET player = (SELECT id FROM players WHERE name = 'Companion (good)') "
                          "WHERE seat = 1;")
         assert db.execute("SELECT COUNT(*) FROM play_seats WHERE player IS NULL").fetchone()[0] == 0
