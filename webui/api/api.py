@@ -15,7 +15,8 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from companion import catalogue
 from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
-from companion.players import LEVEL_WORDS, LEVELS
+from companion.players import LEVELS
+from companion.session.autoplay import companion_name, companion_name_number, level_words  # noqa: F401 (the pages' helpers)
 from webui.core import guard
 from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
@@ -148,35 +149,10 @@ def companion_names(names: Sequence[str], wanted: Mapping[int, str], lang_: str)
     return out
 
 
-def companion_name(level: str, lang_: str, number: int | None = None) -> str:
-    """The name of a companion seat nobody named: "Companion (good)", or "Companion 2 (good)" where
-    several seats play at one level."""
-    if number is None:
-        return t("Companion ({level})", lang_, level=level_words(level, lang_))
-    return t("Companion {number} ({level})", lang_, number=number, level=level_words(level, lang_))
-
-
 def named_for_companion(name: str, level: str | None = None) -> bool:
     """True when ``name`` is a name a companion seat at ``level`` (None: any level) gets when nobody
     names it (in either language, numbered or not): a page then need not add "companion" to it."""
     return companion_name_number(name, level) is not False
-
-
-def companion_name_number(name: str, level: str | None = None) -> int | None | bool:
-    """The number in a name the app gave a companion seat ("Companion 2 (good)" → 2, "Companion
-    (good)" → None), at ``level`` (None: any level); False for any other name."""
-    for lvl in LEVELS if level is None else (level,):
-        for lang_ in ("en", "ja"):
-            for number in (None, *range(1, 6)):
-                if name == companion_name(lvl, lang_, number):
-                    return number
-    return False
-
-
-def level_words(level: str, lang_: str) -> str:
-    """A companion level as people call it in ``lang_`` ("good" / 「中級」; an unknown one as stored)."""
-    words = LEVEL_WORDS.get(level)
-    return level if words is None else pick(str(words), words.ja, lang_)
 
 
 def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = (),

@@ -20,7 +20,8 @@ from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
-from webui.api.api import companion_name, companion_name_number, companion_names, level_words
+from companion.session.autoplay import companion_label, companion_name
+from webui.api.api import companion_names, level_words
 from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart, seat_colours
 from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
@@ -333,12 +334,9 @@ def play_options(play: Any, language: str) -> str:
 def seat_label(seat: Any, language: str) -> str:
     """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named;
     a companion seat says so and its level ("Companion (good)", or "Robo (companion, good)")."""
-    if seat.companion:
-        level = level_words(seat.companion, language)
-        number = None if anonymous(seat) else companion_name_number(seat.name)
-        if number is not False:   # a name the app gave: in this page's language, at the level it played
-            return companion_name(seat.companion, language, number)
-        return t("{name} (companion, {level})", language, name=seat.name, level=level)
+    if seat.companion:   # a name the app gave: in this page's language, at the level it played
+        return companion_name(seat.companion, language) if anonymous(seat) else \
+            companion_label(seat.name, seat.companion, language)
     if not anonymous(seat):
         return str(seat.name)
     return t("Seat {n}", language, n=seat.seat + 1)
