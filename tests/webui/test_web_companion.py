@@ -345,3 +345,18 @@ def test_the_history_score_chart_counts_the_persons_seats_not_the_companions(tmp
         counts = [int(n) for n in re.findall(r">(\d+) ?(?:seats?|席)<", chart)]
         assert sum(counts) == 2, (lang, counts)
         assert "Scores of all seats" not in page and "全員の得点分布" not in page
+
+
+def test_at_the_end_the_hosts_rematch_comes_before_the_companions_seats_form(tmp_path):
+    """Game over on the host screen: "Needs you" (Rematch) stands above the seats form, which pushed it
+    below a phone's first screen (seen on a 360 px host), with a link down to the form (EN/JA)."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 3)
+    for lang, words in (("en", "Change the companion&#39;s seats or level before the rematch"),
+                        ("ja", "再戦の前にコンパニオンの席やレベルを変える")):
+        page = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
+        assert page.index('id="needs-host"') < page.index('id="rematch"') < page.index('id="companion-seats"')
+        assert 'href="#companion-seats" id="companion-seats-link">' + words in page
