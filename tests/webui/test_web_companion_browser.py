@@ -14,8 +14,8 @@ from tests.webui.test_web_browser import SHOTS, _join, _phone, _tap_once, _versi
 pytestmark = pytest.mark.browser
 
 
-def test_seven_hills_one_phone_against_the_companion(server, browser):  # noqa: F811
-    host_ctx, host = _phone(browser)
+def _create_hills_against_the_companion(server, host):
+    """The host page's form: Seven Hills for Ann, blue to the companion (good)."""
     host.goto(server.url + "/host")
     host.select_option("#game", "hills")
     host.fill("#players", "2")
@@ -24,6 +24,11 @@ def test_seven_hills_one_phone_against_the_companion(server, browser):  # noqa: 
     host.select_option("#companion-new-1", "good")
     host.tap("#create")
     host.wait_for_selector("#companion-seats")
+
+
+def test_seven_hills_one_phone_against_the_companion(server, browser):  # noqa: F811
+    host_ctx, host = _phone(browser)
+    _create_hills_against_the_companion(server, host)
     assert host.input_value("#companion-1") == "good"
     code = host.inner_text("#join-code")
     ctx, phone = _phone(browser)
@@ -111,14 +116,7 @@ def test_an_evening_against_the_companion_rematch_at_strong_and_the_record(serve
     host = host_ctx.new_page()
     host.errors = []
     host.on("pageerror", lambda e: host.errors.append(str(e)))
-    host.goto(server.url + "/host")
-    host.select_option("#game", "hills")
-    host.fill("#players", "2")
-    host.fill("#names", "Ann")
-    host.click("#companion-new summary")
-    host.select_option("#companion-new-1", "good")
-    host.tap("#create")
-    host.wait_for_selector("#companion-seats")
+    _create_hills_against_the_companion(server, host)
     ctx, phone = _phone(browser)
     _join(phone, server, host.inner_text("#join-code"), seat=0)
     SHOTS.mkdir(parents=True, exist_ok=True)
