@@ -360,3 +360,15 @@ def test_at_the_end_the_hosts_rematch_comes_before_the_companions_seats_form(tmp
         page = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
         assert page.index('id="needs-host"') < page.index('id="rematch"') < page.index('id="companion-seats"')
         assert 'href="#companion-seats" id="companion-seats-link">' + words in page
+
+
+def test_the_hosts_seat_line_names_a_companion_seat_once(client):
+    """The host's seat line said "Companion (good) (Companion)" / 「コンパニオン(上級) (コンパニオン)」;
+    an app-named seat now needs no tag, a seat the host named gets "(companion, good)"."""
+    plain = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    named = host_table(client, "hills", 2, {1: "good"}, names="Ann,Robo")
+    for lang, word in (("en", "Companion"), ("ja", "コンパニオン")):
+        line = lambda t: client.get(f"/t/{t['id']}/view?token={t['host_token']}&lang={lang}").get_data(  # noqa: E731
+            as_text=True).split('class="seat-line small"')[1].split("</summary>")[0]
+        assert f"({word})" not in line(plain) and "companion-seat" not in line(plain)
+        assert "Robo" in line(named) and ("(companion, good)" if lang == "en" else "(コンパニオン・中級)") in line(named)
