@@ -101,27 +101,19 @@ def _hills(c: Canvas, cx: float, cy: float, x1: float, y1: float, dark: Color, l
 
 
 def _shield(c: Canvas, cx: float, cy: float, x1: float, y1: float, dark: Color, light: Color, _h: int) -> None:
-    """A gladiator's round shield (parma): its face, a rim, a boss, and a spear behind it."""
+    """A gladiator's tall curved shield (scutum), upright behind the game's crossed gladii (the emblem,
+    drawn on it by ``faces``): its rim, a spine from top to bottom and the boss."""
+    sx, w, h = x1 - 6.8, 11.5, 15.0          # under the emblem, 6.8 mm left of the field's end
     c.setStrokeColor(dark)
-    c.setLineWidth(1.2)
-    c.line(cx - 14, cy + 8, cx + 14, cy - 8)          # the spear's shaft behind the shield
-    c.setFillColor(dark)
-    p = c.beginPath()                                   # and its head, pointing up and right
-    p.moveTo(cx + 17.5, cy - 10)
-    p.lineTo(cx + 12.2, cy - 8.3)
-    p.lineTo(cx + 14.7, cy - 6.0)
-    p.close()
-    c.drawPath(p, stroke=0, fill=1)
     c.setFillColor(light)
+    c.setLineWidth(0.9)
+    c.roundRect(sx - w / 2, cy - h / 2, w, h, 2.2, stroke=1, fill=1)
+    c.setLineWidth(0.45)
+    c.roundRect(sx - w / 2 + 1.1, cy - h / 2 + 1.1, w - 2.2, h - 2.2, 1.4, stroke=1, fill=0)
     c.setLineWidth(1.0)
-    c.circle(cx, cy, 7.4, stroke=1, fill=1)
-    c.setLineWidth(0.5)
-    c.circle(cx, cy, 5.6, stroke=1, fill=0)
+    c.line(sx, cy - h / 2 + 1.1, sx, cy + h / 2 - 1.1)     # the spine
     c.setFillColor(dark)
-    c.circle(cx, cy, 2.0, stroke=0, fill=1)
-    for k in range(8):                                  # rivets on the rim
-        a = math.radians(k * 45)
-        c.circle(cx + 6.5 * math.cos(a), cy + 6.5 * math.sin(a), 0.35, stroke=0, fill=1)
+    c.ellipse(sx - 2.0, cy - 1.9, sx + 2.0, cy + 1.9, stroke=0, fill=1)   # the boss
 
 
 def _cross(c: Canvas, cx: float, cy: float, x1: float, y1: float, dark: Color, light: Color, _h: int) -> None:
