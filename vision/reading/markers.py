@@ -65,6 +65,15 @@ SMALL_ONLY = 1
 23 px window adds markers at 1.2 px/mm (5 of 613) and none at 1.4, 1.7 or 2.0 (measured), for a
 third of the finder's time."""
 
+FINE_ONLY = 1
+"""How many of the ``WINDOWS`` (the first ones: 3 px) only markers seen under ~1.6 px/mm need
+(``MarkerFinder.reads``' ``large``, judged by ``vision.pipeline.LARGE_PX_PER_MM``): on the cached
+frames of both benches whose table is seen at 1.46–1.98 px/mm at its smallest (the surfaces at 1.7
+and 2.0 px/mm, the conditions at 1.7 but the 45° cameras) the 13 px window alone finds every marker
+the 3 and 13 px ones find together (7,688 reads), while at 1.37 (the surfaces at 1.4) it finds 693
+of their 705. The 3 px window is the costliest: its contours follow the print's finest detail
+(4,000–24,000 of them in a 1080p frame, issue 24)."""
+
 THREADS = 3
 """Worker threads shared by the finders (OpenCV and zxing-cpp release the GIL, so both cores work):
 two thresholds while the caller searches the third, and a QR scan of the frame beside them."""
@@ -119,6 +128,13 @@ SAMPLES = 3
 
 MIN_STD = 5.0
 """ArUco's minOtsuStdDev: a candidate whose samples vary less is one flat colour, not a marker."""
+
+MIN_CELL_RANGE = 40
+"""Grey levels between the darkest and brightest centre of a candidate's 49 cells below which it is
+one flat colour and is dropped before its full grid is sampled (``_varied``: one sample a cell, a
+ninth of the cost): a patterned tablecloth's dark checks are squares (~1150 of the ~1300 candidates
+of a 1080p frame at 1.0 px/mm, 84 % of them under 40), while every marker read on the cached frames
+of both benches spans ≥ 117 (a dim room's; 180–230 elsewhere), so none is lost."""
 
 BORDER_ERRORS = 3
 """Border cells (of 24) that may read white. ArUco allows 8 (maxErroneousBitsInBorderRate 0.35);
@@ -249,6 +265,18 @@ def _without_specks(binary: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(binary, cv2.bitwise_not(speck))
 
 
+_CELL_CENTRES = np.stack([np.tile(np.arange(GRID) + 0.5, GRID), np.repeat(np.arange(GRID) + 0.5, GRID),
+                          np.ones(GRID * GRID)])
+
+
+def _varied(grey: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Which quads (N, 4, 2) are not one flat colour: their cells' centres span ``MIN_CELL_RANGE``."""
+    points = _homographies(quads) @ _CELL_CENTRES                      # (N, 3, 49)
+    xy = (points[:, :2] / points[:, 2:]).astype(np.float32)
+    centres = cv2.remap(grey, xy[:, 0], xy[:, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return (centres.max(axis=1).astype(np.int16) - centres.min(axis=1)) >= MIN_CELL_RANGE
+
+
 def _samples(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> np.ndarray:
     """(N, P) float32: ``SAMPLES``² samples of every cell of each quad's 7 × 7 grid, cell by cell,
     with its sides moved out by ``grow_px``."""
@@ -338,7 +366,9 @@ corners, exact) of the doubtful squares it names."""
 def turned(quads: np.ndarray, code_index: np.ndarray) -> np.ndarray:
     """The quads' corners rolled so that each marker's top-left comes first, from the index into
     ``CODES`` each was read as: cells read turned by k quarter turns put its first corner k on."""
-    return np.array([np.roll(q, int(t), axis=0) for q, t in zip(quads, code_index % 4)]).reshape(-1, 4, 2)
+    # corner j of the result is corner (j - turns) mod 4 of the quad: np.roll for every quad at once
+    take = (np.arange(4)[None, :] - np.asarray(code_index)[:, None] % 4) % 4             # (N, 4)
+    return np.take_along_axis(quads.reshape(-1, 4, 2), take[:, :, None], axis=1)
 
 
 class MarkerFinder:
@@ -356,15 +386,24 @@ class MarkerFinder:
         self.markers = markers
         self.second_read = second_read
 
-    def find(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray]]:
+    def find(self, grey: np.ndarray, small: bool = True, large: bool = False) -> list[tuple[int, np.ndarray]]:
         """Every marker in ``grey`` (uint8, one channel); ``small=False`` when every marker is known
-        to be larger than ~19 px (the table seen at 1.35 px/mm or more): ``SMALL_ONLY`` windows fewer."""
-        return [(marker, corners) for marker, corners, _ in self.reads(grey, small)]
+        to be larger than ~19 px (the table seen at 1.35 px/mm or more): ``SMALL_ONLY`` windows fewer;
+        ``large=True`` when every marker is larger than ~24 px (1.6 px/mm): without ``FINE_ONLY``'s."""
+        return [(marker, corners) for marker, corners, _ in self.reads(grey, small, large)]
 
-    def reads(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray, bool]]:
+    def searched(self, small: bool = True, large: bool = False) -> tuple[tuple[int, float], ...]:
+        """The windows ``reads`` searches for these sizes of marker (``find``); at least one."""
+        windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
+        if large:
+            coarse = tuple(w for w in windows if w not in WINDOWS[:FINE_ONLY])
+            windows = coarse or windows
+        return windows
+
+    def reads(self, grey: np.ndarray, small: bool = True, large: bool = False) -> list[tuple[int, np.ndarray, bool]]:
         """``find``'s markers, each with whether it was read beyond doubt: its bits matched its code
         exactly (no bit corrected), or a coarse one was named by the second reader (``vision.reading.soft``)."""
-        windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
+        windows = self.searched(small, large)
         # searched and read on the sharpened frame, corners refined on the frame itself (the mask's
         # overshoot would pull them)
         sharp = unsharp_masked(grey)
@@ -433,6 +472,8 @@ class MarkerFinder:
     def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Doubtful]:
         """(ids, corners turned so the marker's top-left comes first, read without a bit corrected,
         the small squares with a marker's border not read exactly: ``Doubtful``) of the quads."""
+        if len(quads):
+            quads = quads[_varied(grey, quads)]
         if len(quads) == 0:
             return np.zeros(0, np.int64), quads, np.zeros(0, bool), (quads, np.zeros(0, np.int64))
         marker, codes = _bits(grey, quads, GROW_PX)
