@@ -16,11 +16,13 @@ keeps OpenCV's steps and settings where they cost nothing and changes what was s
    frame, ``docs/vision.md``). There: adaptive thresholds (``cv2.adaptiveThreshold``'s mean rule, of a 3, 13 and 23 px
    window like ArUco's defaults, but 14 grey levels below the mean instead of 7 for the two larger
    windows: the wood's grain falls away, a printed black border does not; the 23 px window only
-   where markers may be small), on a tablecloth the 3 px window's specks dropped first (``DESPECK_ABOVE_SHARE``),
+   where markers may be small, the 3 px one only where some may be under ~24 px: ``FINE_ONLY``), on a
+   tablecloth the 3 px window's specks dropped first (``DESPECK_ABOVE_SHARE``),
    ``cv2.findContours`` (only outer borders), ``cv2.approxPolyDP`` to
    four convex corners, ArUco's own size and corner-distance rules. The windows run in parallel on
    both cores (OpenCV releases the GIL), each also reading its candidates' bits (2. and 3.).
-2. **Bits**: all candidates at once: one homography each (solved together in numpy), one
+2. **Bits**: all candidates at once; first one sample a cell drops those of one flat colour (a
+   tablecloth's dark checks: ``MIN_CELL_RANGE``); then one homography each (solved together in numpy), one
    ``cv2.remap`` sampling the centre of every cell of the 7 × 7 grid (ArUco's 13 % cell margin;
    the square's sides moved out by half a pixel, ``GROW_PX``), each candidate's cells split into
    black and white by Otsu's rule on their means. A candidate of
@@ -132,9 +134,10 @@ MIN_STD = 5.0
 MIN_CELL_RANGE = 40
 """Grey levels between the darkest and brightest centre of a candidate's 49 cells below which it is
 one flat colour and is dropped before its full grid is sampled (``_varied``: one sample a cell, a
-ninth of the cost): a patterned tablecloth's dark checks are squares (~1150 of the ~1300 candidates
-of a 1080p frame at 1.0 px/mm, 84 % of them under 40), while every marker read on the cached frames
-of both benches spans ≥ 117 (a dim room's; 180–230 elsewhere), so none is lost."""
+ninth of the cost). A patterned tablecloth's dark checks are squares: at 1.0 px/mm 84 % of its
+frame's 2,426 candidates (three windows) span under 40, while the markers read on the cached bench
+frames span ≥ 124 (a dim room's; 140–230 on the others measured), and all 365 cached bench tables
+read the same markers with the drop as without (issue 24)."""
 
 BORDER_ERRORS = 3
 """Border cells (of 24) that may read white. ArUco allows 8 (maxErroneousBitsInBorderRate 0.35);
