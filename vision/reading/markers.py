@@ -76,6 +76,12 @@ the 3 and 13 px ones find together (7,688 reads), while at 1.37 (the surfaces at
 of their 705. The 3 px window is the costliest: its contours follow the print's finest detail
 (4,000–24,000 of them in a 1080p frame, issue 24)."""
 
+FINE_EDGE_PX = 96
+"""...but within this many px of the image's edges the ``FINE_ONLY`` windows are still searched: a
+marker cut by the edge (a seat token at the bottom of a 4K view at 2.6 px/mm, its corners 2 px from
+it) is found by the 3 px window and by neither larger one, whose means repeat its border there
+(``BORDER_REPLICATE``). 96 px holds a 15 mm marker up to 6 px/mm, a 40 mm K-CAL one up to 2.4."""
+
 THREADS = 3
 """Worker threads shared by the finders (OpenCV and zxing-cpp release the GIL, so both cores work):
 two thresholds while the caller searches the third, and a QR scan of the frame beside them."""
@@ -348,6 +354,15 @@ def candidate_mask(grey: np.ndarray) -> np.ndarray:
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
+def _near_edges(where: np.ndarray) -> np.ndarray:
+    """``where`` (``candidate_mask``) only within ``FINE_EDGE_PX`` of the image's edges."""
+    near = where.copy()
+    h, w = near.shape[:2]
+    if h > 2 * FINE_EDGE_PX and w > 2 * FINE_EDGE_PX:
+        near[FINE_EDGE_PX:h - FINE_EDGE_PX, FINE_EDGE_PX:w - FINE_EDGE_PX] = 0
+    return near
+
+
 def unsharp_masked(grey: np.ndarray) -> np.ndarray:
     """``grey`` through the unsharp mask the markers are searched on (``SHARPEN_SIGMA``)."""
     if not SHARPEN_AMOUNT:
@@ -392,11 +407,13 @@ class MarkerFinder:
     def find(self, grey: np.ndarray, small: bool = True, large: bool = False) -> list[tuple[int, np.ndarray]]:
         """Every marker in ``grey`` (uint8, one channel); ``small=False`` when every marker is known
         to be larger than ~19 px (the table seen at 1.35 px/mm or more): ``SMALL_ONLY`` windows fewer;
-        ``large=True`` when every marker is larger than ~24 px (1.6 px/mm): without ``FINE_ONLY``'s."""
+        ``large=True`` when every marker is larger than ~24 px (1.6 px/mm): ``FINE_ONLY``'s windows only near
+        the image's edges (``FINE_EDGE_PX``)."""
         return [(marker, corners) for marker, corners, _ in self.reads(grey, small, large)]
 
     def searched(self, small: bool = True, large: bool = False) -> tuple[tuple[int, float], ...]:
-        """The windows ``reads`` searches for these sizes of marker (``find``); at least one."""
+        """The windows ``reads`` searches the whole image with for these sizes of marker (``find``); at
+        least one."""
         windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
         if large:
             coarse = tuple(w for w in windows if w not in WINDOWS[:FINE_ONLY])
@@ -411,12 +428,18 @@ class MarkerFinder:
         # overshoot would pull them)
         sharp = unsharp_masked(grey)
         where = candidate_mask(grey)
-        if self.threads and len(windows) > 1:
-            # the others in the pool while this thread searches the first (the costliest, 3 px)
-            jobs = [pool().submit(self._markers, sharp, w, c, where) for w, c in windows[1:]]
-            found = [self._markers(sharp, *windows[0], where)] + [job.result() for job in jobs]
+        searches = [(w, c, where) for w, c in windows]
+        left_out = [w for w in self.searched(small) if w not in windows]
+        if left_out:
+            # a marker cut by the image's edge: the larger windows' means repeat its border there
+            near = _near_edges(where)
+            searches += [(w, c, near) for w, c in left_out]
+        if self.threads and len(searches) > 1:
+            # the others in the pool while this thread searches the first (the costliest)
+            jobs = [pool().submit(self._markers, sharp, *search) for search in searches[1:]]
+            found = [self._markers(sharp, *searches[0])] + [job.result() for job in jobs]
         else:
-            found = [self._markers(sharp, w, c, where) for w, c in windows]
+            found = [self._markers(sharp, *search) for search in searches]
         return self._refine(grey, *found, self._second_read(sharp, found))
 
     def _markers(self, grey: np.ndarray, window: int, constant: float,
