@@ -134,30 +134,9 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     fits to ``MIN_FIT`` are matched against the whole dictionary (the same decision for those, a
     fraction of the work: most squares are no marker)."""
     none = np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
-    quads = np.concatenate([f[3][0] for f in found])
-    hard = np.concatenate([f[3][1] for f in found])
+    quads, named = places(found)
     if len(quads) == 0:
         return none
-    centres = quads.mean(axis=1)
-    near = M.MIN_MARKER_DISTANCE * M._perimeters(quads)
-    sure = np.concatenate([f[1][f[2]] for f in found]).mean(axis=1)
-    if len(sure):
-        far = (np.linalg.norm(centres[:, None] - sure[None], axis=2) >= near[:, None]).all(axis=1)
-        quads, hard, centres, near = quads[far], hard[far], centres[far], near[far]
-    # one square per place (``MarkerFinder._refine``'s rule); the places where a hard read named
-    # a code with a bit corrected keep that code, to be agreed with
-    close = np.linalg.norm(centres[:, None] - centres[None], axis=2) < np.maximum(near[:, None], near[None])
-    taken = np.zeros(len(quads), bool)
-    alone, named = [], []
-    for i in range(len(quads)):
-        if not taken[i]:
-            group = close[i] & ~taken
-            taken |= group
-            alone.append(i)
-            named.append({int(h) // 4 for h in hard[group] if h >= 0})
-    if not alone:
-        return none
-    quads = quads[alone]
     cells = _cells(grey, quads)
     keep = np.arange(len(quads))
     if markers is not None:
@@ -171,3 +150,30 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
         np.array([not named[k] or named[k] == {int(c) // 4} for k, c in zip(keep, code)], bool)
     keep, code = keep[ok], code[ok]
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
+
+
+def places(found: list) -> tuple[np.ndarray, list[set[int]]]:
+    """The doubtful squares of every threshold's ``MarkerFinder._identify`` (``found``: its
+    4-tuples) worth a second read, one per place (``MarkerFinder._refine``'s rule), none where some
+    threshold read a marker exactly; each with the ids a hard read named there with a bit corrected
+    (to be agreed with)."""
+    quads = np.concatenate([f[3][0] for f in found])
+    hard = np.concatenate([f[3][1] for f in found])
+    if len(quads) == 0:
+        return quads.reshape(0, 4, 2), []
+    centres = quads.mean(axis=1)
+    near = M.MIN_MARKER_DISTANCE * M._perimeters(quads)
+    sure = np.concatenate([f[1][f[2]] for f in found]).mean(axis=1)
+    if len(sure):
+        far = (np.linalg.norm(centres[:, None] - sure[None], axis=2) >= near[:, None]).all(axis=1)
+        quads, hard, centres, near = quads[far], hard[far], centres[far], near[far]
+    close = np.linalg.norm(centres[:, None] - centres[None], axis=2) < np.maximum(near[:, None], near[None])
+    taken = np.zeros(len(quads), bool)
+    alone, named = [], []
+    for i in range(len(quads)):
+        if not taken[i]:
+            group = close[i] & ~taken
+            taken |= group
+            alone.append(i)
+            named.append({int(h) // 4 for h in hard[group] if h >= 0})
+    return quads[alone].reshape(-1, 4, 2), named
