@@ -42,8 +42,8 @@ CAMERA_SIGMAS = (0.5, 0.9)
 """The camera's own softness (Gaussian sigma, frame px) under the smear: a sharp lens and
 resampling, a soft webcam."""
 
-MIN_FIT = 0.93
-MIN_MARGIN = 0.10
+MIN_FIT = 0.90
+MIN_MARGIN = 0.08
 """A read counts when its code fits the cells this well and every code of another id fits at least
 ``MIN_MARGIN`` worse (measured: docs/vision.md, Identification by px/mm)."""
 
@@ -200,10 +200,12 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, s
     modelled, first against those ids' codes, and against the whole dictionary only where one of
     them fits ``MIN_FIT``."""
     ids, corners, exact = soft.second_read(grey, found, markers)
-    quads, named = soft.places(found)
+    quads, place, named = soft.places(found)
     if len(corners) and len(quads):
+        # the places ``soft`` named (its corners are one of their squares', turned)
         read = np.linalg.norm(quads.mean(axis=1)[:, None] - corners.mean(axis=1)[None], axis=2).min(axis=1) < 1e-6
-        quads, named = quads[~read], [n for n, r in zip(named, read) if not r]
+        left = ~np.isin(place, place[read])
+        quads, place = quads[left], place[left]
     if markers is not None and len(quads):
         cells = soft._cells(grey, quads)
         some = soft._rows_of(frozenset(markers))
@@ -213,14 +215,13 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, s
         if like.any():
             playing = np.flatnonzero(np.isin(np.arange(len(M.CODES)) // 4, np.fromiter(markers, np.int64)))
             like[like] = _best(grey, quads[like], smear, np.ascontiguousarray(_BITS32[playing])).max(axis=1) >= MIN_FIT
-        quads, named = quads[like], [n for n, k in zip(named, like) if k]
+        quads, place = quads[like], place[like]
     if len(quads) == 0:
         return ids, corners, exact
     code, fit, second = fits(grey, quads, smear)
-    ok = (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN) & \
-        np.array([not n or n == {int(c) // 4} for n, c in zip(named, code)], bool)
-    return np.concatenate([ids, code[ok] // 4]), np.concatenate([corners, M.turned(quads[ok], code[ok])]), \
-        np.ones(len(ids) + int(ok.sum()), bool)
+    chosen = soft.choose(place, named, code, fit, second, MIN_FIT, MIN_MARGIN)
+    return np.concatenate([ids, code[chosen] // 4]), np.concatenate([corners, M.turned(quads[chosen], code[chosen])]), \
+        np.ones(len(ids) + len(chosen), bool)
 
 
 def reader(smear: deblur.Smear) -> M.SecondRead:

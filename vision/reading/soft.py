@@ -47,6 +47,10 @@ name exactly, 80 % pass both. On the screens' frames every square passing both i
 on the screen (a picture, told by ``vision.reading.plane``)."""
 
 
+FIRST_ONLY = True
+"""Whether only the first square of each place is read (see ``second_read``)."""
+
+
 def _patterns() -> tuple[np.ndarray, np.ndarray]:
     """(codes' predicted 7 × 7 grids, standardised rows (len(CODES) · len(SPREADS), 49); the index
     into ``markers.CODES`` of each row)."""
@@ -134,9 +138,15 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     fits to ``MIN_FIT`` are matched against the whole dictionary (the same decision for those, a
     fraction of the work: most squares are no marker)."""
     none = np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
-    quads, named = places(found)
+    quads, place, named = places(found)
     if len(quads) == 0:
         return none
+    # the first square of each place only (the first threshold's, the finest window): the best of
+    # a place's squares read more, but also a flat phone's picture that the screen rule misses by a
+    # pixel at 1.0 px/mm (conditions bench, phone flat: 1 misidentified)
+    if FIRST_ONLY:
+        first = np.unique(place, return_index=True)[1]
+        quads, place = quads[first], place[first]
     cells = _cells(grey, quads)
     keep = np.arange(len(quads))
     if markers is not None:
@@ -146,21 +156,21 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
             close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
         keep, cells = keep[close], cells[:, close]
     code, fit, second = _fits(cells)
-    ok = (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN) & \
-        np.array([not named[k] or named[k] == {int(c) // 4} for k, c in zip(keep, code)], bool)
-    keep, code = keep[ok], code[ok]
+    chosen = choose(place[keep], named, code, fit, second, MIN_FIT, MIN_MARGIN)
+    keep, code = keep[chosen], code[chosen]
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
 
 
-def places(found: list) -> tuple[np.ndarray, list[set[int]]]:
+def places(found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]]]:
     """The doubtful squares of every threshold's ``MarkerFinder._identify`` (``found``: its
-    4-tuples) worth a second read, one per place (``MarkerFinder._refine``'s rule), none where some
-    threshold read a marker exactly; each with the ids a hard read named there with a bit corrected
-    (to be agreed with)."""
+    4-tuples) worth a second read: (their corners (K, 4, 2), the place of each (K,): squares closer
+    than ``MarkerFinder._refine``'s rule are one place, found by several thresholds; for each place,
+    the ids a hard read named there with a bit corrected, to be agreed with). None where some
+    threshold read a marker exactly."""
     quads = np.concatenate([f[3][0] for f in found])
     hard = np.concatenate([f[3][1] for f in found])
     if len(quads) == 0:
-        return quads.reshape(0, 4, 2), []
+        return quads.reshape(0, 4, 2), np.zeros(0, np.int64), []
     centres = quads.mean(axis=1)
     near = M.MIN_MARKER_DISTANCE * M._perimeters(quads)
     sure = np.concatenate([f[1][f[2]] for f in found]).mean(axis=1)
@@ -168,12 +178,27 @@ def places(found: list) -> tuple[np.ndarray, list[set[int]]]:
         far = (np.linalg.norm(centres[:, None] - sure[None], axis=2) >= near[:, None]).all(axis=1)
         quads, hard, centres, near = quads[far], hard[far], centres[far], near[far]
     close = np.linalg.norm(centres[:, None] - centres[None], axis=2) < np.maximum(near[:, None], near[None])
-    taken = np.zeros(len(quads), bool)
-    alone, named = [], []
+    place = np.full(len(quads), -1, np.int64)
+    named = []
     for i in range(len(quads)):
-        if not taken[i]:
-            group = close[i] & ~taken
-            taken |= group
-            alone.append(i)
+        if place[i] < 0:
+            group = close[i] & (place < 0)
+            place[group] = len(named)
             named.append({int(h) // 4 for h in hard[group] if h >= 0})
-    return quads[alone].reshape(-1, 4, 2), named
+    return quads.reshape(-1, 4, 2), place, named
+
+
+def choose(place: np.ndarray, named: list[set[int]], code: np.ndarray, fit: np.ndarray, second: np.ndarray,
+           min_fit: float, min_margin: float) -> np.ndarray:
+    """Indices of the reads to keep, at most one a place: of the squares of a place (several
+    thresholds' outlines of one marker, each measured alone) whose code fits ``min_fit`` with
+    ``min_margin`` over every other id's, and agrees with a hard read's corrected id there, the best
+    fitting; none where two such squares name different ids."""
+    ok = (fit >= min_fit) & (fit - second >= min_margin) & \
+        np.array([not named[p] or named[p] == {int(c) // 4} for p, c in zip(place, code)], bool)
+    out = []
+    for p in np.unique(place[ok]):
+        mine = np.flatnonzero(ok & (place == p))
+        if len({int(c) // 4 for c in code[mine]}) == 1:
+            out.append(int(mine[np.argmax(fit[mine])]))
+    return np.array(out, np.int64)
