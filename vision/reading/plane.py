@@ -96,9 +96,13 @@ the surfaces bench were taken for screens at 1.4–2.0 px/mm (docs/figures.md, "
 COARSE_PX_PER_MM = 1.1
 """A card seen at fewer px per mm than this (its outline's area over its printed area) is coarse."""
 
-SIDE_DARK = 0.6
+SIDE_DARK = 0.55
 """A side is *framed* when at least this share of its outer samples is dark and under half of its
-inner strip is (so the dark lies around the card, not over it)."""
+inner strip is (so the dark lies around the card, not over it). 0.6 until branch read: a phone lying
+flat showing a card across its width (the picture's long sides against the phone's 1 mm rim, the
+table beyond) had 7 of 12 samples dark on its third side at 1.0 px/mm (0.58) and was read as a card
+on the table (conditions bench, phone flat at 1.0 and night at 1.1: one each); at 0.55 no card
+lying on the table of either bench is taken for a screen (cached frames, 1.0–2.0 px/mm)."""
 
 SCREEN_SIDES = 3
 """A picture on a screen is framed on at least this many of its four sides; a card lying on the

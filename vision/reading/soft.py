@@ -47,10 +47,6 @@ name exactly, 80 % pass both. On the screens' frames every square passing both i
 on the screen (a picture, told by ``vision.reading.plane``)."""
 
 
-FIRST_ONLY = True
-"""Whether only the first square of each place is read (see ``second_read``)."""
-
-
 def _patterns() -> tuple[np.ndarray, np.ndarray]:
     """(codes' predicted 7 × 7 grids, standardised rows (len(CODES) · len(SPREADS), 49); the index
     into ``markers.CODES`` of each row)."""
@@ -131,8 +127,10 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ids, corners, exact) of the doubtful squares of every threshold's ``MarkerFinder._identify``
     (``found``: its 4-tuples) that this reader names beyond doubt (``MIN_FIT``, ``MIN_MARGIN``), all
-    read as exact. A square where some threshold read a marker exactly is not read again, and one
-    square found by several thresholds is read once. One the hard read named with a bit corrected
+    read as exact. A square where some threshold read a marker exactly is not read again; of the
+    squares several thresholds outline at one place, every one is read and the best that passes
+    counts (``choose``: the thresholds were measured square by square; in a dim room the first
+    window's outline of a marker fitted 0.86, the last one's 0.94). One the hard read named with a bit corrected
     counts only when this reader names the same code; one it named nothing, whatever this reader
     names. Given ``markers`` (the ids that may lie on this table), only squares that one of them
     fits to ``MIN_FIT`` are matched against the whole dictionary (the same decision for those, a
@@ -141,12 +139,6 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     quads, place, named = places(found)
     if len(quads) == 0:
         return none
-    # the first square of each place only (the first threshold's, the finest window): the best of
-    # a place's squares read more, but also a flat phone's picture that the screen rule misses by a
-    # pixel at 1.0 px/mm (conditions bench, phone flat: 1 misidentified)
-    if FIRST_ONLY:
-        first = np.unique(place, return_index=True)[1]
-        quads, place = quads[first], place[first]
     cells = _cells(grey, quads)
     keep = np.arange(len(quads))
     if markers is not None:
@@ -156,7 +148,7 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
             close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
         keep, cells = keep[close], cells[:, close]
     code, fit, second = _fits(cells)
-    chosen = choose(place[keep], named, code, fit, second, MIN_FIT, MIN_MARGIN)
+    chosen = choose(place[keep], named, code, fit, (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN))
     keep, code = keep[chosen], code[chosen]
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
 
@@ -188,14 +180,12 @@ def places(found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]]]:
     return quads.reshape(-1, 4, 2), place, named
 
 
-def choose(place: np.ndarray, named: list[set[int]], code: np.ndarray, fit: np.ndarray, second: np.ndarray,
-           min_fit: float, min_margin: float) -> np.ndarray:
+def choose(place: np.ndarray, named: list[set[int]], code: np.ndarray, fit: np.ndarray, passed: np.ndarray) -> np.ndarray:
     """Indices of the reads to keep, at most one a place: of the squares of a place (several
-    thresholds' outlines of one marker, each measured alone) whose code fits ``min_fit`` with
-    ``min_margin`` over every other id's, and agrees with a hard read's corrected id there, the best
-    fitting; none where two such squares name different ids."""
-    ok = (fit >= min_fit) & (fit - second >= min_margin) & \
-        np.array([not named[p] or named[p] == {int(c) // 4} for p, c in zip(place, code)], bool)
+    thresholds' outlines of one marker, each measured alone) whose read ``passed`` its reader's
+    thresholds and agrees with a hard read's corrected id there, the best fitting; none where two
+    such squares name different ids."""
+    ok = passed & np.array([not named[p] or named[p] == {int(c) // 4} for p, c in zip(place, code)], bool)
     out = []
     for p in np.unique(place[ok]):
         mine = np.flatnonzero(ok & (place == p))
