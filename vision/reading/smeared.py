@@ -163,7 +163,13 @@ def fits(grey: np.ndarray, quads: np.ndarray, smear: deblur.Smear) -> tuple[np.n
     n = len(quads)
     if n == 0:
         return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
-    best = _best(grey, quads, smear, _BITS32)
+    return _ranked(_best(_models(grey, quads, smear), _BITS32))
+
+
+def _ranked(best: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(index of the best code among ``best``'s columns — four turns of each id side by side —, its
+    fit, the best fit of another id) of each row of ``best``."""
+    n = len(best)
     per_id = best.reshape(n, -1, 4).max(axis=2)
     rows = np.arange(n)
     first = per_id.argmax(axis=1)
@@ -173,28 +179,39 @@ def fits(grey: np.ndarray, quads: np.ndarray, smear: deblur.Smear) -> tuple[np.n
     return first * 4 + turn, top, per_id.max(axis=1).astype(np.float64)
 
 
-def _best(grey: np.ndarray, quads: np.ndarray, smear: deblur.Smear, bits: np.ndarray) -> np.ndarray:
-    """(N, len(bits)): how well each code (its inner bits, rows of ``_BITS32``) fits each quad, the
-    best over ``frame_kernels`` and ``soft.GROWS``."""
-    n = len(quads)
+def _models(grey: np.ndarray, quads: np.ndarray, smear: deblur.Smear) -> list[list[tuple[np.ndarray, float, np.ndarray]]]:
+    """For each quad and each of ``frame_kernels``: what every code's fit needs (``_best``): with
+    the prediction base + inner @ bits (centred), the matrix [innerᵀ inner | innerᵀ base | innerᵀ
+    observed] (25 × (26 + grows)), base · base and base · observed (one per ``soft.GROWS``)."""
     cells = soft._cells(grey, quads)                              # (grows, N, 49), standardised
     kernels = frame_kernels(smear)
-    best = np.full((n, len(bits)), -2.0, np.float32)
-    for q in range(n):
+    out = []
+    for q in range(len(quads)):
         jac = _jacobian(quads[q])
         observed = np.ascontiguousarray(cells[:, q].T)            # (49, grows)
+        mine = []
         for kernel in kernels:
-            h = _response(kernel, jac)
-            mix = h[_DY, _DX]                                     # (49, _SIDE²): observed cell <- modelled cell
+            mix = _response(kernel, jac)[_DY, _DX]                # (49, _SIDE²): observed cell <- modelled cell
             mix = (mix - mix.mean(axis=0, keepdims=True)).astype(np.float32)   # correlation: centred
             base = mix @ _FIXED32                                 # (49,)
             inner = np.ascontiguousarray(mix[:, _INNER])          # (49, 25)
-            # each code's prediction is base + inner @ bits: its squared length and its dot product
-            # with the observed cells, for all codes at once (cv2.gemm: one thread)
-            right = np.hstack([inner.T @ inner, (inner.T @ base)[:, None], inner.T @ observed])
-            prod = cv2.gemm(bits, np.ascontiguousarray(right), 1.0, None, 0.0)
-            norm2 = float(base @ base) + 2 * prod[:, 25] + (prod[:, :25] * bits).sum(axis=1)
-            dots = prod[:, 26:] + (base @ observed)[None, :]
+            right = np.ascontiguousarray(np.hstack([inner.T @ inner, (inner.T @ base)[:, None], inner.T @ observed]))
+            mine.append((right, float(base @ base), base @ observed))
+        out.append(mine)
+    return out
+
+
+def _best(models: list, bits: np.ndarray) -> np.ndarray:
+    """(N, len(bits)): how well each code (its inner bits, rows of ``_BITS32``) fits each quad of
+    ``_models``, the best over ``frame_kernels`` and ``soft.GROWS``."""
+    best = np.full((len(models), len(bits)), -2.0, np.float32)
+    for q, mine in enumerate(models):
+        for right, base2, base_seen in mine:
+            # each code's squared length and dot product with the observed cells, all codes at once
+            # (cv2.gemm: one thread)
+            prod = cv2.gemm(bits, right, 1.0, None, 0.0)
+            norm2 = base2 + 2 * prod[:, 25] + (prod[:, :25] * bits).sum(axis=1)
+            dots = prod[:, 26:] + base_seen[None, :]
             np.maximum(best[q], (dots / np.sqrt(np.maximum(norm2, 1e-12))[:, None]).max(axis=1), out=best[q])
     return best
 
@@ -212,7 +229,7 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, s
     counts only when this reader names the same id, as in ``soft``. Given ``markers`` (the ids that
     may lie on this table), only places that ``soft``'s model of one of them fits to ``GATE`` are
     modelled, first against those ids' codes, and against the whole dictionary only where one of
-    them fits ``WIDE_FIT``."""
+    them passes there (``passes``: with the other ids in play as the rivals)."""
     ids, corners, exact = soft.second_read(grey, found, markers)
     quads, place, named = soft.places(found)
     if len(corners) and len(quads):
@@ -226,13 +243,19 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, s
         like = np.zeros(len(quads), bool)
         for grown in cells:
             like |= soft._corr(grown, some).max(axis=1, initial=-1.0) >= GATE
-        if like.any():
-            playing = np.flatnonzero(np.isin(np.arange(len(M.CODES)) // 4, np.fromiter(markers, np.int64)))
-            like[like] = _best(grey, quads[like], smear, np.ascontiguousarray(_BITS32[playing])).max(axis=1) >= WIDE_FIT
         quads, place = quads[like], place[like]
     if len(quads) == 0:
         return ids, corners, exact
-    code, fit, second = fits(grey, quads, smear)
+    models = _models(grey, quads, smear)
+    if markers is not None:
+        playing = np.flatnonzero(np.isin(np.arange(len(M.CODES)) // 4, np.fromiter(markers, np.int64)))
+        # a read that fails among the codes in play fails among all (more ids to stand out from)
+        _, top, second = _ranked(_best(models, np.ascontiguousarray(_BITS32[playing])))
+        like = passes(top, second)
+        quads, place, models = quads[like], place[like], [m for m, k in zip(models, like) if k]
+        if len(quads) == 0:
+            return ids, corners, exact
+    code, fit, second = _ranked(_best(models, _BITS32))
     chosen = soft.choose(place, named, code, fit, passes(fit, second))
     return np.concatenate([ids, code[chosen] // 4]), np.concatenate([corners, M.turned(quads[chosen], code[chosen])]), \
         np.ones(len(ids) + len(chosen), bool)
