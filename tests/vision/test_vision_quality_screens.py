@@ -204,6 +204,14 @@ def test_a_dim_screen_at_1_0_px_per_mm_is_a_screen(screen):
     assert_told_as_screen("spartacus", 1.0, 3, screen)
 
 
+def test_a_flat_phone_at_1_0_px_per_mm_is_a_screen():
+    """A phone lying flat shows a card across its width: the picture's long sides lie against the
+    phone's 1 mm rim with the table beyond, and at 1.0 px/mm its third side had 7 of 12 samples dark
+    (0.58, under ``plane.SIDE_DARK`` 0.6): once both markers were read (every square of a place),
+    the Spartacus table of the conditions bench took it for a card on the table."""
+    assert_told_as_screen("spartacus", 1.0, 3, "phone screen flat")
+
+
 def assert_told_as_screen(game: str, scale: float, seed: int, condition: str) -> None:
     """The conditions bench's table of ``game`` (mid-game, 3 still frames) with ``condition``'s
     screen: its picture is never a card on the table, and is told as a screen."""
