@@ -23,9 +23,10 @@ one core: wall time, and the process's CPU time (what one core spends on it, wha
 machine runs); median and 95th percentile per level.
 
 ``companion bench players [--games N] [--seed S] [--game ID] [--players N] [--levels A:B,...]
-[--every-count] [--markdown FILE] [--rows FILE] [--jobs N] [--paired]`` (``--every-count``: every player count
+[--every-count] [--markdown FILE] [--rows FILE] [--jobs N] [--paired] [--join FILE]`` (``--every-count``: every player count
 each game allows; ``--rows``: append each row to a file as it finishes; ``--jobs``: processes that
-share a row's games, the results merged in game order so the row does not change).
+share a row's games, the results merged in game order so the row does not change; ``--join``:
+print a rows file's parts of one row, run on consecutive seeds, as one row).
 """
 from __future__ import annotations
 
@@ -176,7 +177,32 @@ def row(game_id: str, players: int, tested: str, against: str, games: int, seed:
     return {"game": game_id, "players": players, "level": tested, "against": against,
             "games": games, "seeds": f"{seed}–{seed + seeds - 1}", "win": wins / games,
             "low": low, "high": high, "even": 1 / players if players > 1 else None,
-            "design": "paired" if paired else "independent"}
+            "design": "paired" if paired else "independent",
+            "shares": [share for share, _ in results]}
+
+
+def joined(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One row from rows of the same table and pairing run on consecutive seeds (``--rows`` lines):
+    the games' shares put together and the interval taken again over all of them."""
+    first, shares = parts[0], [s for p in parts for s in p["shares"]]
+    paired, players = first["design"] == "paired", first["players"]
+    wins = sum(shares)
+    low, high = paired_interval(shares, players) if paired else wilson(wins, len(shares))
+    start, end = first["seeds"].split("–")[0], parts[-1]["seeds"].split("–")[1]
+    return dict(first, games=len(shares), seeds=f"{start}–{end}", win=wins / len(shares),
+                low=low, high=high, shares=shares)
+
+
+def join_file(path: str) -> list[dict[str, Any]]:
+    """The rows of a ``--rows`` file, each table and pairing's parts joined in file order."""
+    import json
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            key = (r["game"], r["players"], r["level"], r["against"], r.get("design", "independent"))
+            groups.setdefault(key, []).append(r)
+    return [joined(parts) for parts in groups.values()]
 
 
 def _ms(values: list[float], q: float) -> str:
@@ -218,7 +244,8 @@ def _cpu() -> float:
 def _append_row(path: str, r: dict[str, Any], times: dict[str, list[float]], wall: float,
                 cpu: float) -> None:
     """Append a measured row, with its decision times (CPU median and p95 ms per level), wall time
-    and the load average, to ``path`` as one JSON line."""
+    and the load average, to ``path`` as one JSON line (with each game's share of the win, so rows
+    run in parts, say seeds 0–249 and 250–499, can be joined: ``joined``)."""
     import json
     import os
     out = dict(r, wall_s=round(wall, 1), cpu_s=round(cpu, 1), loadavg=os.getloadavg()[0],
@@ -252,7 +279,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--paired", action="store_true",
                         help="play each seed once with the tested level in every seat (the same cards "
                              "for each seat), the interval over the seeds (--games: a multiple of the players)")
+    parser.add_argument("--join", metavar="FILE",
+                        help="print the rows of a --rows FILE, rows of one table and pairing run on "
+                             "consecutive seeds joined into one (nothing is played)")
     args = parser.parse_args(argv)
+    if args.join:
+        print(markdown(join_file(args.join), {}))
+        return 0
     pairs = PAIRINGS
     if args.levels:
         pairs = tuple(tuple(p.split(":")) for p in args.levels.split(","))   # type: ignore[misc]

@@ -90,3 +90,17 @@ def test_a_paired_run_says_so_in_its_table(capsys: pytest.CaptureFixture[str]) -
                          "--paired"]) == 0
     out = capsys.readouterr().out
     assert "seeds 0–1 (paired" in out and "| chains | 2 | good | beginner | 4 (0–1, each in every seat) |" in out
+
+
+def test_rows_run_in_parts_join_into_the_row_of_all_their_seeds(tmp_path) -> None:
+    """Paired Chains rows on seeds 0–1 and 2–3 (--rows, --seed) join (--join) into the row of
+    seeds 0–3: the same win rate and interval."""
+    rows = tmp_path / "rows.jsonl"
+    for seed in ("0", "2"):
+        assert players.main(["--games", "4", "--seed", seed, "--game", "chains", "--players", "2",
+                             "--levels", "good:beginner", "--paired", "--rows", str(rows)]) == 0
+    whole = players.row("chains", 2, "good", "beginner", 8, 0, {}, paired=True)
+    [both] = players.join_file(str(rows))
+    assert both["seeds"] == "0–3" and both["games"] == 8
+    assert (both["win"], both["low"], both["high"]) == pytest.approx((whole["win"], whole["low"], whole["high"]))
+    assert players.main(["--join", str(rows)]) == 0
