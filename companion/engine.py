@@ -555,6 +555,12 @@ class Game(ABC):
         moves = self.legal_moves()
         return [(m, 1 / len(moves)) for m in moves]
 
+    def chance_stream(self) -> int:
+        """Which independent stream of chance this chance node draws from (0 unless a game says
+        otherwise): a game whose seats draw from their own decks names the deck, so a bench that
+        seeds each stream alone deals every seat the same cards whatever the players chose."""
+        return 0
+
     def sample_chance(self, rng: random.Random) -> Move:
         """Pick the chance node's outcome with ``rng`` (override for shuffles)."""
         outcomes = self.chance_outcomes()
