@@ -113,6 +113,15 @@ def seat_words(player: int) -> tuple[str, str]:
     return f"player {player + 1}", f"プレイヤー{player + 1}"
 
 
+def with_aside(name: str, en: str, ja: str) -> Reason:
+    """A seat's name with a word about it in brackets, "Ann (red)" / "Ann(赤)": a name that ends in
+    brackets of its own takes the word inside them, "Companion 2 (good, red)" / "コンパニオン2(中級、赤)"
+    (not "Companion 2 (good) (red)")."""
+    if name.endswith(")") and "(" in name:
+        return Reason(f"{name[:-1]}, {en})", f"{name[:-1]}、{ja})")
+    return Reason(f"{name} ({en})", f"{name}({ja})")
+
+
 def third_person(phrase: str) -> str:
     """A verb phrase with its first word in the third person: "take red 5" → "takes red 5"."""
     verb, space, rest = phrase.partition(" ")

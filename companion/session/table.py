@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from companion import catalogue as cat
-from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason, freeze
+from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason, freeze, with_aside
 from companion.games import game_class
 from companion.i18n import N_, Text, both
 from companion.players import LEVELS
@@ -88,16 +88,24 @@ class Outcome:
                 "prompt": self.prompt.to_json() if self.prompt else None, "version": self.version}
 
 
-SEAT_WORDS = re.compile(r"(?<![A-Za-z0-9-])(?:[Pp]layer |プレイヤー|P)([1-9][0-9]?)(?![A-Za-z0-9-])")
-"""How engines name a seat they were given no name for: "P2 (blue)", "player 2", "プレイヤー2"."""
+SEAT_WORDS = re.compile(r"(?<![A-Za-z0-9-])(?:[Pp]layer |プレイヤー|P)([1-9][0-9]?)(?![A-Za-z0-9-])"
+                        r"(?:( ?)\(([^()]*)\))?")
+"""How engines name a seat they were given no name for: "P2 (blue)", "player 2", "プレイヤー2" (with
+the word in brackets after it, if any: the seat's colour)."""
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:
     """``text`` with the engines' seat numbers ("P1", "player 2", "プレイヤー2") replaced by the
-    names the table gave (engines word events before they know who sits where)."""
+    names the table gave (engines word events before they know who sits where); a seat's colour
+    after it is said as every seat label says it (``with_aside``: "Companion 2 (good, green)")."""
     def named(m: "re.Match[str]") -> str:
         seat = int(m.group(1)) - 1
-        return str(names[seat]) if 0 <= seat < len(names) and names[seat] else m.group(0)
+        if not (0 <= seat < len(names) and names[seat]):
+            return m.group(0)
+        if m.group(3) is None:
+            return str(names[seat])
+        aside = with_aside(str(names[seat]), m.group(3), m.group(3))
+        return str(aside) if m.group(2) else aside.ja   # "P2 (green)" is English, "P2(緑)" Japanese
     return SEAT_WORDS.sub(named, text) if text else text
 
 
