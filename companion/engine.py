@@ -21,7 +21,7 @@ import pickle
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 CHANCE = -1
 """``current_player()`` at a chance node: the next move is a shuffle or a draw."""
@@ -120,6 +120,13 @@ def with_aside(name: str, en: str, ja: str) -> Reason:
     if name.endswith(")") and "(" in name:
         return Reason(f"{name[:-1]}, {en})", f"{name[:-1]}、{ja})")
     return Reason(f"{name} ({en})", f"{name}({ja})")
+
+
+def in_both(words: Callable[[Sequence[str]], Reason], names: Sequence[str], names_ja: Sequence[str]) -> Reason:
+    """``words`` (a description for some seat names) with ``names`` in its English and ``names_ja``
+    in its Japanese (a seat the app named is called in each language's words)."""
+    en = words(names)
+    return en if list(names) == list(names_ja) else Reason(str(en), words(names_ja).ja)
 
 
 def third_person(phrase: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import Any
+from typing import Any, Collection, Mapping, Sequence
 
 from companion.engine import Event, Move, third_person
 from companion.i18n import CATALOGUE, both, pick
@@ -61,9 +61,9 @@ def asked(session: Any) -> dict[str, Any] | None:
     # the seat as every page names it ("Companion (good)", "Robo"): two companion seats are told
     # apart, where the engine's own sentence says "Player 2" or the seat's colour
     words = view.game.verb_phrase(move)   # "place blue 7 face down at hill 3"
-    name = session.names[seat]
+    name, name_ja = session.names_in("en")[seat], session.names_in("ja")[seat]
     said = {"seat": seat, "level": level, "move": move.to_json(), "card": move.get("card"),
-            "text": f"{name} {third_person(str(words))}.", "ja": f"{name}が{words.ja}。"}
+            "text": f"{name} {third_person(str(words))}.", "ja": f"{name_ja}が{words.ja}。"}
     with _lock:
         _proposals[key] = said
         while len(_proposals) > _KEPT:
@@ -92,6 +92,23 @@ def companion_name(level: str, lang: str, number: int | None = None) -> str:
     if number is None:
         return CATALOGUE.t("Companion ({level})", lang, level=level_words(level, lang))
     return CATALOGUE.t("Companion {number} ({level})", lang, number=number, level=level_words(level, lang))
+
+
+def seat_names(names: Sequence[str], companions: Mapping[int, str], app_named: Collection[int],
+               lang: str) -> list[str]:
+    """The seats' names in ``lang``: a seat the app named for the companion (``app_named``) is called
+    for the level it plays now ("Companion (strong)", 「コンパニオン(上級)」; several at one level are
+    numbered), or "P2" once given back to a person; every other seat keeps the name it was given."""
+    out = list(names)
+    ours = sorted(seat for seat in app_named if 0 <= seat < len(out))
+    playing = [seat for seat in ours if seat in companions]
+    for seat in ours:
+        if seat not in companions:
+            out[seat] = f"P{seat + 1}"
+            continue
+        same = [s for s in playing if companions[s] == companions[seat]]
+        out[seat] = companion_name(companions[seat], lang, same.index(seat) + 1 if len(same) > 1 else None)
+    return out
 
 
 def companion_name_number(name: str, level: str | None = None) -> int | None | bool:

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from companion.players import rules
+from companion.session.autoplay import companion_name
 from tests.web_helpers import NAMES, join, make_app, seat_phone, state
 
 GAMES = (("hills", 2), ("wheel", 3), ("spartacus", 3), ("prussia", 2), ("chains", 2))
@@ -65,8 +66,9 @@ def test_a_whole_game_with_companions_in_every_seat_but_one(client, monkeypatch,
             assert said["seat"] == st["current_player"] and said["level"] == levels[said["seat"]]
             # the seat by the name every page gives it (two companion seats at one level are numbered)
             name = st["names"][said["seat"]]
-            assert said["text"].startswith(f"{name} ") and said["ja"].startswith(f"{name}が")
-            assert f"({said['level']})" in name and "Player" not in said["text"]
+            assert said["text"].startswith(f"{name} ") and "Player" not in said["text"]
+            assert said["ja"].startswith(f"{companion_name(said['level'], 'ja')}が")   # in Japanese words
+            assert f"({said['level']})" in name
             r = client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]},
                             headers=headers)
             assert r.status_code == 200, r.get_json()
@@ -248,7 +250,7 @@ def test_the_companions_move_names_its_seat_and_two_seats_at_one_level_are_told_
     wheel = r.headers["Location"].split("/host/")[1].split("?")[0]
     host = client.get(r.headers["Location"]).get_data(as_text=True)
     token = re.search(r'data-token="([^"]+)"', host).group(1)
-    names = client.get(f"/api/tables/{wheel}/state", headers={"X-Table-Token": token}).get_json()["names"]
+    names = client.get(f"/api/tables/{wheel}/state?lang=ja", headers={"X-Table-Token": token}).get_json()["names"]
     assert names == ["Aki", "コンパニオン1(初級)", "コンパニオン2(初級)"]
     phone = seat_phone(client, table, 0)
     rng = random.Random(3)
@@ -257,8 +259,8 @@ def test_the_companions_move_names_its_seat_and_two_seats_at_one_level_are_told_
         st = state(client, table, phone)
         said = st["companion"]
         if said:
-            name = st["names"][said["seat"]]
-            assert said["text"].startswith(f"{name} ") and said["ja"].startswith(f"{name}が")
+            name, name_ja = st["names"][said["seat"]], f"コンパニオン{said['seat']}(中級)"
+            assert said["text"].startswith(f"{name} ") and said["ja"].startswith(f"{name_ja}が")
             assert "P2" not in said["text"] and "P3" not in said["text"] and "Player" not in said["text"]
             said_by.add(said["seat"])
             r = client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]},
@@ -392,3 +394,80 @@ def test_the_override_picker_opens_at_the_seat_to_move(client):
     assert on == state(client, table)["names"][2] == "Chie"   # the companion's seat, named by the host
     shown = re.findall(r'<div class="ov-panel" data-panel="(\d)"(?! hidden)>', html)
     assert shown == ["2"]
+
+
+def _until_the_companion_moves(s) -> dict:
+    """Tap seat 0's moves (and deal) until the companion is to move; its proposal."""
+    from companion.session import autoplay
+    rng = random.Random(5)
+    while (said := autoplay.proposal(s)) is None:
+        assert not s.is_over()
+        move = s.game.sample_chance(rng) if s.game.is_chance_node() else rng.choice(s.legal_moves())
+        s.play(move, by="phone", expected_version=s.version)
+    return said
+
+
+def test_a_level_changed_between_games_of_a_series_renames_the_app_named_seat(tmp_path):
+    """After a game against "Companion (good)" the host makes it strong and starts the series' next
+    game (no rematch): the seat is "Companion (strong)" on every page and in its moves' words (it
+    stayed "Companion (good)"); the first game's log still says what it was then."""
+    from companion.session import Store, TableSession, autoplay
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    store = Store(client.application.config["DB"])
+    tap_through(TableSession.open(store, table["id"]), 3)
+    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "strong"}).status_code == 302
+    host = {"X-Table-Token": table["host_token"]}
+    r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table, table["host_token"])["version"]},
+                    headers=host)
+    assert r.status_code == 200, r.get_json()
+    assert state(client, table, table["host_token"])["names"] == ["Ann", "Companion (strong)"]
+    s = TableSession.open(store, table["id"])
+    said = _until_the_companion_moves(s)
+    assert said["text"].startswith("Companion (strong) ") and said["ja"].startswith("コンパニオン(上級)が")
+    autoplay.confirm(s, by="Ann (companion)", expected_version=s.version)
+    last = s.history()[-1]
+    assert last["text"].startswith("Companion (strong) ") and last["ja"].startswith("コンパニオン(上級)が"), last
+    first_game = [e["text"] for e in s.history() if "Companion (" in e["text"]]
+    assert any("Companion (good" in text for text in first_game)   # game 1 as it was played
+    line = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang=en").get_data(as_text=True)
+    seat_line = line.split('class="seat-line small"')[1].split("</summary>")[0]
+    assert "Companion (strong)" in seat_line and "Companion (good)" not in seat_line
+
+
+def test_an_app_named_seat_reads_in_the_viewers_language_on_every_page(tmp_path):
+    """A table made on an English page: a Japanese page calls its companion seat 「コンパニオン(中級)」
+    on the host screen, the phone's state, the move it says, the log and the end screen (the name
+    stayed "Companion (good)" everywhere but History); and the other way round."""
+    from companion.session import Store, TableSession, autoplay
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    store = Store(client.application.config["DB"])
+    s = TableSession.open(store, table["id"])
+    autoplay.confirm(s, by="Ann (companion)", expected_version=_until_the_companion_moves(s) and s.version)
+    view = lambda lang: client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(  # noqa: E731
+        as_text=True)
+    ja = client.get(f"/api/tables/{table['id']}/state?lang=ja", headers={"X-Table-Token": table["host_token"]}).get_json()
+    assert ja["names"] == ["Ann", "コンパニオン(中級)"]
+    said = [e for e in ja["events"] if "コンパニオン(中級" in e["ja"]]
+    assert said and not [e for e in ja["events"] if "Companion" in e["ja"]]
+    page = view("ja")
+    assert "コンパニオン(中級)" in page and "Companion (good)" not in page
+    assert "Companion (good)" in view("en") and "コンパニオン(中級)" not in view("en")
+    tap_through(s, 2)
+    end = view("ja")
+    assert 'class="result"' in end and "コンパニオン(中級)" in end and "Companion (good)" not in end
+    host = client.get(f"/host/{table['id']}?lang=ja").get_data(as_text=True)
+    assert "コンパニオン(中級)" in host and "Companion (good)" not in host
+    # made on a Japanese page, read in English
+    page = client.get("/host?lang=ja").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = client.post("/host?lang=ja", data={"csrf": csrf, "game": "hills", "players": "2", "names": "Aki",
+                                           "companion_1": "strong"})
+    other = r.headers["Location"].split("/host/")[1].split("?")[0]
+    english = client.get(f"/host/{other}?lang=en").get_data(as_text=True)
+    assert "Companion (strong)" in english and "コンパニオン" not in english

@@ -17,6 +17,7 @@ from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
 from companion.players import LEVELS
 from companion.session.autoplay import companion_name, companion_name_number, level_words  # noqa: F401 (the pages' helpers)
+from companion.session.autoplay import seat_names
 from webui.core import guard
 from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
@@ -141,12 +142,7 @@ def companion_names(names: Sequence[str], wanted: Mapping[int, str], lang_: str)
     called "Companion (good)", and a seat given back to a person is not called "Companion" at all."""
     out = [("" if named_for_companion(n) else n) for n in names]
     out += [""] * (max(wanted, default=-1) + 1 - len(out))
-    unnamed = [seat for seat in sorted(wanted) if not out[seat].strip()]
-    for seat in unnamed:
-        level = wanted[seat]
-        same = [s for s in unnamed if wanted[s] == level]
-        out[seat] = companion_name(level, lang_, same.index(seat) + 1 if len(same) > 1 else None)
-    return out
+    return seat_names(out, wanted, [seat for seat in wanted if not out[seat].strip()], lang_)
 
 
 def named_for_companion(name: str, level: str | None = None) -> bool:
@@ -243,7 +239,7 @@ def seat_param(s: Any, who: Caller) -> None:
 
 def state_for(s: Any, viewer: Any, language: str) -> dict[str, Any]:
     """The state as ``viewer`` may see it, plus its move buttons as labelled groups."""
-    st = session_module().view.view_for(s, viewer)
+    st = session_module().view.view_for(s, viewer, language)
     moves = st["legal_moves"] + st["chance_moves"]
     if (s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal"
             and not st["prompts"] and (viewer.moves_for_everyone
@@ -555,7 +551,7 @@ def observe(table_id: str) -> tuple[Response, int]:
 def seats_of(table_id: str, s: Any) -> list[dict[str, Any]]:
     """Each seat with the phone that holds it (None if free): what the host's page lists."""
     holders = {p["seat"]: p for p in tables().store.phones(table_id) if p["role"] == "seat"}
-    return [{"seat": i, "name": n, "phone": holders.get(i)} for i, n in enumerate(s.names)]
+    return [{"seat": i, "name": n, "phone": holders.get(i)} for i, n in enumerate(s.names_in(lang()))]
 
 
 @bp.post("/tables/<table_id>/seat")
@@ -582,7 +578,7 @@ def claim_seat(table_id: str) -> tuple[Response, int]:
     except session_module().SessionError as err:
         refuse(409, err)
     tables().hub.poke(table_id)
-    return jsonify({"seat": seat, "name": s.names[seat]}), 200
+    return jsonify({"seat": seat, "name": s.names_in(lang())[seat]}), 200
 
 
 def freed_phones() -> set[tuple[str, str]]:

@@ -117,7 +117,7 @@ def replay(table_id: str) -> Any:
     # the camera's picture from after the previous move up to this one (its own, or that of the
     # camera's question this move answered)
     pictured = None if at["version"] is None else tables().store.frame_between(table_id, at["after"], at["version"])
-    return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=list(s.names),
+    return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=s.names_in(lang()),
                            layout=at["layout"], extra=at["view"], view=at["view"], seat=None, role="host",
                            pictured=pictured,
                            st={"current_player": at["current_player"], "events": [], "prompts": []})

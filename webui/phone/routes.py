@@ -53,7 +53,7 @@ def view_context(s: Any, who: Caller, language: str) -> dict[str, Any]:
 def _worded(s: Any, asked: dict[str, Any], who: Caller) -> dict[str, Any]:
     """An undo request with its moves in words as ``who`` may read them (never a hidden card)."""
     moves = [Move.from_json(m) for m in asked.get("moves", [])]
-    en, ja = session_module().view.moves_words(s.game, s.names, moves, who.viewer)
+    en, ja = session_module().view.moves_words(s.game, s.names, moves, who.viewer, names_ja=s.names_in("ja"))
     return dict(asked, move=en, move_ja=ja)
 
 
@@ -84,7 +84,7 @@ def seat_choices(s: Any) -> list[dict[str, Any]]:
     taken = {p["seat"] for p in tables().store.phones(s.id) if p["role"] == "seat"}
     bots = s.companions
     return [{"seat": i, "name": n, "free": i not in taken and i not in bots, "companion": bots.get(i)}
-            for i, n in enumerate(s.names)]
+            for i, n in enumerate(s.names_in(lang()))]
 
 
 @bp.get("/")
@@ -266,10 +266,11 @@ def override(table_id: str) -> Any:
 def _override_html(s: Any, language: str) -> str:
     """The override picker, open at the tab of the seat to move (a correction is most often of the
     move being made: the companion's card laid elsewhere); the first tab when the table is to move."""
-    sections = override_picker(s.game, s.names, language)
+    names = s.names_in(language)
+    sections = override_picker(s.game, names, language)
     cur = s.game.current_player()
     titles = [sec.title for sec in sections]
-    first = titles.index(s.names[cur]) if 0 <= cur < len(s.names) and s.names[cur] in titles else 0
+    first = titles.index(names[cur]) if 0 <= cur < len(names) and names[cur] in titles else 0
     return render_template("override.html", lang=language, ov=sections, first=first)
 
 
