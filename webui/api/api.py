@@ -152,13 +152,14 @@ def named_for_companion(name: str, level: str | None = None) -> bool:
 
 
 def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = (),
-           **extra: Any) -> NoReturn:
+           names_ja: Sequence[str] | None = None, **extra: Any) -> NoReturn:
     """Answer a refusal of the rules or the session in the page's language: ``error`` is the
     Japanese words when wanted and given, ``reason`` and ``ja`` carry both, ``rule`` cites the rule;
-    with ``names``, seats are named as the table named them ("Ben's turn", not "player 2's")."""
+    with ``names``, seats are named as the table named them ("Ben's turn", not "player 2's"; in the
+    Japanese by ``names_ja``, default ``names``)."""
     from companion.session.table import name_seats
     reason = name_seats(err.reason if isinstance(err, IllegalMove) else str(err), names)
-    ja = name_seats(getattr(err, "ja", ""), names)
+    ja = name_seats(getattr(err, "ja", ""), names if names_ja is None else names_ja)
     if isinstance(err, IllegalMove):
         extra["rule"] = err.rule
     fail(status, pick(reason, ja, lang()), reason=reason, ja=ja, **extra)
@@ -305,9 +306,9 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
             except session.StaleVersion as err:
                 fail(409, both(STALE, seen=err.expected, version=s.version), version=s.version)
             except IllegalMove as err:
-                refuse(422, err, names=s.names, version=s.version)
+                refuse(422, err, names=s.names, names_ja=s.names_in("ja"), version=s.version)
             except (GameError, session.SessionError) as err:
-                refuse(400, err, names=s.names, version=s.version)
+                refuse(400, err, names=s.names, names_ja=s.names_in("ja"), version=s.version)
             new_version = s.version
         tables().note("write done", table_id, new_version)
         tables().changed(table_id)
