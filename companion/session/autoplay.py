@@ -122,6 +122,16 @@ def companion_name_number(name: str, level: str | None = None) -> int | None | b
     return False
 
 
+def name_in(name: str, lang: str) -> str:
+    """A seat's stored name as ``lang`` says it: a name the app gave a companion seat ("Companion
+    (good)", 「コンパニオン2(中級)」) in that language's words, any other name as it was given."""
+    for level in LEVELS:
+        number = companion_name_number(name, level)
+        if number is not False:
+            return companion_name(level, lang, number)
+    return name
+
+
 def companion_label(name: str, level: str, lang: str) -> str:
     """A companion seat as a list of players names it: the app's name in ``lang`` at the level it
     played ("Companion (good)"), or the host's name with what it is ("Robo (companion, good)")."""

@@ -463,6 +463,8 @@ def test_an_app_named_seat_reads_in_the_viewers_language_on_every_page(tmp_path)
     assert 'class="result"' in end and "コンパニオン(中級)" in end and "Companion (good)" not in end
     host = client.get(f"/host/{table['id']}?lang=ja").get_data(as_text=True)
     assert "コンパニオン(中級)" in host and "Companion (good)" not in host
+    listing = client.get("/host?lang=ja").get_data(as_text=True)   # the tables of this machine
+    assert "Ann, コンパニオン(中級)" in listing and "Companion (good)" not in listing
     # made on a Japanese page, read in English
     page = client.get("/host?lang=ja").get_data(as_text=True)
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)

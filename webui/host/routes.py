@@ -9,6 +9,7 @@ from flask import (Blueprint, Response, abort, current_app, make_response, redir
                    request, url_for)
 
 from companion.games import describe_all
+from companion.session import autoplay
 from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
 from webui.companion.routes import seats_from_form
@@ -24,7 +25,9 @@ bp = Blueprint("host", __name__, template_folder="templates")
 @bp.get("/host")
 def new() -> str:
     """The form that creates a table, and (from this machine) the tables in the database."""
-    listed = tables().sessions() if local_request() else []
+    # a seat the app named for the companion in the words of this page, not of the page that made it
+    listed = [dict(row, names=[autoplay.name_in(n, lang()) for n in row.get("names") or []])
+              for row in (tables().sessions() if local_request() else [])]
     return render_template("host_new.html", lang=lang(), games=[g for g in describe_all()
                                                                  if g.get("implemented")],
                            listed=listed, error=None, local=local_request(), csrf=csrf_token())
