@@ -1,6 +1,6 @@
 """Seven Hills against the companion in real headless Chromium: the host gives blue to the companion
 on the new-table form, one phone plays red, and the companion's moves are laid and confirmed by a tap
-on that phone, the whole game. Screenshots in test-artifacts/web/ (companion-turn.png,
+on that phone, the whole game. Screenshots in test-artifacts/web/ (companion-phone.png,
 companion-host.png)."""
 from __future__ import annotations
 
@@ -34,27 +34,8 @@ def test_seven_hills_one_phone_against_the_companion(server, browser):  # noqa: 
     ctx, phone = _phone(browser)
     _join(phone, server, code, seat=0)
     rng = random.Random(5)
-    companion_moves = 0
     SHOTS.mkdir(parents=True, exist_ok=True)
-    for _ in range(40):
-        if phone.query_selector(".gameview[data-over='1']"):
-            break
-        if phone.query_selector("#companion-confirm"):
-            said = phone.inner_text("#companion-words")
-            assert said.startswith("Companion (good) places blue ") and "at hill " in said
-            assert phone.query_selector("#companion-turn .chip")   # the card's picture
-            if companion_moves == 0:
-                phone.screenshot(path=str(SHOTS / "companion-turn.png"), full_page=True)
-                host.wait_for_selector("#companion-turn", timeout=5000)   # the host screen says it too
-                assert host.inner_text("#companion-words") == said
-                host.screenshot(path=str(SHOTS / "companion-host.png"), full_page=True)
-            before = _version(phone)
-            phone.tap("#companion-confirm")
-            phone.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=20000)
-            companion_moves += 1
-        else:
-            assert _tap_once(phone, rng)
-    assert phone.query_selector(".gameview[data-over='1']")
+    companion_moves = _play_against_the_companion(phone, host, rng, "good", shots="companion")
     assert companion_moves == 9   # blue's nine cards, each laid for the companion and confirmed
     assert not phone.errors and not host.errors
     ctx.close()
