@@ -372,3 +372,23 @@ def test_the_hosts_seat_line_names_a_companion_seat_once(client):
             as_text=True).split('class="seat-line small"')[1].split("</summary>")[0]
         assert f"({word})" not in line(plain) and "companion-seat" not in line(plain)
         assert "Robo" in line(named) and ("(companion, good)" if lang == "en" else "(コンパニオン・中級)") in line(named)
+
+
+def test_the_override_picker_opens_at_the_seat_to_move(client):
+    """The host's override / correction picker opened on the first seat's tab whatever seat was to
+    move (seen correcting the companion's move mid-game): it opens at the seat to move."""
+    from tests.web_helpers import new_table, step
+    table = new_table(client, "wheel", 3, companions={"2": "good"})
+    rng = random.Random(2)
+    while state(client, table)["current_player"] != 2:
+        st = state(client, table)
+        if st["companion"]:
+            client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]},
+                        headers={"X-Table-Token": table["token"]})
+        else:
+            assert step(client, table, rng).status_code == 200
+    html = client.get(f"/t/{table['id']}/override?token={table['host_token']}").get_data(as_text=True)
+    on = re.search(r'class="big ov-seat on"[^>]*>([^<]+)<', html).group(1)
+    assert on == state(client, table)["names"][2] == "Chie"   # the companion's seat, named by the host
+    shown = re.findall(r'<div class="ov-panel" data-panel="(\d)"(?! hidden)>', html)
+    assert shown == ["2"]

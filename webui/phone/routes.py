@@ -256,12 +256,21 @@ def override(table_id: str) -> Any:
     with tables().lock(table_id):
         version = s.refresh().version
         key = (tables().db_path, table_id, version, "override", language)
-        html = _cached_view(key, lambda: render_template(
-            "override.html", lang=language, ov=override_picker(s.game, s.names, language)))
+        html = _cached_view(key, lambda: _override_html(s, language))
     resp = make_response(html)
     resp.headers["X-Version"] = str(version)
     resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+def _override_html(s: Any, language: str) -> str:
+    """The override picker, open at the tab of the seat to move (a correction is most often of the
+    move being made: the companion's card laid elsewhere); the first tab when the table is to move."""
+    sections = override_picker(s.game, s.names, language)
+    cur = s.game.current_player()
+    titles = [sec.title for sec in sections]
+    first = titles.index(s.names[cur]) if 0 <= cur < len(s.names) and s.names[cur] in titles else 0
+    return render_template("override.html", lang=language, ov=sections, first=first)
 
 
 @bp.get("/rules/<game>")
