@@ -44,7 +44,7 @@ def _games(args: argparse.Namespace) -> int:
         if not g.get("implemented"):
             print(f"{g['id']:<10} {tr('(not implemented yet)')}")
             continue
-        count = g["min_players"] if g["min_players"] == g["max_players"] else f"{g['min_players']}–{g['max_players']}"
+        count = pick(*game_class(g["id"]).player_count(), cli_lang())
         print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {tr('{count} players', count=count)}")
         for opt in g["options"]:
             choices = f" [{'|'.join(map(str, opt['choices']))}]" if "choices" in opt else ""

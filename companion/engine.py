@@ -339,12 +339,18 @@ class Game(ABC):
     """Set on a throwaway copy (the strong player's playouts): ``_apply`` may then return no events
     instead of writing them (a game may honour it where its words cost most of a move)."""
 
+    @classmethod
+    def player_count(cls) -> tuple[str, str]:
+        """How many play, in English and Japanese: "2" for a two-player game, "2–5" / "2〜5" for a range."""
+        if cls.min_players == cls.max_players:
+            return str(cls.min_players), str(cls.min_players)
+        return f"{cls.min_players}–{cls.max_players}", f"{cls.min_players}〜{cls.max_players}"
+
     def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise GameError(f"{self.title} is for {self.min_players}–{self.max_players} players, "
-                            f"got {players}",
-                            f"{self.title_ja}は{self.min_players}〜{self.max_players}人用です"
-                            f"({players!r}人が指定されました)")
+            count, count_ja = self.player_count()
+            raise GameError(f"{self.title} is for {count} players, got {players}",
+                            f"{self.title_ja}は{count_ja}人用です({players!r}人が指定されました)")
         self.players = players
         self.options = self.validate_options(options or {}, players)
         self.log: list[Move] = []

@@ -57,6 +57,8 @@ def test_series_on_the_command_line(capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["simulate", "wheel", "--players", "9"], "2–5 players"),
+    (["simulate", "hills", "--players", "3"], "Seven Hills of Rome is for 2 players, got 3"),   # not "2–2"
+    (["--lang", "ja", "simulate", "hills", "--players", "3"], "ローマ七丘は2人用です"),
     (["simulate", "wheel", "--option", "banners=true"], "no option 'banners'"),
     (["simulate", "hills", "--option", "banners=maybe"], "true or false"),
     (["simulate", "spartacus", "--players", "3", "--option", "joker=true", "--option", "no_banners=true"], "joker"),

@@ -57,7 +57,7 @@ def test_create_table_gives_code_tokens_and_names(client):
 
 @pytest.mark.parametrize("body, status, words", [
     ({"game": "chess", "players": 2}, 400, "Unknown game"),
-    ({"game": "hills", "players": 3}, 400, "2–2 players"),
+    ({"game": "hills", "players": 3}, 400, "Seven Hills of Rome is for 2 players, got 3."),
     ({"game": "wheel", "players": "many"}, 400, "whole number"),
     ({"game": "wheel", "players": 3, "options": {"colour": 1}}, 400, "no option"),
     ({"game": "wheel", "players": 2, "names": ["a", "b", "c"]}, 400, "at most one name"),

@@ -64,8 +64,8 @@ def create_table(body: dict[str, Any]) -> Any:
     cls = game_class(game)
     players = _int_field(body, "players", required=True)
     if not cls.min_players <= players <= cls.max_players:
-        fail(400, both("{title} is for {low}–{high} players, got {players}.", title=Text(cls.title, cls.title_ja),
-                       low=cls.min_players, high=cls.max_players, players=players))
+        fail(400, both("{title} is for {count} players, got {players}.", title=Text(cls.title, cls.title_ja),
+                       count=Text(*cls.player_count()), players=players))
     names = body.get("names") or []
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",")]
