@@ -105,6 +105,9 @@ def _print_record(record: Simulation) -> None:
 
 def _bench(args: argparse.Namespace) -> int:
     from benchmarks import BENCHES
+    if args.target is None:
+        print(args.bench_help() + "\n" + tr("companion bench: name a benchmark (above)"), file=sys.stderr)
+        return 2
     module = importlib.import_module(BENCHES[args.target])
     return int(module.main(args.rest) or 0)
 
@@ -133,11 +136,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help=tr("machine-readable output"))
     p.set_defaults(func=_simulate)
 
-    from benchmarks import BENCHES
-    p = sub.add_parser("bench", help=tr("measure speed and accuracy ({benches})", benches=", ".join(BENCHES)))
-    p.add_argument("target", choices=sorted(BENCHES))
-    p.add_argument("rest", nargs=argparse.REMAINDER, help=tr("arguments for the benchmark"))
-    p.set_defaults(func=_bench)
+    from benchmarks import ABOUT, BENCHES
+    p = sub.add_parser("bench", help=tr("measure speed and accuracy ({benches})", benches=", ".join(BENCHES)),
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=tr("benchmarks:") + "".join(f"\n  {name:<9} {tr(ABOUT[name])}" for name in BENCHES))
+    # NAME optional to argparse, so that `companion bench` alone answers with the list, not "NAME, ARGS required"
+    p.add_argument("target", nargs="?", choices=list(BENCHES), metavar="NAME", help=tr("the benchmark to run (below)"))
+    p.add_argument("rest", nargs=argparse.REMAINDER, metavar="ARGS",
+                   help=tr("its own options: companion bench NAME --help"))
+    p.set_defaults(func=_bench, bench_help=p.format_help)
 
     for name in COMMAND_MODULES:
         try:

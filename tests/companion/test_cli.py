@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.i18n import set_cli_lang
 from companion.games import GAME_IDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,3 +103,24 @@ def test_a_reader_that_stops_early_ends_the_command_quietly():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_bench_help_says_what_each_benchmark_measures(capsys):
+    """`companion bench --help` names every benchmark with what it measures, and `companion bench`
+    alone answers with that list (not argparse's "NAME, ARGS are required")."""
+    from benchmarks import BENCHES
+    with pytest.raises(SystemExit) as done:
+        main(["bench", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ") and line.split()}
+    assert set(BENCHES) <= set(lines) and "win rates" in lines["players"] and "phone" in lines["web"]
+    assert main(["bench"]) == 2
+    err = capsys.readouterr().err
+    assert "name a benchmark" in err and "required" not in err and all(f"  {n} " in err for n in BENCHES)
+    try:
+        with pytest.raises(SystemExit):
+            main(["--lang", "ja", "bench", "--help"])
+        assert "勝率" in capsys.readouterr().out
+    finally:
+        set_cli_lang("en")   # the next test's words in English
