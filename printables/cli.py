@@ -76,6 +76,9 @@ def _jobs(args: argparse.Namespace) -> list[tuple[str, int | None, Path]]:
     folder = Path(args.out) if args.out else Path("out")
     if folder.suffix.lower() == ".pdf":
         raise PrintError(N_("--out {folder}: `print all` writes several PDFs, give a folder"), folder=folder)
+    if folder.exists() and not folder.is_dir():
+        raise PrintError(N_("--out {folder}: a file of that name is there; `print all` writes several PDFs, "
+                            "give a folder"), folder=folder)
     n = 5 if args.players is None else args.players
     if not 1 <= n <= 10:
         raise PrintError(N_("print all prints for 1–10 players: --players {n} is out of range"), n=n)

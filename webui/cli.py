@@ -176,12 +176,24 @@ def print_https_note(cert_path: Any) -> None:
              fingerprint=fingerprint(cert_path)))
 
 
+def _port(text: str) -> int:
+    """A TCP port from the command line: 0 (any free one) to 65535, else argparse's error says so."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(tr("a port is a number from 0 to 65535 (0 picks a free one), got {text!r}",
+                                            text=text))
+    return port
+
+
 def register(subparsers: Any) -> None:
     """Add ``companion serve``."""
     p = subparsers.add_parser("serve", help=tr("the phone web UI: live scores, prompts, tapped moves"))
     p.add_argument("--lan", action="store_true", help=tr("listen on the local network (default: this "
                                                          "computer only)"))
-    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
                    help=tr("port (default {port}; 0 picks a free one)", port=DEFAULT_PORT))
     p.add_argument("--https", action="store_true", help=tr("serve over HTTPS with a self-signed certificate "
                                                            "kept in your data directory (a phone's camera "

@@ -402,6 +402,15 @@ def test_bad_options_say_what_to_do_and_write_nothing(tmp_path, monkeypatch, cap
     assert list(tmp_path.iterdir()) == []
 
 
+def test_print_all_into_a_file_says_give_a_folder(tmp_path, monkeypatch, capsys):
+    """`print all --out` naming a file that is there: a clear refusal, not mkdir's traceback."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes").write_text("mine")
+    assert main(["print", "all", "--out", "notes"]) == 2
+    assert "a file of that name is there" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["notes"] and (tmp_path / "notes").read_text() == "mine"
+
+
 def test_send_without_lp_says_how_to_install(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert main(["print", "hills", "--send", "--out", str(tmp_path / "h.pdf")]) == 1

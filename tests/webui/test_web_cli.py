@@ -20,6 +20,14 @@ def test_serve_is_a_command():
         build_parser().parse_args(["serve", "--demo", "wheel", "--video", "x.mp4"])
 
 
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_serve_refuses_a_port_out_of_range(capsys, port):
+    """A port past 65535 was cheroot's OverflowError traceback; now argparse says the range."""
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["serve", "--port", port])
+    assert done.value.code == 2 and "from 0 to 65535" in capsys.readouterr().err
+
+
 def test_simulated_observations_are_layouts_until_the_end():
     layouts = list(simulated_observations("wheel", 3, {}, seed=1))
     assert len(layouts[0]["circle"]) == 25 and all(c is None for c in layouts[-1]["circle"]) is False
