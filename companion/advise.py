@@ -116,7 +116,8 @@ def _print(report: dict[str, Any]) -> None:
     names = [tr("defeat"), tr("draw"), tr("victory"), tr("great v.")]
     shown = report["choices"] or {c: c for c in report["odds"]}
     width = max(len(n) for n in shown.values()) + 2
-    print(f"  {tr('choice'):<{width}}" + "".join(f"{n:>10}" for n in names) + f"{tr('win'):>10}")
+    choice, win = tr("choice"), tr("win")   # outside the f-string, where Babel's extractor finds them
+    print(f"  {choice:<{width}}" + "".join(f"{n:>10}" for n in names) + f"{win:>10}")
     for choice, probs in report["odds"].items():
         print(f"  {shown[choice]:<{width}}" + "".join(f"{probs[r]:>10.1%}" for r in RESULTS)
               + f"{report['win'][choice]:>10.1%}")

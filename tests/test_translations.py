@@ -146,3 +146,20 @@ def test_babel_cfg_names_the_keywords_the_code_uses():
         return name + ":" + ",".join(f"{v[0]}{v[1]}" if isinstance(v, tuple) else str(v) for v in value)
     assert flags == {spec(k, v) for k, v in EXTRACT_KEYWORDS.items()}
     assert " ".join(sorted(flags)) and all(f"-k {f}" in (ROOT / "docs" / "webui.md").read_text() for f in flags)
+
+
+def test_no_message_hides_inside_an_f_string():
+    """Babel's extractor (Python 3.11) reads an f-string as one token: ``f"{tr('choice')}"`` is never
+    extracted, so its Japanese went missing unnoticed (`companion --lang ja games` said "2–5 players")."""
+    hidden = []
+    for folder in ("companion", "printables", "vision", "webui", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for call in ast.walk(node):
+                    if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                            and call.func.id in EXTRACT_KEYWORDS and call.args
+                            and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+                        hidden.append(f"{path.relative_to(ROOT)}:{call.lineno}: {call.args[0].value!r}")
+    assert not hidden, "take these msgids out of their f-strings (a variable first):\n" + "\n".join(hidden)

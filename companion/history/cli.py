@@ -143,14 +143,14 @@ def _stats(args: argparse.Namespace) -> int:
           + tr("; first {first}, last {last}", first=human(o.first.started, lang, clock=False),
                last=human(o.last.started, lang, clock=False)))
     if o.most_played and not args.game:
-        print(f"  {padded(tr('most played'), 17)}{_title(o.most_played[0])} ({o.most_played[1]})")
-    print(f"  {padded(tr('h-index'), 17)}" + tr("{h} (games)   player h-index {players}", h=o.h_index,
+        print("  " + padded(tr("most played"), 17) + f"{_title(o.most_played[0])} ({o.most_played[1]})")
+    print("  " + padded(tr("h-index"), 17) + tr("{h} (games)   player h-index {players}", h=o.h_index,
                                                  players=o.player_h_index))
     _record_line(N_("highest score"), o.highest, str(o.highest.value) if o.highest else "")
     _record_line(N_("biggest margin"), o.margin, str(o.margin.value) if o.margin else "")
     _record_line(N_("longest play"), o.longest, duration(o.longest.value, lang) if o.longest else "")
     _record_line(N_("shortest play"), o.shortest, duration(o.shortest.value, lang) if o.shortest else "")
-    print(f"  {padded(tr('plays per month'), 17)}" + "  ".join(f"{m} {n}" for m, n in o.per_month[-12:]))
+    print("  " + padded(tr("plays per month"), 17) + "  ".join(f"{m} {n}" for m, n in o.per_month[-12:]))
     print()
     _print_table(rows)
     return 0

@@ -124,3 +124,13 @@ def test_bench_help_says_what_each_benchmark_measures(capsys):
         assert "勝率" in capsys.readouterr().out
     finally:
         set_cli_lang("en")   # the next test's words in English
+
+
+def test_games_in_japanese_counts_players_in_japanese(capsys):
+    """`companion --lang ja games` said "2–5 players": its msgid sat inside an f-string, unextracted."""
+    try:
+        assert main(["--lang", "ja", "games"]) == 0
+        out = capsys.readouterr().out
+        assert "歴史の車輪 — 2〜5人" in out and "ローマ七丘 — 2人" in out and "— 2–5 players" not in out
+    finally:
+        set_cli_lang("en")

@@ -385,7 +385,7 @@ def player() -> Any:
         first = mine[0][0]
         lines = [(t("Score", language), mine), (t("Others' avg", language),   # the page names the player
                                         [(x, y) for x, y in summary.others.get(game, []) if x >= first])]
-        charts.append((game, line_chart(lines, label=f'{t("Scores over time", language)}: {title(game, language)}',
+        charts.append((game, line_chart(lines, label=t("Scores over time", language) + f": {title(game, language)}",
                                         x_first=first, height=130, colours=[mine_colour, "#8d8d8d"])))
     key = summary.name.casefold()
     recent = [p for p in everything if any(s.person and s.person.casefold() == key for s in p.seats)][-10:]
