@@ -15,9 +15,9 @@ all linear, so one kernel in frame px (``frame_kernels``). For each square the k
 into the marker's cell units through the square's own perspective (its homography's Jacobian at the
 centre), every code of the dictionary (all turns; the white paper ring round the marker included)
 is predicted as the cells' means the finder samples, and matched to the square's cells by Pearson's
-correlation, as ``soft`` does. A read counts when the best code fits ``MIN_FIT`` and every code of
-another id fits at least ``MIN_MARGIN`` worse: thresholds measured on every small candidate square
-of the cached bench frames (docs/vision.md).
+correlation, as ``soft`` does. A read counts when the best code fits well and far better than every
+code of another id and than a QR code's finder pattern (``passes``, ``counts``): thresholds measured
+on every small candidate square of the cached bench frames (docs/vision.md).
 
 It runs only on smeared frames (``vision.pipeline.Pipeline`` gives it to the finder of deblurred
 frames: ``reader``), only on the small squares neither the bits nor ``soft`` named.
@@ -48,16 +48,17 @@ WIDE_FIT = 0.86
 WIDE_MARGIN = 0.15
 """A read counts when its code fits the cells ``MIN_FIT`` and every code of another id fits at least
 ``MIN_MARGIN`` worse, or when it stands out further (``WIDE_MARGIN``) with a looser fit
-(``WIDE_FIT``: a smear's ringing fits no model perfectly). Measured on the 5,363 squares of the
-cached bench frames (1.0–2.0 px/mm; the smeared frames with their own smear, the others deblurred
-for 4 px at 60° and 6 px at 150°) that ``GATE`` passes, read against the whole dictionary: of the
-1,335 read as an id that lies nowhere near (QR finder patterns, most of them named as C06-6-2, whose
-code looks like one), none passes either rule: the best of them with a margin of 0.08 fits 0.888,
-and none has a margin over 0.111; 2,641 (MIN) and 2,770 (either) of the 4,028 true markers pass."""
+(``WIDE_FIT``: a smear's ringing fits no model perfectly); never when the QR finder pattern
+(``_RIVAL``) fits best. Measured square by square on the cached frames of both benches (1.0–2.0
+px/mm; the smeared frames with their own smear, the others deblurred for 4 px at 60° and 6 px at
+150°), every square ``GATE`` passes, read against the whole dictionary: of 10,297 squares, 2,419
+named an id lying nowhere near; 6 of those passed, all QR finder patterns named C06-6-2 (fit ≤ 0.911,
+margin ≤ 0.083, on frames deblurred for a made-up smear), hence the rival; no other id had a margin
+over 0.119. 4,253 of the 7,878 true markers pass (docs/figures.md, round 5)."""
 
 GATE = 0.70
-"""Only squares that ``soft``'s model of a code in play fits this well are modelled here: on the
-smeared frames' squares, non-markers fit it ≤ 0.61, markers ≥ 0.78 (measured: docs/vision.md)."""
+"""Only squares that ``soft``'s model of a code in play fits this well are modelled here: on a
+smeared Wheel frame at 1.0 px/mm, non-markers fit it ≤ 0.61, markers ≥ 0.78."""
 
 SUB = 4
 """Subcells per cell side of the raster on which a cell's response is computed."""
