@@ -502,6 +502,11 @@ class Game(ABC):
             ja += f"、ほか{more}手"
         return Reason(en, ja)
 
+    def verb_phrase(self, move: Move) -> Reason:
+        """A seat's move as a verb phrase with no seat ("place blue 7 face down at hill 3" / "青7を丘3に
+        伏せて置く"): a sentence about someone who is not a seat number (the companion) starts with it."""
+        return self._phrase(move, False)
+
     def _phrase(self, move: Move, short: bool) -> Reason:
         """The game's verb phrase for ``move`` (``_move_words``), or the generic words."""
         try:
@@ -549,6 +554,12 @@ class Game(ABC):
         """The outcomes of the chance node with their probabilities (uniform by default)."""
         moves = self.legal_moves()
         return [(m, 1 / len(moves)) for m in moves]
+
+    def chance_stream(self) -> int:
+        """Which independent stream of chance this chance node draws from (0 unless a game says
+        otherwise): a game whose seats draw from their own decks names the deck, so a bench that
+        seeds each stream alone deals every seat the same cards whatever the players chose."""
+        return 0
 
     def sample_chance(self, rng: random.Random) -> Move:
         """Pick the chance node's outcome with ``rng`` (override for shuffles)."""

@@ -79,6 +79,10 @@ SMALL_PX_PER_MM = 1.35
 """Below this resolution anywhere on the table in view, 15 mm markers are under ~20 px wide and the
 marker finder also searches the threshold window only small markers need (``vision.reading.markers``)."""
 
+LARGE_PX_PER_MM = 1.6
+"""At or above this resolution everywhere on the table in view, 15 mm markers are over ~24 px wide
+and the marker finder leaves out its finest threshold window (``vision.reading.markers.FINE_ONLY``)."""
+
 QR_TRIES = 3
 """A card whose QR code is not read after this many tries is left to its markers (e.g. a cascade)."""
 
@@ -138,7 +142,7 @@ class Pipeline:
         self._qr_budget = qr_per_frame
         self._qr_conflicts: dict[int, str] = {}
         self._scanned = False
-        self._small: tuple[Calibration, bool] | None = None
+        self._small: tuple[Calibration, float] | None = None    # (calibration, least px/mm in view)
         self._covered: tuple[int, set[int]] | None = None
         self._cal_seen: dict[str, np.ndarray] = {}
         self._reference: np.ndarray | None = None     # the small grey frame of the settled scene
@@ -216,6 +220,7 @@ class Pipeline:
             return self.calibration if q.refused or (sharp is grey and deblur.wanted(q)) \
                 else self._calibrate(markers, still, size)
         self.detector.small_markers = self._small_markers(grey.shape)
+        self.detector.large_markers = self._large_markers(grey.shape)
         found = self._detect(sharp, grey, boxes, calibration)
         if sharp is grey and deblur.wanted(judged.result()):
             # smeared, unlike the last frame: read again from the sharpened frame
@@ -318,14 +323,14 @@ class Pipeline:
         (a lone marker of the conditions bench's 3 px smear, read exactly only there)."""
         if sharp is grey:
             return self.detector.detect(sharp, boxes, calibration)
-        finder, small = self.detector.finder, self.detector.small_markers
-        self.detector.finder, self.detector.small_markers = self._sharp_finder, True
+        finder, small, large = self.detector.finder, self.detector.small_markers, self.detector.large_markers
+        self.detector.finder, self.detector.small_markers, self.detector.large_markers = self._sharp_finder, True, False
         # coarse squares are read again through the smear and its filter (``vision.reading.smeared``)
         self._sharp_finder.second_read = smeared.reader(self.smear) if self.smear is not None else soft.second_read
         try:
             return self.detector.detect(sharp, boxes, calibration)
         finally:
-            self.detector.finder, self.detector.small_markers = finder, small
+            self.detector.finder, self.detector.small_markers, self.detector.large_markers = finder, small, large
 
     def _sharpened(self, grey: np.ndarray, judged: FrameQuality) -> np.ndarray:
         """``grey`` with its motion smear undone if ``judged`` smeared enough (``vision.frame.deblur``),
@@ -436,9 +441,19 @@ class Pipeline:
     def _small_markers(self, shape: tuple[int, ...]) -> bool:
         """Whether markers may be small (under ``SMALL_PX_PER_MM`` somewhere on the table in view,
         or not calibrated yet): the finder then searches its extra window for them."""
+        return self._least_px_per_mm(shape) < SMALL_PX_PER_MM
+
+    def _large_markers(self, shape: tuple[int, ...]) -> bool:
+        """Whether every marker is large (``LARGE_PX_PER_MM`` or more everywhere on the table in
+        view, once calibrated): the finder then leaves out its finest window."""
+        return self._least_px_per_mm(shape) >= LARGE_PX_PER_MM
+
+    def _least_px_per_mm(self, shape: tuple[int, ...]) -> float:
+        """The least px/mm over the table in view (0 when not calibrated or none of it is in view),
+        worked out once per calibration."""
         cal = self.calibration
         if cal is None:
-            return True
+            return 0.0
         if self._small is None or self._small[0] is not cal:
             x0, y0, x1, y1 = self.layout.bounds()
             xs, ys = np.meshgrid(np.linspace(x0, x1, 13), np.linspace(y0, y1, 9))
@@ -446,7 +461,7 @@ class Pipeline:
             px, right, down = (cal.to_image(grid + step) for step in ((0, 0), (10, 0), (0, 10)))
             scale = (np.linalg.norm(right - px, axis=1) + np.linalg.norm(down - px, axis=1)) / 20
             seen = (px[:, 0] >= 0) & (px[:, 0] < shape[1]) & (px[:, 1] >= 0) & (px[:, 1] < shape[0])
-            self._small = (cal, bool(not seen.any() or scale[seen].min() < SMALL_PX_PER_MM))
+            self._small = (cal, float(scale[seen].min()) if seen.any() else 0.0)
         return self._small[1]
 
     def _table_centre(self) -> tuple[float, float]:

@@ -255,6 +255,11 @@ class Game(engine.Game):
             return [Move.of(CHANCE, "reveal", card=c) for c in sorted(self.deck[seat], key=_sort_key)]
         return self.actions(turn)
 
+    def chance_stream(self) -> int:
+        """Each deck is its own stream of chance (seat + 1; the setup 0): a seat's cards come up in
+        the same order whatever any player did before."""
+        return self.pending[0] + 1 if self.set_up and self.pending is not None else 0
+
     def sample_chance(self, rng: random.Random) -> Move:
         """The setup (a random copy of each value as terminal card) or the turned-over card."""
         if self.set_up:

@@ -633,6 +633,8 @@ class TableSession:
         if self._st.moves and not self.is_over():
             raise SessionError(*both("the companion takes or leaves a seat between games, not during one"))
         self._commit("note", {"companions": {str(k): v for k, v in sorted(wanted.items())}}, by, None)
+        # a name typed for a seat now the companion's was remembered as a person when the table was made
+        self.store.forget_people([self.names[seat] for seat in wanted])
 
     @_locked
     def history(self) -> list[dict[str, Any]]:

@@ -52,3 +52,55 @@ def test_jobs_share_a_row_without_changing_it_and_rows_are_written_as_they_finis
     assert [(r["level"], r["against"], r["games"]) for r in lines] == [("good", "beginner", 3),
                                                                      ("beginner", "random", 3)]
     assert lines[0]["good_decisions"] > 0 and "good_cpu_p95_ms" in lines[0] and "loadavg" in lines[0]
+
+
+def test_paired_rows_deal_each_seat_the_same_cards_and_take_the_interval_over_the_deals() -> None:
+    """--paired: a seed's cards come up for a seat in the same order whoever sits there and however
+    they play (chance has its own streams, one per Chains deck), so a level against itself wins
+    exactly half of every deal; the interval is a t interval over the deals' mean shares."""
+    from companion.engine import CHANCE
+    from companion.games.chains import value_of
+
+    def deck_order(levels: list[str], seat: int) -> list[int]:
+        game = players.play("chains", 2, levels, 7, {}, paired=True)
+        turned = [m for m in game.log if m.player == CHANCE and m.kind == "reveal"]
+        return [value_of(m.card) for m in turned if m.card.startswith(f"C{seat + 1:02d}-")]
+
+    for seat in (0, 1):
+        a, b = deck_order(["good", "beginner"], seat), deck_order(["beginner", "random"], seat)
+        n = min(len(a), len(b))
+        assert n > 20 and a[:n] == b[:n]
+    times: dict[str, list[float]] = {}
+    even = players.row("chains", 2, "good", "good", 20, 0, times, paired=True)
+    assert (even["win"], even["low"], even["high"], even["design"]) == (0.5, 0.5, 0.5, "paired")
+    assert even["seeds"] == "0–9"
+    shares = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.5]   # deals: .5, 1, 0, .5, .75
+    low, high = players.paired_interval(shares, 2)
+    half = players.t95(4) * (0.1375 ** 0.5) / 5 ** 0.5            # sample variance of the deals .1375
+    assert low == pytest.approx(0.55 - half) and high == pytest.approx(min(1.0, 0.55 + half))
+    assert players.t95(30) == pytest.approx(2.042, abs=0.002) and players.t95(1000) == pytest.approx(1.962, abs=0.001)
+    with pytest.raises(SystemExit):
+        players.main(["--games", "3", "--game", "chains", "--players", "2", "--levels", "good:good",
+                      "--paired"])
+
+
+def test_a_paired_run_says_so_in_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """Four Chains games, two seeds each in both seats: the seeds and the design are printed."""
+    assert players.main(["--games", "4", "--game", "chains", "--players", "2", "--levels", "good:beginner",
+                         "--paired"]) == 0
+    out = capsys.readouterr().out
+    assert "seeds 0–1 (paired" in out and "| chains | 2 | good | beginner | 4 (0–1, each in every seat) |" in out
+
+
+def test_rows_run_in_parts_join_into_the_row_of_all_their_seeds(tmp_path) -> None:
+    """Paired Chains rows on seeds 0–1 and 2–3 (--rows, --seed) join (--join) into the row of
+    seeds 0–3: the same win rate and interval."""
+    rows = tmp_path / "rows.jsonl"
+    for seed in ("0", "2"):
+        assert players.main(["--games", "4", "--seed", seed, "--game", "chains", "--players", "2",
+                             "--levels", "good:beginner", "--paired", "--rows", str(rows)]) == 0
+    whole = players.row("chains", 2, "good", "beginner", 8, 0, {}, paired=True)
+    [both] = players.join_file(str(rows))
+    assert both["seeds"] == "0–3" and both["games"] == 8
+    assert (both["win"], both["low"], both["high"]) == pytest.approx((whole["win"], whole["low"], whole["high"]))
+    assert players.main(["--join", str(rows)]) == 0

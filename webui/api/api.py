@@ -15,7 +15,8 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from companion import catalogue
 from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
-from companion.players import LEVEL_WORDS, LEVELS
+from companion.players import LEVELS
+from companion.session.autoplay import companion_name, companion_name_number, level_words  # noqa: F401 (the pages' helpers)
 from webui.core import guard
 from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
@@ -134,26 +135,24 @@ def companion_seats(value: Any, players: int) -> dict[int, str]:
 
 def companion_names(names: Sequence[str], wanted: Mapping[int, str], lang_: str) -> list[str]:
     """The seat names (``names``: one per seat in order, "" where none was typed) with each companion
-    seat nobody named called for it and its level ("Companion (good)")."""
-    out = list(names)
-    for seat, level in wanted.items():
-        if seat < len(out) and out[seat].strip():
-            continue   # the host named the seat
-        out += [""] * (seat + 1 - len(out))
-        out[seat] = t("Companion ({level})", lang_, level=level_words(level, lang_))
+    seat nobody named called for it and its level ("Companion (good)"; several seats at one level are
+    numbered: "Companion 1 (good)", "Companion 2 (good)"). A name the app gave a companion seat
+    before (a rematch after the host changed the seats) counts as no name: a seat now at strong is not
+    called "Companion (good)", and a seat given back to a person is not called "Companion" at all."""
+    out = [("" if named_for_companion(n) else n) for n in names]
+    out += [""] * (max(wanted, default=-1) + 1 - len(out))
+    unnamed = [seat for seat in sorted(wanted) if not out[seat].strip()]
+    for seat in unnamed:
+        level = wanted[seat]
+        same = [s for s in unnamed if wanted[s] == level]
+        out[seat] = companion_name(level, lang_, same.index(seat) + 1 if len(same) > 1 else None)
     return out
 
 
-def named_for_companion(name: str, level: str) -> bool:
-    """True when ``name`` is the name a companion seat at ``level`` gets when nobody names it (in
-    either language): a page then need not add "companion" to it."""
-    return name in {t("Companion ({level})", lang_, level=level_words(level, lang_)) for lang_ in ("en", "ja")}
-
-
-def level_words(level: str, lang_: str) -> str:
-    """A companion level as people call it in ``lang_`` ("good" / 「中級」; an unknown one as stored)."""
-    words = LEVEL_WORDS.get(level)
-    return level if words is None else pick(str(words), words.ja, lang_)
+def named_for_companion(name: str, level: str | None = None) -> bool:
+    """True when ``name`` is a name a companion seat at ``level`` (None: any level) gets when nobody
+    names it (in either language, numbered or not): a page then need not add "companion" to it."""
+    return companion_name_number(name, level) is not False
 
 
 def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = (),
