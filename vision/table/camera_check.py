@@ -29,7 +29,8 @@ READ_PX_PER_MM = 1.1
 the visible cards, 0 wrong. Measured (issue 24, branch read; docs/figures.md) on the conditions
 bench's tables of all five games (17 conditions: tilts, lens, 3 and 5 px of motion blur, glare,
 four screens, light; a card visible from 1.0 px/mm) rendered at 1.1 px/mm: 1618 of 1625 (99.57 %),
-0 wrong (main before: 1614, and a card read off a phone's screen); on the surfaces bench (five
+0 wrong (main before: 1614, and a card read off a phone's screen; 1620 of 1625 on the game's
+art faces); on the surfaces bench (five
 surfaces) at 1.1: 590 of 590 (round 4). At 1.0: 644 of 649 (99.23 %), 0 wrong, on the conditions
 bench, under the line's promise (lone markers under 5 px of motion blur, a dim room's faint ones).
 Was 1.2 (issue 24, rounds 1–4: 98.3 % at 1.0 and 99.32 % at 1.1 with one card from a phone's
