@@ -938,7 +938,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scales", help="conditions: comma-separated px/mm (default 1.2,1.7 with "
                         "--quick, else " + ",".join(map(str, SCALES)) + ")")
     parser.add_argument("--visible", type=float, help="conditions: a card counts as visible from this px/mm "
-                        "along its worse axis (default: the set-up check's line, 1.2; 1.35 before it moved)")
+                        "along its worse axis (default: the set-up check's line, 1.1; 1.2 before branch read, 1.35 before that)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
     parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")

@@ -15,9 +15,9 @@ all linear, so one kernel in frame px (``frame_kernels``). For each square the k
 into the marker's cell units through the square's own perspective (its homography's Jacobian at the
 centre), every code of the dictionary (all turns; the white paper ring round the marker included)
 is predicted as the cells' means the finder samples, and matched to the square's cells by Pearson's
-correlation, as ``soft`` does. A read counts when the best code fits ``MIN_FIT`` and every code of
-another id fits at least ``MIN_MARGIN`` worse: thresholds measured on every small candidate square
-of the cached bench frames (docs/vision.md).
+correlation, as ``soft`` does. A read counts when the best code fits well and far better than every
+code of another id and than a QR code's finder pattern (``passes``, ``counts``): thresholds measured
+on every small candidate square of the cached bench frames (docs/vision.md).
 
 It runs only on smeared frames (``vision.pipeline.Pipeline`` gives it to the finder of deblurred
 frames: ``reader``), only on the small squares neither the bits nor ``soft`` named.
@@ -48,16 +48,19 @@ WIDE_FIT = 0.86
 WIDE_MARGIN = 0.15
 """A read counts when its code fits the cells ``MIN_FIT`` and every code of another id fits at least
 ``MIN_MARGIN`` worse, or when it stands out further (``WIDE_MARGIN``) with a looser fit
-(``WIDE_FIT``: a smear's ringing fits no model perfectly). Measured on the 5,363 squares of the
-cached bench frames (1.0–2.0 px/mm; the smeared frames with their own smear, the others deblurred
-for 4 px at 60° and 6 px at 150°) that ``GATE`` passes, read against the whole dictionary: of the
-1,335 read as an id that lies nowhere near (QR finder patterns, most of them named as C06-6-2, whose
-code looks like one), none passes either rule: the best of them with a margin of 0.08 fits 0.888,
-and none has a margin over 0.111; 2,641 (MIN) and 2,770 (either) of the 4,028 true markers pass."""
+(``WIDE_FIT``: a smear's ringing fits no model perfectly); never when the QR finder pattern
+(``_RIVAL``) fits best. Measured square by square on the cached frames of both benches (1.0–2.0
+px/mm; the smeared frames with their own smear, the others deblurred for 4 px at 60° and 6 px at
+150°), every square ``GATE`` passes, read against the whole dictionary: of 10,297 squares, 2,419
+named an id lying nowhere near; 6 of those passed, all QR finder patterns named C06-6-2 (fit ≤ 0.911,
+margin ≤ 0.083, on frames deblurred for a made-up smear), hence the rival; no other id had a margin
+over 0.119. 4,253 of the 7,878 true markers passed. With the rival (7,492 squares of 27 of those
+files): 1,824 name the finder pattern, 307 another id, none of which passes (widest margin 0.078);
+2,884 of 5,361 true markers pass (docs/figures.md, round 5)."""
 
 GATE = 0.70
-"""Only squares that ``soft``'s model of a code in play fits this well are modelled here: on the
-smeared frames' squares, non-markers fit it ≤ 0.61, markers ≥ 0.78 (measured: docs/vision.md)."""
+"""Only squares that ``soft``'s model of a code in play fits this well are modelled here: on a
+smeared Wheel frame at 1.0 px/mm, non-markers fit it ≤ 0.61, markers ≥ 0.78."""
 
 SUB = 4
 """Subcells per cell side of the raster on which a cell's response is computed."""
@@ -84,7 +87,24 @@ def _grid() -> tuple[np.ndarray, np.ndarray]:
 
 
 _FIXED, _BITS = _grid()
-_FIXED32, _BITS32 = _FIXED.astype(np.float32), np.ascontiguousarray(_BITS, np.float32)
+
+
+def _finder() -> np.ndarray:
+    """A QR code's finder pattern as a marker's inner bits (4, 25): inside the black ring a white
+    one round a black 3 × 3 (the same in every turn)."""
+    inner = np.ones((M.BITS, M.BITS))
+    inner[1:-1, 1:-1] = 0.0
+    return np.tile(inner.ravel(), (4, 1))
+
+
+_BITS32 = np.ascontiguousarray(np.vstack([_BITS, _finder()]), np.float32)
+"""Every code's inner bits, and after them a rival no marker is: the QR finder pattern, three on
+every card face. Through a smear it fits the code of C06-6-2 (whose 5 × 5 bits differ from it in a
+few cells) up to 0.91 with a margin of 0.08 over every other id (cached bench frames deblurred for a
+made-up smear); as a rival of its own a finder pattern names nothing."""
+_FIXED32 = _FIXED.astype(np.float32)
+_RIVAL = len(M.CODES) // 4
+"""The rival's id among the rows of ``_BITS32`` (after the dictionary's)."""
 _rows, _cols = np.divmod(np.arange(_SIDE * _SIDE), _SIDE)
 _INNER = np.flatnonzero((_rows >= _RING + 1) & (_rows < _RING + 1 + M.BITS) &
                         (_cols >= _RING + 1) & (_cols < _RING + 1 + M.BITS))
@@ -157,9 +177,9 @@ def _response(kernel: np.ndarray, jac: np.ndarray) -> np.ndarray:
 
 
 def fits(grey: np.ndarray, quads: np.ndarray, smear: deblur.Smear) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(index into ``markers.CODES`` of the best-fitting code, its fit, the best fit of any code of
-    another id) of each quad (N, 4, 2) in ``grey`` (the finder's image of a frame deblurred for
-    ``smear``)."""
+    """(index into ``markers.CODES`` of the best-fitting code — past its end: the QR finder pattern,
+    ``_RIVAL`` —, its fit, the best fit of any code of another id) of each quad (N, 4, 2) in
+    ``grey`` (the finder's image of a frame deblurred for ``smear``)."""
     n = len(quads)
     if n == 0:
         return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
@@ -217,9 +237,15 @@ def _best(models: list, bits: np.ndarray) -> np.ndarray:
 
 
 def passes(fit: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Whether reads of these fits (and best fits of another id) count (``MIN_FIT``, ``WIDE_FIT``)."""
+    """Whether reads of these fits (and best fits of another id) are sure enough (``MIN_FIT``,
+    ``WIDE_FIT``)."""
     margin = fit - second
     return ((fit >= MIN_FIT) & (margin >= MIN_MARGIN)) | ((fit >= WIDE_FIT) & (margin >= WIDE_MARGIN))
+
+
+def counts(code: np.ndarray, fit: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Which of ``fits``' reads name a marker: sure enough, and not the QR finder pattern."""
+    return passes(fit, second) & (code // 4 != _RIVAL)
 
 
 def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, smear: deblur.Smear
@@ -248,15 +274,16 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, s
         return ids, corners, exact
     models = _models(grey, quads, smear)
     if markers is not None:
-        playing = np.flatnonzero(np.isin(np.arange(len(M.CODES)) // 4, np.fromiter(markers, np.int64)))
-        # a read that fails among the codes in play fails among all (more ids to stand out from)
+        playing = np.flatnonzero(np.isin(np.arange(len(_BITS32)) // 4, np.fromiter([*markers, _RIVAL], np.int64)))
+        # a read that fails among the codes in play (and the rival) fails among all (more ids to
+        # stand out from)
         _, top, second = _ranked(_best(models, np.ascontiguousarray(_BITS32[playing])))
         like = passes(top, second)
         quads, place, models = quads[like], place[like], [m for m, k in zip(models, like) if k]
         if len(quads) == 0:
             return ids, corners, exact
     code, fit, second = _ranked(_best(models, _BITS32))
-    chosen = soft.choose(place, named, code, fit, passes(fit, second))
+    chosen = soft.choose(place, named, code, fit, counts(code, fit, second))
     return np.concatenate([ids, code[chosen] // 4]), np.concatenate([corners, M.turned(quads[chosen], code[chosen])]), \
         np.ones(len(ids) + len(chosen), bool)
 
