@@ -219,3 +219,24 @@ def test_the_host_screen_gives_the_camera_the_room(tmp_path, browser):
         SHOTS.mkdir(parents=True, exist_ok=True)
         host.screenshot(path=str(SHOTS / "host-camera.png"))
         ctx.close()
+
+
+def test_the_log_numbers_stay_inside_their_card(chromium):
+    """"What happened" counts every move of a series (the demo reached 188 in an hour): the list's
+    indent must hold a four-digit number, where 1.2em let "188." stick out past the card's edge."""
+    from pathlib import Path
+    css = (Path(__file__).resolve().parents[2] / "webui" / "static" / "app.css").read_text()
+    page = chromium.new_page(viewport={"width": 360, "height": 740})
+    try:
+        page.set_content(f"<style>{css}</style><main><section class='card events'><h2>What happened</h2>"
+                         "<ol class='log' reversed start='1888'><li>Dai takes purple 4 (Samnites).</li>"
+                         "<li>Chie takes yellow 3.</li></ol></section></main>")
+        room, number = page.evaluate("""() => {
+            const ol = document.querySelector('ol.log'), li = ol.querySelector('li'), s = getComputedStyle(li);
+            const c = document.createElement('canvas').getContext('2d');
+            c.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+            return [parseFloat(getComputedStyle(ol).paddingLeft), c.measureText('1888. ').width];
+        }""")
+        assert room >= number, f"the list indents {room:.0f} px, the number '1888. ' is {number:.0f} px wide"
+    finally:
+        page.close()
