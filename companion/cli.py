@@ -18,6 +18,7 @@ from companion.console import quiet_pipe
 from companion.engine import GameError, IllegalMove, Simulation, simulate
 from companion.games import GAME_IDS, describe_all, game_class
 from companion.i18n import LANGS, cli_lang, pick, set_cli_lang, take_lang, tr
+from companion.option_words import option_words
 from companion.series import Series
 
 COMMAND_MODULES = (
@@ -49,7 +50,10 @@ def _games(args: argparse.Namespace) -> int:
         for opt in g["options"]:
             choices = f" [{'|'.join(map(str, opt['choices']))}]" if "choices" in opt else ""
             default = tr("(none)") if opt["default"] is None else json.dumps(opt["default"])
-            print(f"    --option {opt['name']}={default}{choices}  {opt['help']}")
+            # English keeps the engine's exact help; Japanese the player's words of the host's form
+            about = opt["help"] if cli_lang() != "ja" else "{}: {}".format(*option_words(g["id"], opt["name"], "ja",
+                                                                                         opt["help"]))
+            print(f"    --option {opt['name']}={default}{choices}  {about}")
     return 0
 
 

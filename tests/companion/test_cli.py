@@ -1,5 +1,6 @@
 """The command line: games listing, simulations (same seed, same game), clear errors."""
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -132,5 +133,8 @@ def test_games_in_japanese_counts_players_in_japanese(capsys):
         assert main(["--lang", "ja", "games"]) == 0
         out = capsys.readouterr().out
         assert "歴史の車輪 — 2〜5人" in out and "ローマ七丘 — 2人" in out and "— 2–5 players" not in out
+        # each option in the host form's Japanese words, not the engine's English help
+        assert "variant" not in out and "seat that" not in out
+        assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9faf]", line.split("  ", 1)[1]) for line in out.splitlines() if "--option" in line)
     finally:
         set_cli_lang("en")
