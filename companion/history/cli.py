@@ -69,7 +69,7 @@ def _list(args: argparse.Namespace) -> int:
                          ensure_ascii=False, indent=2))
         return 0
     if not plays:
-        print(tr("no plays yet: a play is recorded when a game ends (`companion session …` or the web page)"))
+        print(tr("no plays yet: a play is recorded when a game at a table ends (`companion serve`, or `companion session …`); the demo's games are not kept"))
     for p in reversed(plays):   # newest first, as on the History page
         early = tr(", ended early") if p.ended_early else ""
         imported = tr(", from {source}", source=p.source) if p.source else ""

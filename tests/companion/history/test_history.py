@@ -321,3 +321,11 @@ def test_a_failing_history_never_blocks_the_game_and_rebuild_brings_it_back(stor
     assert "1 plays derived" in capsys.readouterr().out
     [play] = query.plays(store)
     assert play.id == f"{s.id}-1" and [x.score for x in play.seats] == s.game.scores()
+
+
+def test_an_empty_history_says_where_plays_come_from(tmp_path, capsys):
+    """A new user runs `./run demo`, then `history list` (README's tour): the empty answer says the
+    demo's games are not kept, and how a play is recorded."""
+    assert main(["history", "list", "--db", str(tmp_path / "empty.db")]) == 0
+    out = capsys.readouterr().out
+    assert "no plays yet" in out and "companion serve" in out and "the demo's games are not kept" in out
