@@ -49,6 +49,10 @@ def _serve(args: argparse.Namespace) -> int:
         print(tr("companion serve: with --camera, --video or --images, say which game is on the table: "
                  "--game GAME --players N."), file=sys.stderr)
         return 2
+    if not watching and (args.game or args.players is not None):   # else silently ignored (./run demo --players 3)
+        print(tr("companion serve: --game and --players are for a camera source (--camera, --video, --images); "
+                 "a demo plays its own table, and without a camera the host page creates the table."), file=sys.stderr)
+        return 2
     host = "0.0.0.0" if args.lan else "127.0.0.1"
     public_host = lan_address() if args.lan else "127.0.0.1"
     scheme = "https" if args.https else "http"

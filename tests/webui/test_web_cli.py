@@ -28,6 +28,13 @@ def test_serve_refuses_a_port_out_of_range(capsys, port):
     assert done.value.code == 2 and "from 0 to 65535" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [["--demo", "hills", "--players", "3"], ["--game", "wheel"], ["--players", "4"]])
+def test_serve_refuses_game_and_players_without_a_camera(capsys, argv):
+    """`./run demo --players 3` served a 4-player demo without a word: --game/--players belong to a camera."""
+    assert main(["serve", "--port", "0", *argv]) == 2
+    assert "--game and --players are for a camera source" in capsys.readouterr().err
+
+
 def test_simulated_observations_are_layouts_until_the_end():
     layouts = list(simulated_observations("wheel", 3, {}, seed=1))
     assert len(layouts[0]["circle"]) == 25 and all(c is None for c in layouts[-1]["circle"]) is False
