@@ -21,6 +21,8 @@ import time
 import urllib.request
 from typing import Any, Sequence
 
+from companion.console import run_main
+
 ANGLED_ELEVATION = 65.0
 """Degrees above the table of the benchmark's phone (its far side reads too small: a real case)."""
 
@@ -215,3 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"'{report['check_next']}', {report['lowest_px_per_mm']}–{report['highest_px_per_mm']} px/mm")
     print(f"load average {report['load_average'][0]} → {report['load_average'][1]}")
     return 0 if report["deal_matches_frames"] else 1
+
+
+if __name__ == "__main__":
+    run_main(main)

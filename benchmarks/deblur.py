@@ -17,6 +17,7 @@ from benchmarks.vision import GAME_PLAYERS, View, game_states, placements
 from tablesim import synthetic
 from vision.frame.deblur import Smear, estimate, sharpen
 from vision.frame.quality import REFERENCE_WIDTH, assess
+from companion.console import run_main
 
 
 def measure(quick: bool = False) -> dict[str, Any]:
@@ -101,3 +102,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: estimate {t['estimate']} ms, sharpen {t['sharpen']} ms (median wall)")
     return 0
 
+
+if __name__ == "__main__":
+    run_main(main)

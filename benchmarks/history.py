@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 from companion import dates
 from companion.history import exchange, query
 from companion.history.record import Play, Seat, write_play
+from companion.console import run_main
 
 PEOPLE = ("Ann", "Ben", "Chie", "Dai", "Emi", "Fumi", "Gen", "Hana", "Iku", "Jun", "Kei", "Lea")
 GAMES = ("wheel", "hills", "spartacus", "prussia", "chains")
@@ -209,3 +210,7 @@ def _correct_and_rebuild(store: Any, play: Play) -> None:
     backfill(store)
     again = [p for p in query.plays(store) if p.id == play.id][0]
     assert again.seats[0].score == play.seats[0].score + 1
+
+
+if __name__ == "__main__":
+    run_main(main)

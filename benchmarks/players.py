@@ -41,6 +41,7 @@ from typing import Any, Sequence
 from companion.engine import Game
 from companion.games import game_class, new_game
 from companion.players import LEVELS, decide
+from companion.console import run_main
 
 TABLES = (("hills", 2), ("wheel", 2), ("wheel", 4), ("spartacus", 3), ("spartacus", 5),
           ("prussia", 2), ("chains", 2), ("chains", 4), ("prussia", 1), ("chains", 1))
@@ -330,4 +331,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

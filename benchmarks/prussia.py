@@ -11,6 +11,7 @@ from typing import Sequence
 
 from companion.engine import simulate
 from companion.games.prussia_core import POLICIES, RESULTS
+from companion.console import run_main
 
 
 def decision_position(seed: int = 5) -> "object":
@@ -83,3 +84,7 @@ def main(argv: Sequence[str]) -> int:
         for name, rates in figures.get("result_rates", {}).items():
             print(f"{name}: " + ", ".join(f"{r} {p:.1%}" for r, p in rates.items()))
     return 0
+
+
+if __name__ == "__main__":
+    run_main(main)

@@ -16,6 +16,7 @@ from tablesim import synthetic
 from vision.frame.quality import assess
 from vision.pipeline import Pipeline
 from vision.table import layouts
+from companion.console import run_main
 
 
 def measure(quick: bool = False) -> dict[str, Any]:
@@ -88,3 +89,6 @@ def main(argv: list[str] | None = None) -> int:
           f"(on {g['clean_reported']} of them without glare)")
     return 0
 
+
+if __name__ == "__main__":
+    run_main(main)

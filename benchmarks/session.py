@@ -14,6 +14,7 @@ from typing import Sequence
 
 from companion.session import Store, TableSession
 from tablesim.scripted import full_view, play_through_camera, without
+from companion.console import run_main
 
 CONFIGS = [
     ("wheel", 4, {}, full_view, 0.3),
@@ -62,4 +63,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_main(main)

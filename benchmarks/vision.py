@@ -45,6 +45,7 @@ from companion.engine import CHANCE, Move
 from companion.games import game_class
 from printables.raster import render_back_png, render_card_png
 from vision.table.calibrate import Calibration, CalibrationLayout
+from companion.console import run_main
 
 SCALES = (1.2, 1.4, 1.7, 2.0)
 GAME_PLAYERS = {"wheel": 3, "hills": 2, "spartacus": 3, "prussia": 2, "chains": 2}
@@ -1026,3 +1027,7 @@ def _print_game(g: dict[str, Any]) -> None:
     for note in g["notes"]:
         print(f"    {note}")
     sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    run_main(main)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from webui.core.server import free_port
+from companion.console import run_main
 
 GAME = "wheel"
 PLAYERS = 4
@@ -839,4 +840,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -14,6 +14,7 @@ import sys
 from typing import Sequence
 
 import companion.history  # noqa: F401  (every session a command opens keeps the play history)
+from companion.console import quiet_pipe
 from companion.engine import GameError, IllegalMove, Simulation, simulate
 from companion.games import GAME_IDS, describe_all, game_class
 from companion.i18n import LANGS, cli_lang, pick, set_cli_lang, take_lang, tr
@@ -155,16 +156,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     lang, argv = take_lang(sys.argv[1:] if argv is None else argv)
     set_cli_lang(lang)
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args) or 0)
-    except (GameError, IllegalMove) as err:
-        print(f"companion: {pick(str(err), getattr(err, 'ja', '') or '', lang)}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        # the reader went away (``companion simulate … | head``): stop quietly, as Unix tools do;
-        # stdout is pointed at devnull so the interpreter's own flush at exit cannot fail again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141   # 128 + SIGPIPE, what a shell reports for a command a pipe cut short
+
+    def run() -> int:
+        try:
+            return int(args.func(args) or 0)
+        except (GameError, IllegalMove) as err:
+            print(f"companion: {pick(str(err), getattr(err, 'ja', '') or '', lang)}", file=sys.stderr)
+            return 2
+    return quiet_pipe(run)
 
 
 if __name__ == "__main__":

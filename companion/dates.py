@@ -5,6 +5,7 @@ command shows them through ``human`` in the reader's language, every JSON output
 """
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time, timezone
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -58,9 +59,10 @@ def duration(seconds: int, lang: str = "en") -> str:
 
 def day_bounds(text: str, *, end: bool) -> str:
     """The ISO UTC instant where local day ``YYYY-MM-DD`` begins (or, with ``end``, ends)."""
-    try:
-        day = date.fromisoformat(text.strip())
-    except ValueError:
+    try:   # 2026/11/24 too: how a day is written in Japan
+        year, month, day_ = re.fullmatch(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})", text.strip()).groups()
+        day = date(int(year), int(month), int(day_))
+    except (AttributeError, ValueError):
         raise ValueError(f"a date looks like 2026-11-24 (year-month-day), got {text!r}") from None
     moment = datetime.combine(day, time.max if end else time.min).astimezone()
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds")

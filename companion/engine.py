@@ -21,7 +21,7 @@ import pickle
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 CHANCE = -1
 """``current_player()`` at a chance node: the next move is a shuffle or a draw."""
@@ -111,6 +111,22 @@ def seat_words(player: int) -> tuple[str, str]:
     if player == CHANCE:
         return "chance (a shuffle or draw)", "卓(シャッフル・ドロー)"
     return f"player {player + 1}", f"プレイヤー{player + 1}"
+
+
+def with_aside(name: str, en: str, ja: str) -> Reason:
+    """A seat's name with a word about it in brackets, "Ann (red)" / "Ann(赤)": a name that ends in
+    brackets of its own takes the word inside them, "Companion 2 (good, red)" / "コンパニオン2(中級、赤)"
+    (not "Companion 2 (good) (red)")."""
+    if name.endswith(")") and "(" in name:
+        return Reason(f"{name[:-1]}, {en})", f"{name[:-1]}、{ja})")
+    return Reason(f"{name} ({en})", f"{name}({ja})")
+
+
+def in_both(words: Callable[[Sequence[str]], Reason], names: Sequence[str], names_ja: Sequence[str]) -> Reason:
+    """``words`` (a description for some seat names) with ``names`` in its English and ``names_ja``
+    in its Japanese (a seat the app named is called in each language's words)."""
+    en = words(names)
+    return en if list(names) == list(names_ja) else Reason(str(en), words(names_ja).ja)
 
 
 def third_person(phrase: str) -> str:
@@ -501,6 +517,11 @@ class Game(ABC):
             en += f", and {more} more move{'s' if more > 1 else ''}"
             ja += f"、ほか{more}手"
         return Reason(en, ja)
+
+    def verb_phrase(self, move: Move) -> Reason:
+        """A seat's move as a verb phrase with no seat ("place blue 7 face down at hill 3" / "青7を丘3に
+        伏せて置く"): a sentence about someone who is not a seat number (the companion) starts with it."""
+        return self._phrase(move, False)
 
     def _phrase(self, move: Move, short: bool) -> Reason:
         """The game's verb phrase for ``move`` (``_move_words``), or the generic words."""

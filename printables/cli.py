@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from companion.i18n import N_, tr
-from printables.faces import FACES
+from printables.faces import DEFAULT_FACES, FACES
 from printables.fonts import FontMissing
 from printables.press import CONFORMANCE, OUTPUT_CONDITION
 from printables.sheets import (DEFAULT_BLEED_MM, ORDERS, PAPERS, PLAYERS, TARGETS, Printed, PrintError, build,
@@ -47,10 +47,11 @@ def register(subparsers) -> None:
                            "at most 300 %% ink), output intent {condition}, {conformance}; out/GAME-cmyk.pdf "
                            "(with --single: out/GAME-single-cmyk.pdf)", condition=OUTPUT_CONDITION,
                            conformance=CONFORMANCE))
-    p.add_argument("--faces", choices=tuple(FACES), default="plain",
-                   help=tr("plain (the default: pale index fields in the card's colour, white around the "
-                           "codes; reads as white faces do) or colour (full colour fields in the card's colour; "
-                           "reads a little worse from a screen and under glare, see docs/printables.md)"))
+    p.add_argument("--faces", choices=tuple(FACES), default=DEFAULT_FACES,
+                   help=tr("art (the default: pale index fields in the card's colour with the game's art on them: "
+                           "a wheel, the seven hills, a shield, a cross, a chain; white around the codes), plain "
+                           "(the same pale fields without the art) or colour (full colour fields in the card's "
+                           "colour; reads a little worse from a screen and under glare, see docs/printables.md)"))
     p.add_argument("--out", metavar="FILE",
                    help=tr("the PDF to write (default out/GAME.pdf); for all, a folder (default out)"))
     p.add_argument("--send", action="store_true", help=tr("send the PDF to the printer with lp (CUPS)"))

@@ -13,6 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
+from printables.art import ART_LUMA, ART_OF_GAME, ART_X0, art_form
 from printables.fonts import register_font, text_width
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
 from printables.style import (FIELD_LUMA, PALE_LUMA, STYLES, DeckStyle, draw_emblem, field, legible, on_colour,
@@ -216,11 +217,16 @@ def _value_index(c: Canvas, card: cat.Card, ink: Color, x: float, sym_x: float, 
     text(c, label, min(label_x, CW - SAFE_MM - 0.3 - half), at.label_y, size, anchor="centre", colour=ink)
 
 
-FACES = {"plain": "pale fields in the card's colour, white around the codes (the default)",
+FACES = {"art": "pale fields in the card's colour with the game's art, white around the codes",
+         "plain": "pale fields in the card's colour, white around the codes",
          "colour": "index strips as colour fields"}
-"""The face designs: ``--faces plain`` (the default: pale index fields in the card's colour, which
-the camera's thresholds take for paper, so it reads as white faces do) or ``--faces colour`` (full
-colour fields: bolder, and read a little worse from a screen and under glare, docs/figures.md)."""
+"""The face designs: ``--faces art`` (pale index fields with the game's art on them: a wheel, the
+seven hills, a gladiator's shield, Prussia's cross, a chain; ``printables.art``), ``--faces plain``
+(the pale index fields in the card's colour alone, which the camera's thresholds take for paper, so
+they read as white faces do) or ``--faces colour`` (full colour fields: bolder, and read a little
+worse from a screen and under glare, docs/figures.md)."""
+DEFAULT_FACES = "art"
+"""The design ``companion print`` and the Print page use unless told otherwise."""
 
 FIELD = (PAD_MM + CORNER_MM + 0.4, FRAME_MM, CW - FRAME_MM, cat.QR_TOP_MM - cat.QR_QUIET_MM - 0.4)
 """The index's colour field (x0, y0, x1, y1): right of the marker's white corner (its 2.2 mm quiet zone
@@ -228,18 +234,40 @@ and 0.4 mm more), down to 0.4 mm above the QR code's white quiet zone; the botto
 PRUSSIA_FIELD = "#3464aa"   # the frame's Prussian blue (luma 0.13) is too dark for a field (FIELD_LUMA)
 
 
-def field_of(card: cat.Card, faces: str = "colour") -> Color | None:
-    """The colour of a face's index field: the card's colour (tribe, player, deck owner, Hills' red
-    and blue), the hills' green, Prussia's blue, full (``faces="colour"``) or pale (``"plain"``,
-    ``PALE_LUMA``); None for playing cards and jokers, which stay white as a deck of cards is."""
+def hue_of(card: cat.Card) -> Color | None:
+    """The hue of a face's index field and art: the card's colour (tribe, player, deck owner, Hills'
+    red and blue), the hills' green, Prussia's blue; None for playing cards and jokers."""
     if card.kind in ("playing", "joker"):
         return None
-    at_least = FIELD_LUMA if faces == "colour" else PALE_LUMA
     if card.colour:
-        return field(cat.COLOURS[card.colour].hex, at_least)
+        return HexColor(cat.COLOURS[card.colour].hex)
     if card.kind == "hill":
-        return field(STYLES["hills"].frame, at_least)
-    return field(PRUSSIA_FIELD if card.game == "prussia" else style_of(card.id).frame, at_least)
+        return HexColor(STYLES["hills"].frame)
+    return HexColor(PRUSSIA_FIELD if card.game == "prussia" else style_of(card.id).frame)
+
+
+def field_of(card: cat.Card, faces: str = "colour") -> Color | None:
+    """The colour of a face's index field: the card's hue (``hue_of``), full (``faces="colour"``) or
+    pale (``"plain"`` and ``"art"``, ``PALE_LUMA``); None for playing cards and jokers, which stay white
+    as a deck of cards is."""
+    hue = hue_of(card)
+    return None if hue is None else field(hue, FIELD_LUMA if faces == "colour" else PALE_LUMA)
+
+
+def art_of(card: cat.Card, faces: str) -> str | None:
+    """The game's art on a face's index fields (``printables.art``): only with ``faces="art"``, only
+    on a field (not on playing cards and jokers) and not on tokens."""
+    if faces != "art" or hue_of(card) is None:
+        return None
+    return ART_OF_GAME.get(card.game)
+
+
+def _art(c: Canvas, card: cat.Card, centre: float) -> None:
+    """The game's art on the index field (under its marks), centred across at ``centre``."""
+    art = art_of(card, "art")
+    if art is not None:
+        highlight = card.value if card.kind == "hill" else 0
+        c.doForm(art_form(c, art, hue_of(card), FIELD, 2.2, centre, highlight))
 
 
 def _field(c: Canvas, colour: Color, x0: float = FIELD[0], x1: float = FIELD[2]) -> None:
@@ -275,24 +303,36 @@ def _card_index(c: Canvas, card: cat.Card) -> None:
     draw_emblem(c, style_of(card.id).emblem, EMBLEM_X, 10.2, EMBLEM_MM, HexColor(style_of(card.id).ink))
 
 
+def ground_of(card: cat.Card, faces: str) -> Color | None:
+    """The darkest ground an index's marks lie on: the field, or the art's darker tone on it."""
+    if art_of(card, faces) is not None:
+        return field(hue_of(card), ART_LUMA)
+    return field_of(card, faces)
+
+
 def _inks(card: cat.Card, ground: Color, faces: str) -> tuple[Color, Color]:
     """(value's ink, emblem's ink) on a field: white or ink on a full colour field; on a pale one the
-    card's own colour and the game's ink, each darkened just enough to stand 3:1 on it."""
+    card's own colour and the game's ink, each darkened just enough to stand 3:1 on it (and on the
+    art's darker tone, ``ground_of``)."""
     if faces == "colour":
         return on_colour(ground), on_colour(ground)
+    ground = ground_of(card, faces)
     return legible(colour_of(card), ground), legible(HexColor(style_of(card.id).ink), ground)
 
 
-def _index(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
+def _index(c: Canvas, card: cat.Card, faces: str = DEFAULT_FACES) -> None:
     """The top strip beside the marker: what a player fanning a hand or reading a cascade sees. A
-    field in the card's colour (pale by default, full with ``faces="colour"``) with the value large,
-    its symbol, its name and the game's emblem on it; playing cards and jokers stay white."""
+    field in the card's colour (pale by default, full with ``faces="colour"``) with the game's art on
+    it (``faces="art"``, the default), the value large, its symbol, its name and the game's emblem;
+    playing cards and jokers stay white."""
     ground = field_of(card, faces)
     if ground is None:
         _card_index(c, card)
         return
     style = style_of(card.id)
     _field(c, ground)
+    if faces == "art":
+        _art(c, card, (ART_X0 + FIELD[2]) / 2)
     ink, emblem_ink = _inks(card, ground, faces)
     x = FIELD[0] + 1.4
     # the game's emblem, large, at right (its outline stays 0.5 mm inside the field)
@@ -347,7 +387,7 @@ def _white_corners(c: Canvas, all_four: bool = True) -> None:
             c.roundRect(x, CH - CASCADE, CORNER_MM, CASCADE - PAD_MM, 1.6, stroke=0, fill=1)
 
 
-def _card_frame(c: Canvas, card: cat.Card, bleed: float, faces: str = "plain") -> DeckStyle:
+def _card_frame(c: Canvas, card: cat.Card, bleed: float, faces: str = DEFAULT_FACES) -> DeckStyle:
     """The deck's frame around a white panel, with wide bars beside the QR code's quiet zone."""
     style = style_of(card.id)
     _frame(c, style.frame, style.pattern, bleed)
@@ -404,7 +444,7 @@ def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int, ground
     text(c, str(strength), x + 5.5, y + 13.2, 9, anchor="centre", max_width=10)
 
 
-def _nation(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
+def _nation(c: Canvas, card: cat.Card, faces: str = DEFAULT_FACES) -> None:
     """A nation: strength of era I top-left, II top-right, III bottom-right, IV bottom-left, in boxes
     on Prussia's blue fields (pale by default, white boxes on full ones with ``faces="colour"``)."""
     nation = next(n for n in cat.default_nations()["nations"] if cat.nation_card_id(n) == card.id)
@@ -412,10 +452,17 @@ def _nation(c: Canvas, card: cat.Card, faces: str = "plain") -> None:
     ground = field_of(card, faces)
     on = on_colour(ground)
     box_on = None if faces == "colour" else ground    # white boxes on a full field, ruled ones on a pale one
-    _field(c, ground)
-    _rotated(c, lambda: _field(c, ground))
     top, bottom = FIELD[1] + 0.6, CH - FIELD[1] - 0.6 - 15
     left_box, right_box = FIELD[0] + 0.6, FIELD[2] - 0.6 - 11
+
+    def field_and_art() -> None:
+        _field(c, ground)
+        if faces == "art":        # the cross between the two boxes, clear of both
+            _art(c, card, (left_box + 11 + right_box) / 2)
+    field_and_art()
+    _rotated(c, field_and_art)
+    if faces == "art":
+        box_on = ground_of(card, faces)
     _strength_box(c, left_box, top, "I", s[0], box_on)
     _strength_box(c, right_box, top, "II", s[1], box_on)
     _strength_box(c, CW - left_box - 11, bottom, "III", s[2], box_on)
@@ -444,10 +491,11 @@ def _names(card: cat.Card, style: DeckStyle) -> tuple[str, str]:
     return f"{style.title} · {card.name}", f"{style.title_ja} {card.ja.replace(': ', '・')}"
 
 
-def draw_face(c: Canvas, card_id: str, bleed: float = 0.0, faces: str = "plain") -> None:
+def draw_face(c: Canvas, card_id: str, bleed: float = 0.0, faces: str = DEFAULT_FACES) -> None:
     """Draw a card's face: the deck's frame, index strips and emblem, the markers in both index
-    corners and the QR code; the frame runs ``bleed`` mm beyond the cut. ``faces``: "plain" (white
-    index strips, the default) or "colour" (colour fields, ``FACES``)."""
+    corners and the QR code; the frame runs ``bleed`` mm beyond the cut. ``faces``: "art" (pale fields
+    with the game's art, the default), "plain" (pale fields alone) or "colour" (full colour fields,
+    ``FACES``)."""
     if faces not in FACES:
         raise ValueError(f"unknown faces {faces!r}: choose {' or '.join(FACES)}")
     card = cat.card(card_id)
@@ -493,7 +541,7 @@ BACK_EMBLEM = {"B-PLAY": "suits"}
 card's back (the crown) and a playing card's are sorted apart at a glance."""
 
 
-def draw_back(c: Canvas, back_id: str, bleed: float = 0.0, faces: str = "plain") -> None:
+def draw_back(c: Canvas, back_id: str, bleed: float = 0.0, faces: str = DEFAULT_FACES) -> None:
     """Draw a deck's back: the game's frame colour and pattern (so backs of different games differ in
     colour, greyscale and emblem), its emblem, title and which deck, a player's deck's colour and
     symbol in a seal, and the deck marker in both corners."""

@@ -13,14 +13,14 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from companion import catalogue as cat
-from printables.faces import draw_back, draw_face, draw_pawn
+from printables.faces import DEFAULT_FACES, draw_back, draw_face, draw_pawn
 from printables.fonts import register_font
 
 
 @lru_cache(maxsize=1024)
-def card_pdf(card_id: str, side: str = "face", faces: str = "plain") -> bytes:
+def card_pdf(card_id: str, side: str = "face", faces: str = DEFAULT_FACES) -> bytes:
     """A one-page PDF exactly the size of one card's face (or back), nothing around it; ``faces``:
-    the face design ("plain" or "colour", ``faces.FACES``)."""
+    the face design ("art", "plain" or "colour", ``faces.FACES``)."""
     if side not in ("face", "back"):
         raise ValueError(f"side must be 'face' or 'back', not {side!r}")
     cat.card(card_id)   # unknown ids fail here with the catalogue's message
@@ -84,13 +84,13 @@ def _to_image(pdf: bytes, px_per_mm: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=512)
-def _render(card_id: str, side: str, px_per_mm: float, faces: str = "plain") -> np.ndarray:
+def _render(card_id: str, side: str, px_per_mm: float, faces: str = DEFAULT_FACES) -> np.ndarray:
     return _to_image(card_pdf(card_id, side, faces), px_per_mm)
 
 
-def render_card_png(card_id: str, px_per_mm: float = 8.0, faces: str = "plain") -> np.ndarray:
+def render_card_png(card_id: str, px_per_mm: float = 8.0, faces: str = DEFAULT_FACES) -> np.ndarray:
     """A card's face as an upright BGR ``uint8`` image (OpenCV order), about
-    ``card_size_mm(card_id) × px_per_mm`` pixels, in the ``faces`` design ("plain" or "colour");
+    ``card_size_mm(card_id) × px_per_mm`` pixels, in the ``faces`` design ("art", "plain" or "colour");
     cached and read-only (copy it to draw on it)."""
     if px_per_mm <= 0:
         raise ValueError(f"px_per_mm must be positive, not {px_per_mm}")

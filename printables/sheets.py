@@ -17,7 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
 from companion.i18n import N_, both, tr
-from printables.faces import FACES, GREY, INK, colour_of, draw_back, draw_face, draw_pawn, draw_pawn_back, text
+from printables.faces import DEFAULT_FACES, FACES, GREY, INK, colour_of, draw_back, draw_face, draw_pawn, draw_pawn_back, text
 from printables.fonts import register_font
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
 from printables.press import CONFORMANCE, press_canvas
@@ -275,7 +275,7 @@ def _canvas(path: Path, page: tuple[float, float], title: str, duplex: bool, ser
     return c
 
 
-def _draw_card(c: Canvas, card_id: str, side: str, bleed: float, faces: str = "plain") -> None:
+def _draw_card(c: Canvas, card_id: str, side: str, bleed: float, faces: str = DEFAULT_FACES) -> None:
     """One card in its own millimetres: the pawn token centred, a face, or a back."""
     if card_id == "W-PAWN":
         c.translate((CW - cat.PAWN_TOKEN_MM) / 2, (CH - cat.PAWN_TOKEN_MM) / 2)
@@ -286,7 +286,7 @@ def _draw_card(c: Canvas, card_id: str, side: str, bleed: float, faces: str = "p
         draw_back(c, card_id, bleed, faces)
 
 
-def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: str, faces: str = "plain") -> int:
+def draw_card_sheets(c: Canvas, layout: SheetLayout, cards: list[Slot], title: str, faces: str = DEFAULT_FACES) -> int:
     """Draw the cards a sheet at a time, each front page followed by its back page; pages drawn."""
     w, h = layout.page
     n = layout.per_sheet
@@ -328,7 +328,7 @@ def unknown_paper(paper: str) -> PrintError:
 
 
 def draw_single_cards(c: Canvas, cards: list[Slot], bleed: float, order: str = "face-back",
-                      faces: str = "plain") -> int:
+                      faces: str = DEFAULT_FACES) -> int:
     """One card a page, each page the card plus its bleed with the TrimBox on the cut line and the
     BleedBox on the page's edge (what print services ask for), face then back (or back then face,
     ``order``); pages drawn."""
@@ -523,7 +523,7 @@ def default_path(target: str, single: bool = False, service: bool = False) -> Pa
 
 def check(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
           out: str | os.PathLike | None = None, single: bool = False, order: str = "face-back",
-          service: bool = False, faces: str = "plain") -> tuple[int | None, Path]:
+          service: bool = False, faces: str = DEFAULT_FACES) -> tuple[int | None, Path]:
     """Check a target's options before anything is written: (player count, path) or PrintError."""
     if target not in TARGETS:
         raise _unknown_target(target)
@@ -553,11 +553,12 @@ def check(target: str, *, players: int | None = None, paper: str = "a4", bleed: 
 
 def build(target: str, *, players: int | None = None, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
           out: str | os.PathLike | None = None, single: bool = False, order: str = "face-back",
-          service: bool = False, faces: str = "plain") -> Printed:
+          service: bool = False, faces: str = DEFAULT_FACES) -> Printed:
     """Write one target's PDF and say what is in it; options are checked before anything is written.
     ``single``: one card a page with TrimBox and BleedBox, for print services (no paper size), its
     pages in ``order``; ``service``: CMYK with an output intent, PDF/X-1a:2003 (``press``); ``faces``:
-    "plain" white index strips (default) or "colour" fields (``faces.FACES``)."""
+    "art" (pale index fields with the game's art, the default), "plain" (pale fields alone) or "colour"
+    (full colour fields; ``faces.FACES``)."""
     n, path = check(target, players=players, paper=paper, bleed=bleed, out=out, single=single, order=order,
                     service=service, faces=faces)
     if target == "stickers":

@@ -21,9 +21,9 @@ from companion import catalogue as cat
 from vision.frame import deblur, quality
 from vision.frame.pyramid import PyramidFinder
 from vision.frame.quality import FrameQuality, QualityMeter
-from vision.reading import plane
+from vision.reading import plane, smeared, soft
 from vision.reading.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
-from vision.reading.markers import WINDOWS, pool
+from vision.reading.markers import pool
 from vision.table.calibrate import Calibration, CalibrationLayout, calibrate
 from vision.table.scene import SeenCard, TableScene
 from vision.table.track import MotionMeter, Track, Tracker
@@ -79,6 +79,10 @@ SMALL_PX_PER_MM = 1.35
 """Below this resolution anywhere on the table in view, 15 mm markers are under ~20 px wide and the
 marker finder also searches the threshold window only small markers need (``vision.reading.markers``)."""
 
+LARGE_PX_PER_MM = 1.6
+"""At or above this resolution everywhere on the table in view, 15 mm markers are over ~24 px wide
+and the marker finder leaves out its finest threshold window (``vision.reading.markers.FINE_ONLY``)."""
+
 QR_TRIES = 3
 """A card whose QR code is not read after this many tries is left to its markers (e.g. a cascade)."""
 
@@ -119,7 +123,7 @@ class Pipeline:
         # squares as the detector's own finder (vision.reading.soft)
         first = self.detector.finder
         self.detector.finder = PyramidFinder(markers=first.markers, second_read=first.second_read)
-        self._sharp_finder = PyramidFinder(WINDOWS[1:], markers=first.markers,    # for sharpened frames (``_detect``)
+        self._sharp_finder = PyramidFinder(markers=first.markers,    # for sharpened frames (``_detect``)
                                            second_read=first.second_read)
         self.motion = MotionMeter()
         self.quality = QualityMeter()
@@ -138,7 +142,7 @@ class Pipeline:
         self._qr_budget = qr_per_frame
         self._qr_conflicts: dict[int, str] = {}
         self._scanned = False
-        self._small: tuple[Calibration, bool] | None = None
+        self._small: tuple[Calibration, float] | None = None    # (calibration, least px/mm in view)
         self._covered: tuple[int, set[int]] | None = None
         self._cal_seen: dict[str, np.ndarray] = {}
         self._reference: np.ndarray | None = None     # the small grey frame of the settled scene
@@ -216,6 +220,7 @@ class Pipeline:
             return self.calibration if q.refused or (sharp is grey and deblur.wanted(q)) \
                 else self._calibrate(markers, still, size)
         self.detector.small_markers = self._small_markers(grey.shape)
+        self.detector.large_markers = self._large_markers(grey.shape)
         found = self._detect(sharp, grey, boxes, calibration)
         if sharp is grey and deblur.wanted(judged.result()):
             # smeared, unlike the last frame: read again from the sharpened frame
@@ -311,17 +316,21 @@ class Pipeline:
     def _detect(self, sharp: np.ndarray, grey: np.ndarray, boxes: list[Box] | None,
                 calibration: Any) -> Any:
         """``Detector.detect`` on ``sharp``; on a sharpened frame (not ``grey``) with the window for
-        small markers on and the 3 px one off: a sharpened border is less crisp, and the small
-        window finds many markers the others miss (10 % more at 5 px of smear, 1.4 px/mm), while the
-        3 px window finds none of its own there and its contours of the sharpened noise cost ~100 ms."""
+        small markers on (a sharpened border is less crisp, and the small window finds many markers
+        the others miss: 10 % more at 5 px of smear, 1.4 px/mm) and the coarse squares read through
+        the smear (``vision.reading.smeared``). The 3 px window stays on: since the candidate mask it
+        costs 6–17 ms there (was ~100 ms), and at 1.0 px/mm it finds squares the others outline badly
+        (a lone marker of the conditions bench's 3 px smear, read exactly only there)."""
         if sharp is grey:
             return self.detector.detect(sharp, boxes, calibration)
-        finder, small = self.detector.finder, self.detector.small_markers
-        self.detector.finder, self.detector.small_markers = self._sharp_finder, True
+        finder, small, large = self.detector.finder, self.detector.small_markers, self.detector.large_markers
+        self.detector.finder, self.detector.small_markers, self.detector.large_markers = self._sharp_finder, True, False
+        # coarse squares are read again through the smear and its filter (``vision.reading.smeared``)
+        self._sharp_finder.second_read = smeared.reader(self.smear) if self.smear is not None else soft.second_read
         try:
             return self.detector.detect(sharp, boxes, calibration)
         finally:
-            self.detector.finder, self.detector.small_markers = finder, small
+            self.detector.finder, self.detector.small_markers, self.detector.large_markers = finder, small, large
 
     def _sharpened(self, grey: np.ndarray, judged: FrameQuality) -> np.ndarray:
         """``grey`` with its motion smear undone if ``judged`` smeared enough (``vision.frame.deblur``),
@@ -432,9 +441,19 @@ class Pipeline:
     def _small_markers(self, shape: tuple[int, ...]) -> bool:
         """Whether markers may be small (under ``SMALL_PX_PER_MM`` somewhere on the table in view,
         or not calibrated yet): the finder then searches its extra window for them."""
+        return self._least_px_per_mm(shape) < SMALL_PX_PER_MM
+
+    def _large_markers(self, shape: tuple[int, ...]) -> bool:
+        """Whether every marker is large (``LARGE_PX_PER_MM`` or more everywhere on the table in
+        view, once calibrated): the finder then leaves out its finest window."""
+        return self._least_px_per_mm(shape) >= LARGE_PX_PER_MM
+
+    def _least_px_per_mm(self, shape: tuple[int, ...]) -> float:
+        """The least px/mm over the table in view (0 when not calibrated or none of it is in view),
+        worked out once per calibration."""
         cal = self.calibration
         if cal is None:
-            return True
+            return 0.0
         if self._small is None or self._small[0] is not cal:
             x0, y0, x1, y1 = self.layout.bounds()
             xs, ys = np.meshgrid(np.linspace(x0, x1, 13), np.linspace(y0, y1, 9))
@@ -442,7 +461,7 @@ class Pipeline:
             px, right, down = (cal.to_image(grid + step) for step in ((0, 0), (10, 0), (0, 10)))
             scale = (np.linalg.norm(right - px, axis=1) + np.linalg.norm(down - px, axis=1)) / 20
             seen = (px[:, 0] >= 0) & (px[:, 0] < shape[1]) & (px[:, 1] >= 0) & (px[:, 1] < shape[0])
-            self._small = (cal, bool(not seen.any() or scale[seen].min() < SMALL_PX_PER_MM))
+            self._small = (cal, float(scale[seen].min()) if seen.any() else 0.0)
         return self._small[1]
 
     def _table_centre(self) -> tuple[float, float]:

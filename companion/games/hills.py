@@ -394,7 +394,7 @@ class Game(engine.Game):
         """A seat by its colour: "Ann (red)", or "Red" when the table gave no names."""
         en, ja = COLOUR_WORDS[seat]
         if names and 0 <= seat < len(names) and names[seat]:
-            return Reason(f"{names[seat]} ({en})", f"{names[seat]}({ja})")
+            return engine.with_aside(str(names[seat]), en, ja)
         return Reason(en.capitalize(), ja)
 
     def _move_words(self, move: Move, short: bool) -> Reason | None:

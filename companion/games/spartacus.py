@@ -33,7 +33,7 @@ from functools import cache
 from typing import Any
 
 from companion import catalogue
-from companion.engine import TERMINAL, Event, GameError, Move, Option, Reason
+from companion.engine import TERMINAL, Event, GameError, Move, Option, Reason, with_aside
 from companion.engine import Game as EngineGame
 
 JOKER_PENALTY = 10
@@ -148,7 +148,7 @@ class Game(EngineGame):
         """A seat with its colour, as events name it: "Ann (red)", or "P1 (red)" without names."""
         if names and 0 <= seat < len(names) and names[seat]:
             colour = catalogue.COLOURS[self.colour(seat)]
-            return Reason(f"{names[seat]} ({colour.name})", f"{names[seat]}({colour.ja})")
+            return with_aside(str(names[seat]), colour.name, colour.ja)
         return Reason(self.seat_name(seat), self.seat_name_ja(seat))
 
     def _move_words(self, move: Move, short: bool) -> Reason | None:

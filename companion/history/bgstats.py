@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 from companion.dates import instant
 from companion.history.record import HistoryError, Play, Seat, clean_location, plays_of
 from companion.i18n import N_, both
+from companion.session.autoplay import companion_label, companion_name, companion_name_number, companion_of_label
 
 if TYPE_CHECKING:
     from companion.session.table import TableSession
@@ -49,8 +50,24 @@ def minutes(play: Play) -> int:
 
 
 def person_key(seat: Seat, play: Play) -> str:
-    """Who a seat is across plays: the person's name, or for a placeholder seat that table's seat."""
+    """Who a seat is across plays: the person's name, or for a placeholder seat that table's seat; the
+    companion is one player per level (and per name the host gave it), never a person of that name."""
+    if seat.companion:
+        return f"companion:{seat.companion}" + ("" if _app_named(seat) else f":{seat.name.casefold()}")
     return f"seat:{play.session or play.id}:{seat.seat}" if anonymous(seat) else f"name:{seat.name.casefold()}"
+
+
+def _app_named(seat: Seat) -> bool:
+    return anonymous(seat) or companion_name_number(seat.name) is not False
+
+
+def player_name(seat: Seat) -> str:
+    """A seat's player as BG Stats lists it: the person's name; the companion says what it is and its
+    level ("Companion (good)", "Robo (companion, good)"), so the app's statistics per player give the
+    record against each level, as for an Automa."""
+    if not seat.companion:
+        return seat.name
+    return companion_name(seat.companion, "en") if anonymous(seat) else companion_label(seat.name, seat.companion, "en")
 
 
 def anonymous(seat: Seat) -> bool:
@@ -83,7 +100,7 @@ def push_payload(play: Play) -> dict[str, Any]:
         "sourceName": SOURCE, "sourcePlayId": play.id, "playDate": play_date(play),
         "durationMin": minutes(play),
         "game": {k: game[k] for k in ("name", "sourceGameId", "highestWins", "noPoints")},
-        "players": [{"name": s.name, "sourcePlayerId": f"table-companion:{person_key(s, play)}",
+        "players": [{"name": player_name(s), "sourcePlayerId": f"table-companion:{person_key(s, play)}",
                      "rank": rank(s, play), **seat_fields(s, play)} for s in play.seats],
     }
     if comments(play):
@@ -144,8 +161,8 @@ def export_file(plays: Sequence[Play]) -> dict[str, Any]:
         for seat in play.seats:
             key = person_key(seat, play)
             if key not in players:
-                players[key] = {"id": len(players) + 1, "uuid": stable_uuid("player", key), "name": seat.name,
-                                "isAnonymous": anonymous(seat)}
+                players[key] = {"id": len(players) + 1, "uuid": stable_uuid("player", key), "name": player_name(seat),
+                                "isAnonymous": anonymous(seat) and not seat.companion}
             scores.append({**seat_fields(seat, play), "playerRefId": players[key]["id"], "rank": rank(seat, play),
                            "newPlayer": False})
         where = play.location or SOURCE
@@ -410,10 +427,15 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
             continue
         if all(isinstance(s.get("seatOrder"), int) and s["seatOrder"] > 0 for s in scores):
             scores = sorted(scores, key=lambda s: s["seatOrder"])
-        seat_names, missing = [], set()
+        seat_names, missing, machine = [], set(), {}
         for k, s in enumerate(scores):
             person = players[s["playerRefId"]]
             name = clean_text(str(person.get("name") or "")) or f"P{k + 1}"
+            seat = companion_of_label(name)
+            if seat is not None:   # the companion as our export names it: a seat it played, no person
+                machine[k], name = seat
+                seat_names.append(name)
+                continue
             if person.get("isAnonymous") and not PLACEHOLDER_NAME.fullmatch(name):
                 name = f"P{k + 1}"   # a seat, not a person: counted for nobody, as our P1, P2, …
             name = merge.get(name.casefold(), known_by.get(name.casefold(), name))
@@ -433,10 +455,12 @@ def read_file(data: Any, known: Sequence[str], merge: Mapping[str, str] | None =
             minutes = 0
         missing.add("moves")
         first = starts.index(True) if any(starts) else 0
-        seats = tuple(Seat(k, n, points[k] or 0, bool(s.get("winner")), any(starts) and k == first)
+        seats = tuple(Seat(k, n, points[k] or 0, bool(s.get("winner")), any(starts) and k == first,
+                           companion=machine.get(k))
                       for k, (n, s) in enumerate(zip(seat_names, scores)))
-        for s in scores:
-            used[s["playerRefId"]] = used.get(s["playerRefId"], 0) + 1
+        for k, s in enumerate(scores):
+            if k not in machine:
+                used[s["playerRefId"]] = used.get(s["playerRefId"], 0) + 1
         ours = match.how == "source" and isinstance(raw.get("sourcePlayId"), str) and raw["sourcePlayId"]
         if ours and raw["sourcePlayId"] in recorded:
             left["already_here"] = left.get("already_here", 0) + 1

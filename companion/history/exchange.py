@@ -21,7 +21,7 @@ from companion.players import LEVELS
 FORMAT = "table-companion-history/1"
 FORMATS = ("csv", "json", "bgstats")
 CSV_FIELDS = ("date", "game", "title", "play", "duration_min", "seat", "name", "score", "winner",
-              "start_player", "ended_early", "kept_by", "options", "location")
+              "start_player", "ended_early", "kept_by", "options", "location", "companion")
 
 
 def players_of(db: Any, plays: Sequence[Play] | None) -> list[dict[str, Any]]:
@@ -80,7 +80,7 @@ def export_csv(plays: Sequence[Play]) -> str:
                 when, p.game, titles[p.game], p.id, round(p.duration / 60) if p.knows("duration") else "",
                 s.seat + 1, s.name, s.score if p.knows("scores") else "", int(s.winner),
                 int(s.start) if p.knows("start") else "", int(p.ended_early), p.kept_by, options,
-                p.location or "")])
+                p.location or "", s.companion or "")])   # the companion's level where it played the seat
     return out.getvalue()
 
 

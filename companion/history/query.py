@@ -130,8 +130,11 @@ def score_lines(history: Sequence[Play], game: str) -> dict[str, list[tuple[int,
 
 
 def distribution(history: Sequence[Play], game: str, bins: int = 6) -> list[tuple[int, int, int]]:
-    """The scores of every seat at ``game`` as a histogram: [(low, high, count)], at most ``bins`` rows."""
-    scores = [s.score for p in history if p.game == game and p.knows("scores") for s in p.seats]
+    """The scores of every person's seat at ``game`` as a histogram: [(low, high, count)], at most
+    ``bins`` rows. The companion's seats are left out: it holds no record of its own, and a table's
+    chart of how people score must not mix in how it scores."""
+    scores = [s.score for p in history if p.game == game and p.knows("scores") for s in p.seats
+              if not s.companion]
     if not scores:
         return []
     lo, hi = min(scores), max(scores)

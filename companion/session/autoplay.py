@@ -4,7 +4,7 @@ that plays it as a normal move of the session.
 The host gives seats to the companion (``TableSession.set_companions``: a note in the log, so a
 replay knows them). When such a seat is to move, ``proposal`` asks its player
 (``companion.players``) with the seat's view only, and says the move on the host screen and every
-phone ("The companion (good): Blue places blue 7 face down at hill 3."), with the card to take from
+phone by its seat's name ("Companion (good) places blue 7 face down at hill 3."), with the card to take from
 the companion's face-down pile and where to lay it. Someone lays that card; with a camera the
 session sees it like any move (a wrong card is caught like any misread move), without one a tap on
 "Done" calls ``confirm``, which plays exactly the proposed move.
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import Any
+from typing import Any, Collection, Mapping, Sequence
 
-from companion.engine import Event, Move
-from companion.i18n import both
-from companion.players import LEVEL_WORDS, player, seat_view
+from companion.engine import Event, Move, third_person
+from companion.i18n import CATALOGUE, both, pick
+from companion.players import LEVEL_WORDS, LEVELS, player, seat_view
 from companion.session.store import SessionError
 
 _KEPT = 64
@@ -58,11 +58,12 @@ def asked(session: Any) -> dict[str, Any] | None:
         legal = [m for m in session.legal_moves() if m.player == seat]
         version = session.version
     move = player(game.id, level).choose(view, legal, random.Random(":".join(map(str, key))))
-    words = view.game.describe_move(move)   # "Blue places blue 7 face down at hill 3"
-    level_words = LEVEL_WORDS[level]
+    # the seat as every page names it ("Companion (good)", "Robo"): two companion seats are told
+    # apart, where the engine's own sentence says "Player 2" or the seat's colour
+    words = view.game.verb_phrase(move)   # "place blue 7 face down at hill 3"
+    name, name_ja = session.names_in("en")[seat], session.names_in("ja")[seat]
     said = {"seat": seat, "level": level, "move": move.to_json(), "card": move.get("card"),
-            "text": f"The companion ({level_words}): {words}.",
-            "ja": f"コンパニオン({level_words.ja}): {words.ja}。"}
+            "text": f"{name} {third_person(str(words))}.", "ja": f"{name_ja}が{words.ja}。"}
     with _lock:
         _proposals[key] = said
         while len(_proposals) > _KEPT:
@@ -77,3 +78,77 @@ def confirm(session: Any, *, by: str, expected_version: int) -> list[Event]:
         if said is None:
             raise SessionError(*both("It is not the companion's turn."))
         return session.play(Move.from_json(said["move"]), by=by, expected_version=expected_version)
+
+
+def level_words(level: str, lang: str) -> str:
+    """A companion level as people call it in ``lang`` ("good" / 「中級」; an unknown one as stored)."""
+    words = LEVEL_WORDS.get(level)
+    return level if words is None else pick(str(words), words.ja, lang)
+
+
+def companion_name(level: str, lang: str, number: int | None = None) -> str:
+    """The name of a companion seat nobody named: "Companion (good)", or "Companion 2 (good)" where
+    several seats play at one level."""
+    if number is None:
+        return CATALOGUE.t("Companion ({level})", lang, level=level_words(level, lang))
+    return CATALOGUE.t("Companion {number} ({level})", lang, number=number, level=level_words(level, lang))
+
+
+def seat_names(names: Sequence[str], companions: Mapping[int, str], app_named: Collection[int],
+               lang: str) -> list[str]:
+    """The seats' names in ``lang``: a seat the app named for the companion (``app_named``) is called
+    for the level it plays now ("Companion (strong)", 「コンパニオン(上級)」; several at one level are
+    numbered), or "P2" once given back to a person; every other seat keeps the name it was given."""
+    out = list(names)
+    ours = sorted(seat for seat in app_named if 0 <= seat < len(out))
+    playing = [seat for seat in ours if seat in companions]
+    for seat in ours:
+        if seat not in companions:
+            out[seat] = f"P{seat + 1}"
+            continue
+        same = [s for s in playing if companions[s] == companions[seat]]
+        out[seat] = companion_name(companions[seat], lang, same.index(seat) + 1 if len(same) > 1 else None)
+    return out
+
+
+def companion_name_number(name: str, level: str | None = None) -> int | None | bool:
+    """The number in a name the app gave a companion seat ("Companion 2 (good)" → 2, "Companion
+    (good)" → None), at ``level`` (None: any level), in either language; False for any other name."""
+    for lvl in LEVELS if level is None else (level,):
+        for lang in ("en", "ja"):
+            for number in (None, *range(1, 6)):
+                if name == companion_name(lvl, lang, number):
+                    return number
+    return False
+
+
+def name_in(name: str, lang: str) -> str:
+    """A seat's stored name as ``lang`` says it: a name the app gave a companion seat ("Companion
+    (good)", 「コンパニオン2(中級)」) in that language's words, any other name as it was given."""
+    for level in LEVELS:
+        number = companion_name_number(name, level)
+        if number is not False:
+            return companion_name(level, lang, number)
+    return name
+
+
+def companion_label(name: str, level: str, lang: str) -> str:
+    """A companion seat as a list of players names it: the app's name in ``lang`` at the level it
+    played ("Companion (good)"), or the host's name with what it is ("Robo (companion, good)")."""
+    number = companion_name_number(name)
+    if number is not False:
+        return companion_name(level, lang, number)
+    return CATALOGUE.t("{name} (companion, {level})", lang, name=name, level=level_words(level, lang))
+
+
+def companion_of_label(label: str) -> tuple[str, str] | None:
+    """``companion_label`` read back: (level, the seat's name) for "Companion (good)" or "Robo
+    (companion, good)" in either language; None for a person's name (a BG Stats file we wrote)."""
+    for level in LEVELS:
+        if companion_name_number(label, level) is not False:
+            return level, label
+        for lang in ("en", "ja"):
+            tail = CATALOGUE.t("{name} (companion, {level})", lang, name="", level=level_words(level, lang))
+            if label.endswith(tail) and label[:-len(tail)].strip():
+                return level, label[:-len(tail)].strip()
+    return None

@@ -282,6 +282,11 @@ class Store:
                 continue   # the code is taken: draw another
         raise SessionError(*both("could not find a free join code; delete old sessions"))
 
+    def forget_people(self, names: list[str]) -> None:
+        """``forget_players`` in a write of its own (the host gave these seats to the companion)."""
+        with self._write() as db:
+            forget_players(db, names)
+
     def session_row(self, session_id: str) -> dict[str, Any]:
         """A session's settings row; unknown ids raise ``SessionError``."""
         row = self._db().execute("SELECT id, code, game, settings, created, version, finished "
@@ -513,6 +518,14 @@ def clean_location(text: Any) -> str | None:
 
 PLACEHOLDER_NAME = re.compile(r"P\d+")
 """The names a table gets when nobody typed one (P1, P2, …): seats, not people."""
+
+
+def forget_players(db: sqlite3.Connection, names: list[str]) -> None:
+    """Take ``names`` off the known players unless a play has them in a person's seat: a name typed
+    for a seat the host then gave to the companion is no person (the create form must not offer it)."""
+    for name in names:
+        db.execute("DELETE FROM players WHERE name = ? AND NOT EXISTS "
+                   "(SELECT 1 FROM play_seats s WHERE s.player = players.id)", (name.strip(),))
 
 
 def remember_players(db: sqlite3.Connection, names: list[str]) -> None:

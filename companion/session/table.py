@@ -21,10 +21,11 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from companion import catalogue as cat
-from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason, freeze
+from companion.engine import TERMINAL, Event, Game, IllegalMove, Move, Reason, freeze, in_both, with_aside
 from companion.games import game_class
 from companion.i18n import N_, Text, both
 from companion.players import LEVELS
+from companion.session import autoplay
 from companion.session.reconcile import NODE_BUDGET, TIME_BUDGET, adapter, explain, matches, why_not
 from companion.session.store import SessionError, StaleVersion, Store, clean_location, clean_text
 
@@ -88,16 +89,24 @@ class Outcome:
                 "prompt": self.prompt.to_json() if self.prompt else None, "version": self.version}
 
 
-SEAT_WORDS = re.compile(r"(?<![A-Za-z0-9-])(?:[Pp]layer |プレイヤー|P)([1-9][0-9]?)(?![A-Za-z0-9-])")
-"""How engines name a seat they were given no name for: "P2 (blue)", "player 2", "プレイヤー2"."""
+SEAT_WORDS = re.compile(r"(?<![A-Za-z0-9-])(?:[Pp]layer |プレイヤー|P)([1-9][0-9]?)(?![A-Za-z0-9-])"
+                        r"(?:( ?)\(([^()]*)\))?")
+"""How engines name a seat they were given no name for: "P2 (blue)", "player 2", "プレイヤー2" (with
+the word in brackets after it, if any: the seat's colour)."""
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:
     """``text`` with the engines' seat numbers ("P1", "player 2", "プレイヤー2") replaced by the
-    names the table gave (engines word events before they know who sits where)."""
+    names the table gave (engines word events before they know who sits where); a seat's colour
+    after it is said as every seat label says it (``with_aside``: "Companion 2 (good, green)")."""
     def named(m: "re.Match[str]") -> str:
         seat = int(m.group(1)) - 1
-        return str(names[seat]) if 0 <= seat < len(names) and names[seat] else m.group(0)
+        if not (0 <= seat < len(names) and names[seat]):
+            return m.group(0)
+        if m.group(3) is None:
+            return str(names[seat])
+        aside = with_aside(str(names[seat]), m.group(3), m.group(3))
+        return str(aside) if m.group(2) else aside.ja   # "P2 (green)" is English, "P2(緑)" Japanese
     return SEAT_WORDS.sub(named, text) if text else text
 
 
@@ -168,8 +177,10 @@ def _choice(choice_id: str, label: str, ja: str, moves: Sequence[Move] = (), ove
 class _State:
     """Everything the log determines; rebuilt by ``reduce``-ing entries in order."""
 
-    def __init__(self, game_id: str, players: int, options: dict[str, Any], names: Sequence[str]) -> None:
-        self.game_id, self.players, self.options, self.names = game_id, players, options, list(names)
+    def __init__(self, game_id: str, players: int, options: dict[str, Any], names: Sequence[str],
+                 app_named: Sequence[int] = ()) -> None:
+        self.game_id, self.players, self.options, self.given = game_id, players, options, list(names)
+        self.app_named = tuple(app_named)   # seats the app named for the companion: named for its level
         self.version = 0
         self.finished: list[dict[str, Any]] = []   # {"game", "moves", "ended"} per finished game
         self.ended: dict[str, Any] | None = None   # the host ended the current game: version, by, prompts
@@ -193,6 +204,21 @@ class _State:
     def is_over(self) -> bool:
         """True once the current game ended by its rules or by the host."""
         return self.ended is not None or self.game.is_over()
+
+    def names_in(self, lang: str) -> list[str]:
+        """The seats' names in ``lang`` as the log stands here (a seat the app named for the
+        companion is called for the level it plays at this point of the series)."""
+        return autoplay.seat_names(self.given, self.companions, self.app_named, lang)
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names in English (``names_in``)."""
+        return self.names_in("en")
+
+    def worded(self, words: Callable[[Sequence[str]], Reason]) -> Reason:
+        """``words`` (a game's description for some names) with the English names in the English
+        and the Japanese names in the Japanese."""
+        return in_both(words, self.names_in("en"), self.names_in("ja"))
 
     def finished_games(self) -> list[tuple[Game, list[dict[str, Any]], dict[str, Any] | None]]:
         """Every game of the log that is over, in order: (game, its moves, the host's end or None)."""
@@ -219,8 +245,8 @@ class _State:
 
     def named(self, event: dict[str, Any]) -> dict[str, Any]:
         """An event's sentences with the players' names instead of seat numbers."""
-        return dict(event, text=name_seats(str(event.get("text", "")), self.names),
-                    ja=name_seats(str(event.get("ja", "")), self.names))
+        return dict(event, text=name_seats(str(event.get("text", "")), self.names_in("en")),
+                    ja=name_seats(str(event.get("ja", "")), self.names_in("ja")))
 
     def rebuild(self) -> None:
         """Replay the current game's moves from its start (after an undo); the log keeps its
@@ -238,8 +264,8 @@ class _State:
         ad = adapter(self.game_id)
         for i, event in enumerate(e for e in events if ad.is_ruling(e)):
             pid = f"r{version}.{i}"
-            self.prompts[pid] = Prompt(pid, "ruling", name_seats(event.text, self.names),
-                                       name_seats(event.ja, self.names), self.game.rules_file,
+            self.prompts[pid] = Prompt(pid, "ruling", name_seats(event.text, self.names_in("en")),
+                                       name_seats(event.ja, self.names_in("ja")), self.game.rules_file,
                                        [_choice("done", "Done", "完了")], version)
 
     def close(self, ids: Sequence[str]) -> None:
@@ -330,15 +356,16 @@ class _State:
         """The seat's phone answered the host's proposed correction: yes corrects the last move
         ("Host replaced … (Ann confirmed it on their phone)"); no (or the host withdrawing the
         question) leaves it as it was and says so."""
-        seat = asked.seat if asked.seat is not None and 0 <= asked.seat < len(self.names) else None
+        seat = asked.seat if asked.seat is not None and 0 <= asked.seat < len(self.given) else None
         name = self.names[seat] if seat is not None else by
+        name_ja = self.names_in("ja")[seat] if seat is not None else by
         if moves:
             self._corrected(moves, "host", confirmed=name)
             return
         if by == "host":
             text, ja = "The host withdrew the question: the move stays as it was.", "ホストは質問を取り下げました。手はそのままです。"
         else:
-            text, ja = f"{name} said no: the move stays as it was.", f"{name}はいいえと答えました。手はそのままです。"
+            text, ja = f"{name} said no: the move stays as it was.", f"{name_ja}はいいえと答えました。手はそのままです。"
         self.events.append({"kind": "confirm_denied", "text": text, "ja": ja, "data": {"seat": seat},
                             "version": self.version})
 
@@ -370,7 +397,7 @@ class _State:
 
     def _said(self, moves: list[Move]) -> Any:
         """``moves`` in words, played from the game as it stands."""
-        return self.game.describe_moves(moves, self.names)
+        return self.worded(lambda names: self.game.describe_moves(moves, names))
 
     def _end(self, version: int, by: str) -> Event:
         """The host ends the current game early: scores as they stand, open prompts closed."""
@@ -380,8 +407,9 @@ class _State:
         self.prompts = {}
         scores, winners = self.game.scores(), decided(self.players, self.game.winners())
         table = ", ".join(f"{n} {s}" for n, s in zip(self.names, scores))
-        table_ja = "、".join(f"{n} {s}点" for n, s in zip(self.names, scores))
-        said, said_ja = verdict(self.names, winners) if self.players > 1 else ("", "")
+        table_ja = "、".join(f"{n} {s}点" for n, s in zip(self.names_in("ja"), scores))
+        said = verdict(self.names, winners)[0] if self.players > 1 else ""
+        said_ja = verdict(self.names_in("ja"), winners)[1] if self.players > 1 else ""
         event = Event.of("ended_by_host", f"The host ended the game early. Scores as they stand: {table}.{' ' + said if said else ''}",
                          f"ホストがゲームを途中で終了しました。現時点の得点:{table_ja}。{said_ja}",
                          scores=scores, winners=winners)
@@ -414,7 +442,7 @@ class _State:
         self.rebuild()
         if quiet:
             return
-        said = self.game.describe_moves(undone, self.names)   # worded in the state they were played from
+        said = self._said(undone)   # worded in the state they were played from
         if asked_by and len(entries) > 1:
             text = f"{asked_by}'s move was taken back, with the moves after it: {said}."
             ja = f"{asked_by}の手とその後の手を取り消しました: {said.ja}。"
@@ -500,13 +528,18 @@ class TableSession:
         settings = row["settings"]
         self.players: int = settings["players"]
         self.options: dict[str, Any] = settings["options"]
-        self.names: list[str] = settings["names"]
+        given: list[str] = settings["names"]
         self.seats: list[Any] | None = settings.get("seats")
         self.rounds: int | None = settings.get("rounds")
         self.target: int | None = settings.get("target")
         self.location: str | None = settings.get("location")   # where the table is (the history's plays)
         self.created: float = row["created"]
-        self._st = _State(self.game_id, self.players, self.options, self.names)
+        # the seats the app named for the companion ("Companion (good)"): called for the level they
+        # play, in the reader's language; a table made before this was stored is read by their names
+        app_named = settings.get("app_named")
+        if app_named is None:
+            app_named = [i for i, n in enumerate(given) if autoplay.companion_name_number(n) is not False]
+        self._st = _State(self.game_id, self.players, self.options, given, app_named)
         self._steady = 0   # inside ``steady()``: reads do not ask the store again
         self._asked: dict[tuple[int, Any], Outcome] = {}
         """(version, observation) → the prompt or hold it led to: the same view at the same
@@ -541,7 +574,10 @@ class TableSession:
                 raise SessionError(*both("{label} must be a whole number of at least 1, got {value!r}", label=label,
                                          value=value))
         settings = {"players": players, "options": options, "names": [n.strip() for n in names],
-                    "seats": list(seats) if seats is not None else None, "rounds": rounds, "target": target}
+                    "seats": list(seats) if seats is not None else None, "rounds": rounds, "target": target,
+                    # a companion seat called "Companion (good)" is named by the app, not by the host
+                    "app_named": [i for i in sorted(companions or {})
+                                  if 0 <= i < players and autoplay.companion_name_number(names[i].strip()) is not False]}
         place = clean_location(location)
         if place:
             settings["location"] = place
@@ -610,6 +646,20 @@ class TableSession:
         return list(self._st.prompts.values())
 
     @property
+    def names(self) -> list[str]:
+        """The seats' names in English (``names_in``)."""
+        return self._st.names
+
+    def names_in(self, lang: str) -> list[str]:
+        """The seats' names in ``lang``: a seat the app named for the companion is called for the
+        level it plays now, in that language ("Companion (strong)", 「コンパニオン(上級)」)."""
+        return self._st.names_in(lang)
+
+    def worded(self, words: Callable[[Sequence[str]], Reason]) -> Reason:
+        """``words`` (a game's description for some seat names) with each language's names."""
+        return self._st.worded(words)
+
+    @property
     def companions(self) -> dict[int, str]:
         """The seats the companion plays, each with its level (``companion.players.LEVELS``)."""
         return dict(self._st.companions)
@@ -633,6 +683,8 @@ class TableSession:
         if self._st.moves and not self.is_over():
             raise SessionError(*both("the companion takes or leaves a seat between games, not during one"))
         self._commit("note", {"companions": {str(k): v for k, v in sorted(wanted.items())}}, by, None)
+        # a name typed for a seat now the companion's was remembered as a person when the table was made
+        self.store.forget_people([self._st.given[seat] for seat in wanted])
 
     @_locked
     def history(self) -> list[dict[str, Any]]:
@@ -914,7 +966,7 @@ class TableSession:
 
     def _wrong_for_companion(self, asked: Move) -> Prompt:
         """The table shows a move for the companion's seat that it did not ask for: put it right."""
-        words = self.game.describe_move(asked, self.names)
+        words = self.worded(lambda names: self.game.describe_move(asked, names))
         text = (f"The table shows another move for the companion's seat than the one it asked for: "
                 f"{words}. Lay the card it asked for.")
         ja = f"コンパニオンの席に、指示と違う手が置かれました。指示は「{words.ja}」です。指示どおりのカードを置いてください。"
@@ -953,7 +1005,8 @@ class TableSession:
 
     def _choose_prompt(self, sequences: list[list[Move]], waiting: list[bool]) -> Prompt:
         game = self.game
-        labels = _told_apart(sequences, [game.describe_moves(seq, self.names) for seq in sequences])
+        labels = _told_apart(sequences, [self.worded(lambda names, seq=seq: game.describe_moves(seq, names))
+                                         for seq in sequences])
         choices = []
         for i, (seq, pending, (label, ja)) in enumerate(zip(sequences, waiting, labels)):
             choices.append(dict(_choice(f"c{i + 1}", label, ja, seq), rulings_seen=not pending))
@@ -976,7 +1029,7 @@ class TableSession:
             ja += "(前回の映像との間にありうる手が多すぎて、すべては試せませんでした。卓が正しければ、手を手入力してください。)"
         choices = [_choice("fixed", "We will fix the table", "卓を直します")]
         if tried:
-            label = self.game.describe_move(tried[0], self.names)
+            label = self.worded(lambda names: self.game.describe_move(tried[0], names))
             choices.append(_choice("override", f"House ruling: accept “{label}”", f"ハウスルール:「{label.ja}」を認める",
                                    tried[:1], override=True))
         return Prompt("", "illegal", text, ja, rule, choices)
@@ -1059,17 +1112,17 @@ class TableSession:
         if move.player != last.player:
             raise SessionError(*both("only the seat that made the last move can confirm its correction"))
         # everyone reads it without the card; the seat's own phone reads it with its cards
-        was = self.game.describe_moves([last.without("card")], self.names)
-        now = trial.game.describe_moves([move.without("card")], self.names)
-        name = self.names[last.player]
+        was = self.worded(lambda names: self.game.describe_moves([last.without("card")], names))
+        now = self.worded(lambda names: trial.game.describe_moves([move.without("card")], names))
+        name, name_ja = self.names[last.player], self.names_in("ja")[last.player]
         if str(was) == str(now):   # only the card differs
             text = (f"The host asks {name} to confirm on their phone which card they laid: “{was}”.",
-                    f"ホストが{name}に、置いたカードを端末で確認するよう求めています:「{was.ja}」。")
+                    f"ホストが{name_ja}に、置いたカードを端末で確認するよう求めています:「{was.ja}」。")
         else:
             text = (f"The host asks {name} to confirm on their phone: “{now}”, not “{was}”.",
-                    f"ホストが{name}に端末での確認を求めています:「{was.ja}」ではなく「{now.ja}」。")
-        was_mine = self.game.describe_moves([last], self.names)
-        now_mine = trial.game.describe_moves([move], self.names)
+                    f"ホストが{name_ja}に端末での確認を求めています:「{was.ja}」ではなく「{now.ja}」。")
+        was_mine = self.worded(lambda names: self.game.describe_moves([last], names))
+        now_mine = self.worded(lambda names: trial.game.describe_moves([move], names))
         yes = dict(_choice("yes", "Yes, that is right", "はい、その通り", [move]),
                    said=f"The host proposes “{now_mine}” instead of “{was_mine}”. Is that right?",
                    said_ja=f"ホストの提案:「{was_mine.ja}」ではなく「{now_mine.ja}」。正しいですか?",

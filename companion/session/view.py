@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import catalogue
-from companion.engine import CHANCE, TERMINAL, Game, Move, Reason
+from companion.engine import CHANCE, TERMINAL, Game, Move, Reason, in_both
 from companion.session import autoplay
 
 ROLES = ("seat", "table", "host", "watch")
@@ -135,20 +135,21 @@ HIDDEN_EVENT = ("A card that is face down now or in a hand (not shown here).",
                 "今は裏向きか手札にあるカード(ここには表示しません)。")
 
 
-def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], viewer: Viewer) -> dict[str, Any]:
+def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], viewer: Viewer,
+           names_ja: list[str] | None = None) -> dict[str, Any]:
     if not names_hidden(e.get("data"), hidden):
         return e
     data = e.get("data") or {}
     if e.get("kind") == "undo" and isinstance(data.get("moves"), list):
         # a move taken back is worth saying, only without the card the viewer may not see
-        en, ja = moves_words(game, names, [Move.from_json(m) for m in data["moves"]], viewer)
+        en, ja = moves_words(game, names, [Move.from_json(m) for m in data["moves"]], viewer, names_ja=names_ja)
         asked = data.get("asked_by")
         text, text_ja = ((f"{asked}'s move was taken back: {en}.", f"{asked}の手を取り消しました: {ja}。")
                          if asked else (f"Taken back: {en}.", f"取り消し: {ja}。"))
         return {"kind": "undo", "text": text, "ja": text_ja, "data": redact(data, hidden), "version": e.get("version")}
     if e.get("kind") in ("corrected", "house_ruling"):
         # a correction or a ruling stays visible as such, worded without the card the viewer may not see
-        words = {k: moves_words(game, names, [Move.from_json(m) for m in data[k]], viewer)
+        words = {k: moves_words(game, names, [Move.from_json(m) for m in data[k]], viewer, names_ja=names_ja)
                  for k in ("was", "now", "moves") if isinstance(data.get(k), list)}
         if e["kind"] == "corrected":
             by = str(data.get("by") or "host")
@@ -288,7 +289,7 @@ def _chance_offered(session: Any, game: Game, viewer: Viewer, hidden: set[str]) 
 
 
 def _series_events(events: list[dict[str, Any]], games: list[Game], names: list[str],
-                   viewer: Viewer) -> list[dict[str, Any]]:
+                   viewer: Viewer, names_ja: list[str] | None = None) -> list[dict[str, Any]]:
     """The recent events, each worded and redacted as the game it belongs to: an event of an
     earlier game of the series hides what was hidden at that game's end (a 2-player Prussia
     game's deal named the other hand's never-played cards once the next game began). The events
@@ -296,7 +297,7 @@ def _series_events(events: list[dict[str, Any]], games: list[Game], names: list[
     shown, index = [], len(games) - 1
     for e in reversed(events):
         game = games[max(index, 0)]
-        shown.append(_event(e, hidden_cards(game, viewer), game, names, viewer))
+        shown.append(_event(e, hidden_cards(game, viewer), game, names, viewer, names_ja))
         if e.get("kind") == "next_game":
             index -= 1
     return shown[::-1]
@@ -307,10 +308,12 @@ def _earlier_games(session: Any) -> list[Game]:
     return [game for game, _, _ in session._games()]
 
 
-def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
-    """The session's state as ``viewer`` may see it (the JSON the web page and API get)."""
+def view_for(session: Any, viewer: Viewer, lang: str = "en") -> dict[str, Any]:
+    """The session's state as ``viewer`` may see it (the JSON the web page and API get), the seats
+    named in ``lang`` (a seat the app named for the companion is "Companion (good)" or 「コンパニオン(中級)」)."""
     with session.lock:
         st = session.state(None)
+        st["names"] = session.names_in(lang)
         game = session.game
         games = _earlier_games(session)
         turn = st["current_player"]
@@ -324,7 +327,7 @@ def view_for(session: Any, viewer: Viewer) -> dict[str, Any]:
         legal_moves=[m.to_json() for m in _moves_shown(game, viewer, legal, hidden)],
         chance_moves=[m.to_json() for m in chance],
         moves=redact(st["moves"], hidden),
-        events=_series_events(st["events"], games, session.names, viewer),
+        events=_series_events(st["events"], games, session.names, viewer, session.names_in("ja")),
         prompts=[_prompt(p, hidden, viewer) for p in st["prompts"]],
         companions={str(k): v for k, v in session.companions.items()},
         events_total=len(session.history()),
@@ -346,7 +349,7 @@ def replay_for(session: Any, viewer: Viewer, step: int) -> dict[str, Any]:
                  for m in played]
         versions = [m["version"] for m in played]   # the log entry of each move (its camera picture)
         game = type(session.game)(session.players, dict(session.game.options))
-        names = list(session.names)
+        names, names_ja = list(session.names), session.names_in("ja")
     step = max(0, min(step, len(moves)))
     said = ("", "")
     for i, (move, override) in enumerate(moves[:step]):
@@ -356,7 +359,7 @@ def replay_for(session: Any, viewer: Viewer, step: int) -> dict[str, Any]:
         else:
             game.apply(move)
         if before is not None:   # a card played is public once on the table: hidden as it is after the move
-            said = moves_words(before, names, [move], viewer, hidden_cards(game, viewer))
+            said = moves_words(before, names, [move], viewer, hidden_cards(game, viewer), names_ja)
     turn = game.current_player()
     view = redact(public_view(game, turn), hidden_cards(game, viewer))
     return {"step": step, "moves": len(moves), "view": view, "layout": view["layout"],
@@ -370,25 +373,28 @@ def events_for(session: Any, viewer: Viewer) -> list[dict[str, Any]]:
     with session.lock:
         events = session.history()
         hidden = hidden_cards(session.game, viewer)
-        return [_event(e, hidden, session.game, session.names, viewer) for e in events]
+        return [_event(e, hidden, session.game, session.names, viewer, session.names_in("ja")) for e in events]
 
 
 def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer,
-                hidden: set[str] | None = None) -> tuple[str, str]:
+                hidden: set[str] | None = None, names_ja: list[str] | None = None) -> tuple[str, str]:
     """``moves`` in words (English, Japanese) as ``viewer`` may read them: a move naming a card
-    the viewer may not see (``hidden``, default: now) is worded without its card."""
+    the viewer may not see (``hidden``, default: now) is worded without its card. ``names_ja``:
+    the seats' names in the Japanese (default ``names``)."""
     hidden = hidden_cards(game, viewer) if hidden is None else hidden
+    names_ja = names if names_ja is None else names_ja
     parts_en, parts_ja = [], []
     for move in moves:
         shown = move
         if names_hidden(move.to_json(), hidden):
             shown = move.without("card")
         try:
-            said = game.describe_move(shown, names)
+            said = in_both(lambda seats: game.describe_move(shown, seats), names, names_ja)
             en, ja = str(said), getattr(said, "ja", "") or str(said)
         except Exception:   # a move some engines cannot word without its card
             who = names[move.player] if 0 <= move.player < len(names) else "?"
-            en, ja = f"{who}'s move (its card is not shown)", f"{who}の手(カードは表示しません)"
+            who_ja = names_ja[move.player] if 0 <= move.player < len(names_ja) else "?"
+            en, ja = f"{who}'s move (its card is not shown)", f"{who_ja}の手(カードは表示しません)"
         parts_en.append(en)
         parts_ja.append(ja)
     return ", ".join(parts_en), "、".join(parts_ja)

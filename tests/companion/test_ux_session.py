@@ -120,6 +120,20 @@ def test_name_seats():
     assert name_seats("P-H8 and C02-9-5 and P3", names) == "P-H8 and C02-9-5 and P3"   # ids and unknown seats stay
 
 
+def test_a_seat_named_with_brackets_takes_its_colour_inside_them():
+    """Spartacus's log said "Companion 2 (good) (green) plays green 8" (seen at the session-8 evening):
+    a name ending in brackets takes the colour inside them, in the events and in the moves' words."""
+    from companion.games import game_class
+    names = ["Ann", "Companion 2 (good)", "コンパニオン2(中級)"]
+    assert name_seats("P2 (green) plays green 8. P1 (red) passes.", names) == \
+        "Companion 2 (good, green) plays green 8. Ann (red) passes."
+    assert name_seats("P3(緑)が緑8を出す。P1(赤)", names) == "コンパニオン2(中級、緑)が緑8を出す。Ann(赤)"
+    for game in ("spartacus", "hills"):
+        label = game_class(game)(3 if game == "spartacus" else 2, {}).seat_label(1, names)
+        assert "(good, " in label and ") (" not in label and "(中級、" not in label.ja
+        assert label.endswith(")") and label.count("(") == 1 and label.ja.count("(") == 1
+
+
 @pytest.mark.parametrize("game, players", [("spartacus", 3), ("wheel", 3), ("chains", 2)])
 def test_events_and_final_scores_use_the_names(store, capsys, game, players):
     names = ["Ann", "Ben", "Chie"][:players]

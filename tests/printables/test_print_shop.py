@@ -220,14 +220,23 @@ def single_colour(tmp_path_factory) -> dict[str, Path]:
     return {name: out / f"{name}-single.pdf" for name in GAMES}
 
 
-@pytest.mark.parametrize("design", ["plain", "colour"])
+@pytest.fixture(scope="module")
+def single_plain(tmp_path_factory) -> dict[str, Path]:
+    """`companion print all --single --faces plain` once: the pale fields without the game's art."""
+    out = tmp_path_factory.mktemp("single-plain")
+    assert main(["print", "all", "--single", "--faces", "plain", "--out", str(out)]) == 0
+    return {name: out / f"{name}-single.pdf" for name in GAMES}
+
+
+@pytest.mark.parametrize("design", ["art", "plain", "colour"])
 def test_what_a_player_reads_is_large_enough_and_stands_out(request, design):
     """Issue 21: yellow on white was 1.97:1 and Chains' deck label 1.6 mm type. Every glyph off the
     side bars is set at ≥ 2.5 mm (em), and every text and filled mark in the index corners stands
     ≥ 3:1 on what it lies on (the topmost filled shape under it, a colour field or the white; WCAG's
-    ratio for large text and graphics): white lettering on a field counts like any other. Both face
-    designs (the default plain and ``--faces colour``)."""
-    printed = request.getfixturevalue("single" if design == "plain" else "single_colour")
+    ratio for large text and graphics): white lettering on a field counts like any other. Every face
+    design (the default art, ``--faces plain`` and ``--faces colour``; the art itself is a form, as the
+    frame's pattern is, and its tones are checked in ``test_art_stays_pale_and_clear_of_the_markers``)."""
+    printed = request.getfixturevalue({"art": "single", "plain": "single_plain", "colour": "single_colour"}[design])
     checked_text = checked_marks = white_marks = 0
     for name in GAMES:
         for page in pages(printed[name]):
@@ -502,7 +511,7 @@ def _ring(img: np.ndarray, rect, quiet: float, ppm: float) -> np.ndarray:
     return img[(away > 0.3) & (away < quiet - 0.3)]
 
 
-@pytest.mark.parametrize("design", ["plain", "colour"])
+@pytest.mark.parametrize("design", ["art", "plain", "colour"])
 @pytest.mark.parametrize("card_id", FACE_KINDS)
 def test_fields_keep_the_codes_quiet_zones_white(card_id, design):
     """Issue 21 point 6: the faces' index fields (pale by default, full with ``--faces colour``) never
@@ -521,12 +530,12 @@ def test_fields_keep_the_codes_quiet_zones_white(card_id, design):
         ring = _ring(img, rect, 2.2, ppm)
         assert ring.min() >= 250, f"{card_id}: marker quiet zone reaches grey {ring.min()}"
     ground = faces.field_of(cat.card(card_id), design)
-    least = PALE_LUMA if design == "plain" else FIELD_LUMA
+    least = FIELD_LUMA if design == "colour" else PALE_LUMA
     assert ground is None or luma(ground) >= least, f"{card_id}: field luma {luma(ground):.2f}"
     if ground is not None:        # the field is there, in the index strip, top and bottom
         x, y = round((faces.FIELD[0] + 0.3) * ppm), round((faces.FIELD[1] + faces.FIELD[3]) / 2 * ppm)
         assert abs(int(img[y, x]) - 255 * luma(ground)) < 6 and abs(int(img[-y, -x]) - 255 * luma(ground)) < 6
-        assert int(img[y, x]) < 245 if design == "plain" else luma(ground) < PALE_LUMA - 0.2   # a field, not paper
+        assert int(img[y, x]) < 245 if design != "colour" else luma(ground) < PALE_LUMA - 0.2   # a field, not paper
 
 
 # The white share (grey ≥ 250 at 4 px/mm) of the top index strip (faces.FIELD) of the playing card and
@@ -542,48 +551,105 @@ def _strip(card_id: str, design: str | None) -> np.ndarray:
 
 
 @pytest.mark.parametrize("card_id", FACE_KINDS)
-def test_default_faces_are_the_pale_field_faces(card_id):
-    """The default faces are ``--faces plain``: pixel-identical renders, whose top strip is the pale
-    field (its ground at the field's own grey, ≥ PALE_LUMA, no paper white left but under the marks);
-    ``--faces colour`` puts its full field there; playing cards and jokers keep e1ebed5's white index
-    in both (a broken default, or an option that does nothing, fails here)."""
+def test_default_faces_are_the_art_faces(card_id):
+    """The default faces are ``--faces art``: pixel-identical renders, whose top strip is the pale
+    field (its ground at the field's own grey, ≥ PALE_LUMA, no paper white left but under the marks)
+    with the game's art on it; ``--faces plain`` is the same field without the art, ``--faces colour``
+    puts its full field there; playing cards and jokers keep e1ebed5's white index in all three (a
+    broken default, or an option that does nothing, fails here)."""
     from printables import render_card_png
     from printables.style import PALE_LUMA, luma
-    assert np.array_equal(render_card_png(card_id, 4.0), render_card_png(card_id, 4.0, "plain"))
+    assert faces.DEFAULT_FACES == "art"
+    assert np.array_equal(render_card_png(card_id, 4.0), render_card_png(card_id, 4.0, "art"))
     card = cat.card(card_id)
-    if faces.field_of(card, "plain") is None:       # playing cards and jokers stay white either way
-        for design in ("plain", "colour"):
+    if faces.field_of(card, "art") is None:       # playing cards and jokers stay white either way
+        for design in faces.FACES:
             assert (_strip(card_id, design) >= 250).mean() == pytest.approx(CARD_INDEX_WHITE[card_id], abs=0.004)
         return
-    for design in ("plain", "colour"):
+    for design in faces.FACES:
         ground = round(255 * luma(faces.field_of(card, design)))
         strip = _strip(card_id, design)
         at = int(strip[strip.shape[0] // 2, 1])     # the field's left end, beside the marker's white corner
         assert abs(at - ground) <= 3, (card_id, design, at, ground)
         # white left: the lettering on a full field, nations' white boxes (e1ebed5's white strips: 73–83 %)
         assert (strip >= 250).mean() < 0.5, f"{card_id}: {design} leaves its strip {(strip >= 250).mean():.0%} white"
+    assert luma(faces.field_of(card, "art")) == luma(faces.field_of(card, "plain"))
     assert luma(faces.field_of(card, "plain")) >= PALE_LUMA > luma(faces.field_of(card, "colour")) + 0.2
+    # the art is there on the games' cards (tokens have none): the strip right of ART_X0 is not the plain one
+    from printables.art import ART_X0
+    right = slice(round((ART_X0 - faces.FIELD[0]) * 4), None)
+    changed = (np.abs(_strip(card_id, "art")[:, right].astype(int) - _strip(card_id, "plain")[:, right]) > 8).mean()
+    assert changed > 0.15 if card.game in faces.ART_OF_GAME else changed == 0, (card_id, changed)
+
+
+ARTS = [("W-R1", "wheel"), ("H-H4", "hills"), ("H-B6", "hills"), ("S-G10", "shield"), ("P-N3", "cross"),
+        ("P-ERA2", "cross"), ("C04-9-2", "chain")]
+
+
+@pytest.mark.parametrize("card_id, art", ARTS)
+def test_art_stays_pale_and_clear_of_the_markers(card_id, art):
+    """The game's art (``--faces art``) is drawn on the pale field alone (nothing else on the canvas),
+    rendered at 8 px/mm: no pixel of it is darker than ART_LUMA (so the reading code's thresholds, the
+    glare check and the screen rule see ground about as pale as the field), nothing of it lies left of
+    ART_X0 (the marker finder's windows at 1.0 px/mm end there) nor outside the field, and it is
+    there: its dark tone covers part of the field."""
+    import io
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+    from printables.art import ART_LUMA, ART_X0, art_form
+    from printables.raster import render_page
+    from printables.style import luma
+    card = cat.card(card_id)
+    assert faces.art_of(card, "art") == art and faces.art_of(card, "plain") is None
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(CW * mm, CH * mm))
+    c.translate(0, CH * mm)
+    c.scale(mm, -mm)
+    c.setFillColor(faces.field_of(card, "art"))
+    c.rect(*faces.FIELD[:2], faces.FIELD[2] - faces.FIELD[0], faces.FIELD[3] - faces.FIELD[1], stroke=0, fill=1)
+    c.doForm(art_form(c, art, faces.hue_of(card), faces.FIELD, 2.2, 45.0, card.value if card.kind == "hill" else 0))
+    c.showPage()
+    c.save()
+    ppm = 8.0
+    grey = cv2.cvtColor(render_page(buf.getvalue(), px_per_mm=ppm), cv2.COLOR_BGR2GRAY).astype(int)
+    field = round(255 * luma(faces.field_of(card, "art")))
+    x0, y0, x1, y1 = (round(v * ppm) for v in faces.FIELD)
+    inside = grey[y0 + 2:y1 - 2, x0 + 2:x1 - 2]
+    assert inside.min() >= 255 * ART_LUMA - 3, f"{card_id}: art at grey {inside.min()}"
+    left = grey[y0 + 2:y1 - 2, x0 + 2:round((ART_X0 - 0.2) * ppm)]
+    assert np.abs(left - field).max() <= 2, f"{card_id}: art left of {ART_X0} mm"
+    outside = grey.copy()
+    outside[y0 - 1:y1 + 1, x0 - 1:x1 + 1] = 255     # the field and its anti-aliased edge
+    assert outside.min() == 255, f"{card_id}: art outside the field"
+    assert (inside <= 255 * ART_LUMA + 12).mean() > 0.03, f"{card_id}: no art's dark tone"
 
 
 def test_print_faces_option_reaches_the_pdf(tmp_path):
-    """`companion print hills --faces colour` draws the full fields in the PDF, the default its pale
-    ones; an unknown design is refused with what to choose and writes nothing."""
-    plain, colour = tmp_path / "plain.pdf", tmp_path / "colour.pdf"
-    assert main(["print", "hills", "--single", "--out", str(plain)]) == 0
-    assert main(["print", "hills", "--single", "--faces", "colour", "--out", str(colour)]) == 0
+    """`companion print hills --faces colour` draws the full fields in the PDF, `--faces plain` the pale
+    ones alone, the default the pale ones with the hills on them (its strip's ground, left of the art,
+    is the pale field's; the hills make it darker on the right); an unknown design is refused with
+    what to choose and writes nothing."""
+    from printables.art import ART_X0
+    paths = {design: tmp_path / f"{design}.pdf" for design in ("art", "plain", "colour")}
+    assert main(["print", "hills", "--single", "--out", str(paths["art"])]) == 0
+    for design in ("plain", "colour"):
+        assert main(["print", "hills", "--single", "--faces", design, "--out", str(paths[design])]) == 0
 
-    def strip_grey(path: Path) -> int:
+    def strip(path: Path) -> np.ndarray:
         doc = pdfium.PdfDocument(str(path))
         ppm, bleed = 4.0, 3.0
         grey = doc[0].render(scale=ppm * 25.4 / 72, grayscale=True).to_numpy().squeeze()
         x0, y0, x1, y1 = (round((v + bleed) * ppm) for v in faces.FIELD)
-        return int(np.median(grey[y0:y1, x0:x1]))
+        return grey[y0:y1, x0:x1].astype(int)
 
     from printables.style import luma
     card = cat.card("H-R1")       # the first page: the red 1's field, pale by default, full with colour
-    for path, design in ((plain, "plain"), (colour, "colour")):
-        assert abs(strip_grey(path) - 255 * luma(faces.field_of(card, design))) <= 3, (design, strip_grey(path))
+    left, right = slice(None, round((ART_X0 - faces.FIELD[0]) * 4)), slice(round((ART_X0 - faces.FIELD[0]) * 4), None)
+    for design, path in paths.items():
+        ground = np.median(strip(path)[:, left])
+        assert abs(ground - 255 * luma(faces.field_of(card, design))) <= 3, (design, ground)
+    assert strip(paths["art"])[:, right].mean() < strip(paths["plain"])[:, right].mean() - 8   # the hills
     from printables.sheets import PrintError, build
-    with pytest.raises(PrintError, match="plain or colour"):
+    with pytest.raises(PrintError, match="art or plain or colour"):
         build("hills", single=True, faces="pastel", out=tmp_path / "no.pdf")
     assert not (tmp_path / "no.pdf").exists()

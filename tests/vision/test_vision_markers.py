@@ -3,6 +3,9 @@ rendered tables: every marker ArUco reads, none that is not on the table, corner
 whichever way a marker is turned, small markers, foreign ids, blots and wood that are no markers."""
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -11,18 +14,24 @@ from benchmarks import vision as bench
 from companion import catalogue as cat
 from vision.pipeline import Pipeline
 from vision.reading.detect import Detector, aruco_detector
-from vision.reading.markers import DICTIONARY, MarkerFinder
+from vision.reading.markers import DICTIONARY, WINDOWS, MarkerFinder
 
 
 def _table(game_id: str, px_per_mm: float) -> tuple[np.ndarray, set[int]]:
     """A mid-game table through tablesim.synthetic (lens, light, clutter, blur, noise, JPEG) as a grey
-    frame, and the marker ids of everything lying on it (K-CAL included)."""
+    frame, and the marker ids of everything lying on it (K-CAL included); rendered once per module."""
+    grey, lying = _rendered(game_id, px_per_mm)
+    return grey.copy(), set(lying)
+
+
+@functools.lru_cache(maxsize=None)
+def _rendered(game_id: str, px_per_mm: float) -> tuple[np.ndarray, frozenset[int]]:
     states = bench.game_states(game_id, 1)
     placed = bench.placements(game_id, states[len(states) // 2], seed=1)
     view = bench.View(game_id, px_per_mm, seed=1)
     grey = cv2.cvtColor(view.frame(placed, seed=1), cv2.COLOR_BGR2GRAY)
     lying = {cat.card(p.shown_id).marker for p in placed} | {cat.card(f"K-CAL{i}").marker for i in range(1, 5)}
-    return grey, lying
+    return grey, frozenset(lying)
 
 
 def _aruco(grey: np.ndarray) -> list[tuple[int, np.ndarray]]:
@@ -191,6 +200,30 @@ def test_the_small_marker_window_is_searched_only_where_markers_are_small():
         assert pipeline._small_markers((1080, 1920)) is True        # not calibrated: anything goes
         pipeline.calibration = view.true_calibration
         assert pipeline._small_markers((1080, 1920)) is small, px_per_mm
+
+
+def test_the_finest_window_is_left_out_only_where_every_marker_is_large():
+    grey, lying = _table("prussia", 2.0)        # rendered for the ArUco test above too
+    finder = MarkerFinder()
+    assert finder.searched(small=False, large=True) == WINDOWS[1:2]
+    assert finder.searched(small=True, large=True) == WINDOWS[1:]
+    coarse = sorted(m for m, _ in finder.find(grey, small=False, large=True))
+    assert len(coarse) > 15 and coarse == sorted(m for m, _ in finder.find(grey))
+    for px_per_mm, large in ((1.4, False), (2.0, True)):
+        view = bench.View("prussia", px_per_mm, seed=1)
+        pipeline = Pipeline("prussia", 2, layout=view.layout)
+        assert pipeline._large_markers((1080, 1920)) is False       # not calibrated: anything goes
+        pipeline.calibration = view.true_calibration
+        assert pipeline._large_markers((1080, 1920)) is large, px_per_mm
+
+
+def test_a_large_marker_cut_by_the_image_edge_is_still_searched_by_the_finest_window():
+    # a seat token at the bottom edge of a 4K view (Chains for 10 at 2.6 px/mm, tablesim, frame 3 of
+    # the 4K bench): neither larger window reads it (their means repeat its border at the edge)
+    grey = cv2.imread(str(Path(__file__).parents[1] / "data" / "seat_token_at_the_edge_4k.png"), cv2.IMREAD_GRAYSCALE)
+    seat = cat.card("T-SEAT8").marker
+    assert seat not in [m for m, _ in MarkerFinder(windows=WINDOWS[1:]).find(grey)]
+    assert seat in [m for m, _ in MarkerFinder().find(grey, small=False, large=True)]
 
 
 def test_the_code_lookup_names_what_the_nearest_code_within_one_bit_names():

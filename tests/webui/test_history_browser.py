@@ -80,7 +80,7 @@ def test_history_reads_like_a_play_log_in_both_languages(server, browser):  # no
     # filter by a player by taps: only Dai's play is left
     page.goto(f"{server.url}/history?lang=en")
     page.select_option("select[name=player]", "Dai")
-    page.tap("#history-filter button")
+    page.tap("#history-filter button[type=submit]")
     page.wait_for_url(re.compile(r"player=Dai"))
     assert page.locator("article.play").count() == 1 and "Dai" in page.inner_text("article.play")
     assert page.evaluate(OVERLAPS) == []

@@ -194,3 +194,26 @@ def test_the_history_is_filtered_by_location_and_dates_by_taps(server, browser, 
         ctx.close()
     finally:
         edit.undo(history, target.id)
+
+
+def test_the_date_fields_show_the_pages_language_not_the_browsers(server, browser, history):  # noqa: F811
+    """A Japanese History page in an English (en-US) browser: the browser's own date field showed
+    mm/dd/yyyy; the day fields take and show 2025/02/01 or 2025-02-01, say 年-月-日, and the
+    calendar button's choice is written back as 2025-03-05."""
+    ctx, page = _phone(browser, locale="en-US")
+    page.goto(f"{server.url}/history?lang=ja")
+    field = page.locator("#filter-from")
+    assert field.get_attribute("placeholder") == "年-月-日"
+    page.fill("#filter-from", "2025/02/01")
+    page.fill("#filter-to", "2025-02-28")
+    page.locator("#history-filter button[type=submit]").tap()
+    page.wait_for_url(re.compile(r"from=2025"))
+    feb = [p for p in query.plays(history) if "2025-02-01" <= dates.iso(p.started)[:10] <= "2025-02-28"]
+    assert feb and page.inner_text("#play-count") == str(len(feb))
+    assert field.input_value() == "2025/02/01" and page.locator("#filter-to").input_value() == "2025-02-28"
+    page.evaluate("""() => { const p = document.querySelector('#filter-from').parentElement.querySelector('.day-picker');
+                             p.value = '2025-03-05'; p.dispatchEvent(new Event('change')); }""")
+    assert field.input_value() == "2025-03-05"
+    assert page.evaluate(LAYOUT) == [] and not page.errors
+    page.screenshot(path=str(SHOTS / "history-dates-ja-phone.png"), full_page=True)
+    ctx.close()

@@ -117,13 +117,16 @@ def test_print_service_and_page_order_give_the_pdf_the_cli_writes(client, tmp_pa
     assert b"/GTS_PDFX" in served.data and b"/DeviceRGB" not in served.data
 
 
-def test_card_faces_are_plain_unless_the_host_picks_colour_fields(client, tmp_path):
-    """Issue 21: the form offers the faces (plain ticked by default, EN/JA); colour fields give the
-    very PDF `companion print --faces colour` writes, and the default the one without the option."""
+def test_card_faces_are_the_games_art_unless_the_host_picks_another(client, tmp_path):
+    """Issue 21: the form offers the faces (the game's art ticked by default, plain and colour fields;
+    EN/JA); colour fields give the very PDF `companion print --faces colour` writes, and the default
+    the one without the option."""
     from companion.cli import main
     page = html.unescape(client.get("/print?game=hills&lang=en").get_data(as_text=True))
-    assert 'name="faces" value="plain" checked' in page and "Colour fields in the card's colour" in page
-    assert "カードの色の色面" in client.get("/print?game=hills&lang=ja").get_data(as_text=True)
+    assert 'name="faces" value="art" checked' in page and "Colour fields in the card's colour" in page
+    assert 'name="faces" value="plain"' in page and "The game's art on pale fields" in page
+    ja = client.get("/print?game=hills&lang=ja").get_data(as_text=True)
+    assert "カードの色の色面" in ja and "ゲームの絵" in ja
     for query, argv in (("game=hills&single=1&faces=colour", ["--faces", "colour"]), ("game=hills&single=1", [])):
         served = client.get(f"/print/pdf?{query}")
         assert served.status_code == 200
@@ -145,7 +148,7 @@ def test_card_faces_are_plain_unless_the_host_picks_colour_fields(client, tmp_pa
     ("game=stickers&service=1", "Stickers are label sheets you print yourself", "ステッカーは自分で印刷するラベル用紙"),
     ("game=wheel&order=back-face", "Back then face is an order for “one card a page”", "「裏・表の順」は「1ページ1枚」用"),
     ("game=wheel&single=1&order=sideways", "Choose the page order", "ページ順は「表・裏の順」か"),
-    ("game=wheel&faces=pastel", "Choose the card faces: plain or colour fields.", "カードの表面を選んでください"),
+    ("game=wheel&faces=pastel", "Choose the card faces: art, plain or colour fields.", "カードの表面を選んでください"),
 ])
 def test_bad_choices_say_what_to_do_in_both_languages_and_build_nothing(tmp_path, query, en, ja):
     app = make_app(tmp_path)

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from companion.players import rules
+from companion.session.autoplay import companion_name
 from tests.web_helpers import NAMES, join, make_app, seat_phone, state
 
 GAMES = (("hills", 2), ("wheel", 3), ("spartacus", 3), ("prussia", 2), ("chains", 2))
@@ -63,7 +64,11 @@ def test_a_whole_game_with_companions_in_every_seat_but_one(client, monkeypatch,
                             headers={"X-Table-Token": table["host_token"]})
         elif said is not None:
             assert said["seat"] == st["current_player"] and said["level"] == levels[said["seat"]]
-            assert said["text"].startswith(f"The companion ({said['level']}): ") and said["ja"].startswith("コンパニオン")
+            # the seat by the name every page gives it (two companion seats at one level are numbered)
+            name = st["names"][said["seat"]]
+            assert said["text"].startswith(f"{name} ") and "Player" not in said["text"]
+            assert said["ja"].startswith(f"{companion_name(said['level'], 'ja')}が")   # in Japanese words
+            assert f"({said['level']})" in name
             r = client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]},
                             headers=headers)
             assert r.status_code == 200, r.get_json()
@@ -227,3 +232,245 @@ def test_a_named_companion_seat_never_becomes_a_player_and_the_location_carries_
     form = client.get("/host?lang=ja").get_data(as_text=True)
     assert 'list="known-locations"' in form and '<option value="Café Meeple">' in form
     assert "テーブルの場所" in form and 'data-name="Ben"' not in form
+
+
+def test_the_companions_move_names_its_seat_and_two_seats_at_one_level_are_told_apart(client):
+    """Spartacus, one person and two companions (good): the seats are "Companion 1 (good)" and
+    "Companion 2 (good)" (「コンパニオン1(中級)」 on a Japanese form), and the move every page says
+    names the seat that moves, not "Player 2" nor the engine's "P2 (blue)" (seen at a game night)."""
+    table = host_table(client, "spartacus", 3, {1: "good", 2: "good"}, names="Ann")
+    st = state(client, table, table["host_token"])
+    assert st["names"] == ["Ann", "Companion 1 (good)", "Companion 2 (good)"]
+    ja = host_table(client, "spartacus", 3, {1: "good", 2: "strong"}, names="Aki")
+    assert state(client, ja, ja["host_token"])["names"][1:] == ["Companion (good)", "Companion (strong)"]
+    page = client.get("/host?lang=ja").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = client.post("/host?lang=ja", data={"csrf": csrf, "game": "wheel", "players": "3", "names": "Aki",
+                                           "companion_1": "beginner", "companion_2": "beginner"})
+    wheel = r.headers["Location"].split("/host/")[1].split("?")[0]
+    host = client.get(r.headers["Location"]).get_data(as_text=True)
+    token = re.search(r'data-token="([^"]+)"', host).group(1)
+    names = client.get(f"/api/tables/{wheel}/state?lang=ja", headers={"X-Table-Token": token}).get_json()["names"]
+    assert names == ["Aki", "コンパニオン1(初級)", "コンパニオン2(初級)"]
+    phone = seat_phone(client, table, 0)
+    rng = random.Random(3)
+    said_by = set()
+    for _ in range(60):
+        st = state(client, table, phone)
+        said = st["companion"]
+        if said:
+            name, name_ja = st["names"][said["seat"]], f"コンパニオン{said['seat']}(中級)"
+            assert said["text"].startswith(f"{name} ") and said["ja"].startswith(f"{name_ja}が")
+            assert "P2" not in said["text"] and "P3" not in said["text"] and "Player" not in said["text"]
+            said_by.add(said["seat"])
+            r = client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]},
+                            headers={"X-Table-Token": phone})
+        else:
+            moves = [m["move"] for g in st["groups"] for m in g["moves"]]
+            r = client.post(f"/api/tables/{table['id']}/move",
+                            json={"version": st["version"], "move": rng.choice(moves)}, headers={"X-Table-Token": phone})
+        assert r.status_code == 200, r.get_json()
+        if said_by == {1, 2}:
+            break
+    assert said_by == {1, 2}
+
+
+def test_a_rematch_names_the_companion_seat_for_its_new_level(tmp_path):
+    """The host plays against "Companion (good)", makes it strong between games and taps Rematch: the
+    new table calls the seat "Companion (strong)" (it said "Companion (good) (companion, strong)"),
+    and the history names each play's seat for the level it played. A seat given back to a person
+    is "P2", not "Companion (good)"."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    store = Store(client.application.config["DB"])
+    tap_through(TableSession.open(store, table["id"]), 3)
+    assert state(client, table, table["host_token"])["is_over"]
+    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "strong"}).status_code == 302
+    r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
+    again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
+    assert again.names == ["Ann", "Companion (strong)"] and again.companions == {1: "strong"}
+    host = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "(companion, strong)" not in host
+    tap_through(again, 4)
+    history = client.get("/history?lang=en").get_data(as_text=True)
+    assert "(companion, strong)" not in history and "Companion (strong)" in history and "Companion (good)" in history
+    page = client.get(f"/host/{again.id}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    client.post(f"/host/{again.id}/companions", data={"csrf": csrf, "companion_1": ""})
+    r = client.post("/history/rematch", data={"table": again.id}, headers={"X-Table-Token": again_host(client, again)})
+    third = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
+    assert third.names == ["Ann", "P2"] and third.companions == {}
+
+
+def again_host(client, session) -> str:
+    """The host token of a table the client's cookie hosts (a rematch's new table)."""
+    page = client.get(f"/host/{session.id}").get_data(as_text=True)
+    return re.search(r'data-token="([^"]+)"', page).group(1)
+
+
+def test_a_name_typed_for_a_seat_later_given_to_the_companion_is_no_known_player(tmp_path):
+    """Names "Ann, Robo", then the host gives Robo's seat to the companion before the game: the
+    create form's picker no longer offers Robo (it was remembered as a person when the table was
+    made); Ann, who played, stays."""
+    from companion.history import query
+    from companion.session import Store
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {}, names="Ann, Robo")
+    store = Store(client.application.config["DB"])
+    assert query.known_players(store) == ["Ann", "Robo"]
+    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "good"}).status_code == 302
+    assert query.known_players(store) == ["Ann"]
+    assert 'data-name="Robo"' not in client.get("/host").get_data(as_text=True)
+
+
+def test_the_history_score_chart_counts_the_persons_seats_not_the_companions(tmp_path):
+    """Two plays of Ann against the companion: the Seven Hills section's score chart holds Ann's two
+    scores, not four (the companion holds no record of its own), and its heading says so."""
+    from markupsafe import escape
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    store = Store(client.application.config["DB"])
+    for seed in (3, 4):
+        table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+        tap_through(TableSession.open(store, table["id"]), seed)
+    for lang, heading in (("en", "Scores of the persons' seats (not the companion's)"),
+                          ("ja", "人の席の得点分布(コンパニオンの席は除く)")):
+        page = client.get(f"/history?lang={lang}").get_data(as_text=True)
+        chart = page.split(f'aria-label="{escape(heading)}"')[1].split("</svg>")[0]
+        counts = [int(n) for n in re.findall(r">(\d+) ?(?:seats?|席)<", chart)]
+        assert sum(counts) == 2, (lang, counts)
+        assert "Scores of all seats" not in page and "全員の得点分布" not in page
+
+
+def test_at_the_end_the_hosts_rematch_comes_before_the_companions_seats_form(tmp_path):
+    """Game over on the host screen: "Needs you" (Rematch) stands above the seats form, which pushed it
+    below a phone's first screen (seen on a 360 px host), with a link down to the form (EN/JA)."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 3)
+    for lang, words in (("en", "Change the companion&#39;s seats or level before the rematch"),
+                        ("ja", "再戦の前にコンパニオンの席やレベルを変える")):
+        page = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
+        assert page.index('id="needs-host"') < page.index('id="rematch"') < page.index('id="companion-seats"')
+        assert 'href="#companion-seats" id="companion-seats-link">' + words in page
+
+
+def test_the_hosts_seat_line_names_a_companion_seat_once(client):
+    """The host's seat line said "Companion (good) (Companion)" / 「コンパニオン(上級) (コンパニオン)」;
+    an app-named seat now needs no tag, a seat the host named gets "(companion, good)"."""
+    plain = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    named = host_table(client, "hills", 2, {1: "good"}, names="Ann,Robo")
+    for lang, word in (("en", "Companion"), ("ja", "コンパニオン")):
+        line = lambda t: client.get(f"/t/{t['id']}/view?token={t['host_token']}&lang={lang}").get_data(  # noqa: E731
+            as_text=True).split('class="seat-line small"')[1].split("</summary>")[0]
+        assert f"({word})" not in line(plain) and "companion-seat" not in line(plain)
+        assert "Robo" in line(named) and ("(companion, good)" if lang == "en" else "(コンパニオン・中級)") in line(named)
+
+
+def test_the_override_picker_opens_at_the_seat_to_move(client):
+    """The host's override / correction picker opened on the first seat's tab whatever seat was to
+    move (seen correcting the companion's move mid-game): it opens at the seat to move."""
+    from tests.web_helpers import new_table, step
+    table = new_table(client, "wheel", 3, companions={"2": "good"})
+    rng = random.Random(2)
+    while state(client, table)["current_player"] != 2:
+        st = state(client, table)
+        if st["companion"]:
+            client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]},
+                        headers={"X-Table-Token": table["token"]})
+        else:
+            assert step(client, table, rng).status_code == 200
+    html = client.get(f"/t/{table['id']}/override?token={table['host_token']}").get_data(as_text=True)
+    on = re.search(r'class="big ov-seat on"[^>]*>([^<]+)<', html).group(1)
+    assert on == state(client, table)["names"][2] == "Chie"   # the companion's seat, named by the host
+    shown = re.findall(r'<div class="ov-panel" data-panel="(\d)"(?! hidden)>', html)
+    assert shown == ["2"]
+
+
+def _until_the_companion_moves(s) -> dict:
+    """Tap seat 0's moves (and deal) until the companion is to move; its proposal."""
+    from companion.session import autoplay
+    rng = random.Random(5)
+    while (said := autoplay.proposal(s)) is None:
+        assert not s.is_over()
+        move = s.game.sample_chance(rng) if s.game.is_chance_node() else rng.choice(s.legal_moves())
+        s.play(move, by="phone", expected_version=s.version)
+    return said
+
+
+def test_a_level_changed_between_games_of_a_series_renames_the_app_named_seat(tmp_path):
+    """After a game against "Companion (good)" the host makes it strong and starts the series' next
+    game (no rematch): the seat is "Companion (strong)" on every page and in its moves' words (it
+    stayed "Companion (good)"); the first game's log still says what it was then."""
+    from companion.session import Store, TableSession, autoplay
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    store = Store(client.application.config["DB"])
+    tap_through(TableSession.open(store, table["id"]), 3)
+    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "strong"}).status_code == 302
+    host = {"X-Table-Token": table["host_token"]}
+    r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table, table["host_token"])["version"]},
+                    headers=host)
+    assert r.status_code == 200, r.get_json()
+    assert state(client, table, table["host_token"])["names"] == ["Ann", "Companion (strong)"]
+    s = TableSession.open(store, table["id"])
+    said = _until_the_companion_moves(s)
+    assert said["text"].startswith("Companion (strong) ") and said["ja"].startswith("コンパニオン(上級)が")
+    autoplay.confirm(s, by="Ann (companion)", expected_version=s.version)
+    last = s.history()[-1]
+    assert last["text"].startswith("Companion (strong) ") and last["ja"].startswith("コンパニオン(上級)が"), last
+    first_game = [e["text"] for e in s.history() if "Companion (" in e["text"]]
+    assert any("Companion (good" in text for text in first_game)   # game 1 as it was played
+    line = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang=en").get_data(as_text=True)
+    seat_line = line.split('class="seat-line small"')[1].split("</summary>")[0]
+    assert "Companion (strong)" in seat_line and "Companion (good)" not in seat_line
+
+
+def test_an_app_named_seat_reads_in_the_viewers_language_on_every_page(tmp_path):
+    """A table made on an English page: a Japanese page calls its companion seat 「コンパニオン(中級)」
+    on the host screen, the phone's state, the move it says, the log and the end screen (the name
+    stayed "Companion (good)" everywhere but History); and the other way round."""
+    from companion.session import Store, TableSession, autoplay
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    store = Store(client.application.config["DB"])
+    s = TableSession.open(store, table["id"])
+    assert _until_the_companion_moves(s)["ja"].startswith("コンパニオン(中級)が")
+    autoplay.confirm(s, by="Ann (companion)", expected_version=s.version)
+    view = lambda lang: client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(  # noqa: E731
+        as_text=True)
+    ja = client.get(f"/api/tables/{table['id']}/state?lang=ja", headers={"X-Table-Token": table["host_token"]}).get_json()
+    assert ja["names"] == ["Ann", "コンパニオン(中級)"]
+    said = [e for e in ja["events"] if "コンパニオン(中級" in e["ja"]]
+    assert said and not [e for e in ja["events"] if "Companion" in e["ja"]]
+    page = view("ja")
+    assert "コンパニオン(中級)" in page and "Companion (good)" not in page
+    assert "Companion (good)" in view("en") and "コンパニオン(中級)" not in view("en")
+    tap_through(s, 2)
+    end = view("ja")
+    assert 'class="result"' in end and "コンパニオン(中級)" in end and "Companion (good)" not in end
+    host = client.get(f"/host/{table['id']}?lang=ja").get_data(as_text=True)
+    assert "コンパニオン(中級)" in host and "Companion (good)" not in host
+    listing = client.get("/host?lang=ja").get_data(as_text=True)   # the tables of this machine
+    assert "Ann, コンパニオン(中級)" in listing and "Companion (good)" not in listing
+    # made on a Japanese page, read in English
+    page = client.get("/host?lang=ja").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = client.post("/host?lang=ja", data={"csrf": csrf, "game": "hills", "players": "2", "names": "Aki",
+                                           "companion_1": "strong"})
+    other = r.headers["Location"].split("/host/")[1].split("?")[0]
+    english = client.get(f"/host/{other}?lang=en").get_data(as_text=True)
+    assert "Companion (strong)" in english and "コンパニオン" not in english

@@ -29,14 +29,15 @@ class PyramidFinder(MarkerFinder):
     """``MarkerFinder`` whose candidates come from the frame halved when it is larger than
     ``PYRAMID_FROM`` px wide; bits and corners are read on the full frame."""
 
-    def reads(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray, bool]]:
+    def reads(self, grey: np.ndarray, small: bool = True, large: bool = False) -> list[tuple[int, np.ndarray, bool]]:
         """Every marker in ``grey`` (see ``MarkerFinder.reads``)."""
         if grey.shape[1] <= PYRAMID_FROM:
-            return super().reads(grey, small)
+            return super().reads(grey, small, large)
         half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         # at half size the markers are half as wide: the window for small markers is needed when
         # they are under ~20 px there (the full frame under 2.7 px/mm), which the caller's ``small``
-        # (judged on the full frame) does not say; it costs a third more of a quarter of the pixels
+        # (judged on the full frame) does not say; it costs a third more of a quarter of the pixels;
+        # nor does ``large``: every window is searched
         windows = self.windows
         where = candidate_mask(half)
         if self.threads and len(windows) > 1:

@@ -238,6 +238,7 @@ class Detector:
         self.finder = MarkerFinder(markers=None if self.cards is None else frozenset(
             cat.card(c).marker for c in self.cards), second_read=soft.second_read)
         self.small_markers = True   # markers may be under ~20 px: the finder's extra window (``find``)
+        self.large_markers = False  # every marker over ~24 px: the finder's finest window left out
         self._logged = _Logged()
 
     # --- markers -------------------------------------------------------------------------------
@@ -258,7 +259,8 @@ class Detector:
 
     def _markers(self, grey: np.ndarray, offset: tuple[int, int]) -> list[MarkerHit]:
         if self.kind == "quads":
-            return [MarkerHit(i, c + offset, e) for i, c, e in self.finder.reads(grey, self.small_markers)]
+            reads = self.finder.reads(grey, self.small_markers, self.large_markers)
+            return [MarkerHit(i, c + offset, e) for i, c, e in reads]
         corners, ids, _ = self.aruco.detectMarkers(grey)
         if ids is None:
             return []

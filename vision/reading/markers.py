@@ -16,11 +16,13 @@ keeps OpenCV's steps and settings where they cost nothing and changes what was s
    frame, ``docs/vision.md``). There: adaptive thresholds (``cv2.adaptiveThreshold``'s mean rule, of a 3, 13 and 23 px
    window like ArUco's defaults, but 14 grey levels below the mean instead of 7 for the two larger
    windows: the wood's grain falls away, a printed black border does not; the 23 px window only
-   where markers may be small), on a tablecloth the 3 px window's specks dropped first (``DESPECK_ABOVE_SHARE``),
+   where markers may be small, the 3 px one only where some may be under ~24 px: ``FINE_ONLY``), on a
+   tablecloth the 3 px window's specks dropped first (``DESPECK_ABOVE_SHARE``),
    ``cv2.findContours`` (only outer borders), ``cv2.approxPolyDP`` to
    four convex corners, ArUco's own size and corner-distance rules. The windows run in parallel on
    both cores (OpenCV releases the GIL), each also reading its candidates' bits (2. and 3.).
-2. **Bits**: all candidates at once: one homography each (solved together in numpy), one
+2. **Bits**: all candidates at once; first one sample a cell drops those of one flat colour (a
+   tablecloth's dark checks: ``MIN_CELL_RANGE``); then one homography each (solved together in numpy), one
    ``cv2.remap`` sampling the centre of every cell of the 7 × 7 grid (ArUco's 13 % cell margin;
    the square's sides moved out by half a pixel, ``GROW_PX``), each candidate's cells split into
    black and white by Otsu's rule on their means. A candidate of
@@ -64,6 +66,21 @@ SMALL_ONLY = 1
 """How many of the ``WINDOWS`` (the last ones) only small markers need: on the rendered tables the
 23 px window adds markers at 1.2 px/mm (5 of 613) and none at 1.4, 1.7 or 2.0 (measured), for a
 third of the finder's time."""
+
+FINE_ONLY = 1
+"""How many of the ``WINDOWS`` (the first ones: 3 px) only markers seen under ~1.6 px/mm need
+(``MarkerFinder.reads``' ``large``, judged by ``vision.pipeline.LARGE_PX_PER_MM``): on the cached
+frames of both benches whose table is seen at 1.46–1.98 px/mm at its smallest (the surfaces at 1.7
+and 2.0 px/mm, the conditions at 1.7 but the 45° cameras) the 13 px window alone finds every marker
+the 3 and 13 px ones find together (7,688 reads), while at 1.37 (the surfaces at 1.4) it finds 693
+of their 705. The 3 px window is the costliest: its contours follow the print's finest detail
+(4,000–24,000 of them in a 1080p frame, issue 24)."""
+
+FINE_EDGE_PX = 96
+"""...but within this many px of the image's edges the ``FINE_ONLY`` windows are still searched: a
+marker cut by the edge (a seat token at the bottom of a 4K view at 2.6 px/mm, its corners 2 px from
+it) is found by the 3 px window and by neither larger one, whose means repeat its border there
+(``BORDER_REPLICATE``). 96 px holds a 15 mm marker up to 6 px/mm, a 40 mm K-CAL one up to 2.4."""
 
 THREADS = 3
 """Worker threads shared by the finders (OpenCV and zxing-cpp release the GIL, so both cores work):
@@ -119,6 +136,14 @@ SAMPLES = 3
 
 MIN_STD = 5.0
 """ArUco's minOtsuStdDev: a candidate whose samples vary less is one flat colour, not a marker."""
+
+MIN_CELL_RANGE = 40
+"""Grey levels between the darkest and brightest centre of a candidate's 49 cells below which it is
+one flat colour and is dropped before its full grid is sampled (``_varied``: one sample a cell, a
+ninth of the cost). A patterned tablecloth's dark checks are squares: at 1.0 px/mm 84 % of its
+frame's 2,426 candidates (three windows) span under 40, while the markers read on the cached bench
+frames span ≥ 124 (a dim room's; 140–230 on the others measured), and all 365 cached bench tables
+read the same markers with the drop as without (issue 24)."""
 
 BORDER_ERRORS = 3
 """Border cells (of 24) that may read white. ArUco allows 8 (maxErroneousBitsInBorderRate 0.35);
@@ -249,6 +274,18 @@ def _without_specks(binary: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(binary, cv2.bitwise_not(speck))
 
 
+_CELL_CENTRES = np.stack([np.tile(np.arange(GRID) + 0.5, GRID), np.repeat(np.arange(GRID) + 0.5, GRID),
+                          np.ones(GRID * GRID)])
+
+
+def _varied(grey: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Which quads (N, 4, 2) are not one flat colour: their cells' centres span ``MIN_CELL_RANGE``."""
+    points = _homographies(quads) @ _CELL_CENTRES                      # (N, 3, 49)
+    xy = (points[:, :2] / points[:, 2:]).astype(np.float32)
+    centres = cv2.remap(grey, xy[:, 0], xy[:, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return (centres.max(axis=1).astype(np.int16) - centres.min(axis=1)) >= MIN_CELL_RANGE
+
+
 def _samples(grey: np.ndarray, quads: np.ndarray, grow_px: float) -> np.ndarray:
     """(N, P) float32: ``SAMPLES``² samples of every cell of each quad's 7 × 7 grid, cell by cell,
     with its sides moved out by ``grow_px``."""
@@ -317,6 +354,15 @@ def candidate_mask(grey: np.ndarray) -> np.ndarray:
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
+def _near_edges(where: np.ndarray) -> np.ndarray:
+    """``where`` (``candidate_mask``) only within ``FINE_EDGE_PX`` of the image's edges."""
+    near = where.copy()
+    h, w = near.shape[:2]
+    if h > 2 * FINE_EDGE_PX and w > 2 * FINE_EDGE_PX:
+        near[FINE_EDGE_PX:h - FINE_EDGE_PX, FINE_EDGE_PX:w - FINE_EDGE_PX] = 0
+    return near
+
+
 def unsharp_masked(grey: np.ndarray) -> np.ndarray:
     """``grey`` through the unsharp mask the markers are searched on (``SHARPEN_SIGMA``)."""
     if not SHARPEN_AMOUNT:
@@ -338,7 +384,9 @@ corners, exact) of the doubtful squares it names."""
 def turned(quads: np.ndarray, code_index: np.ndarray) -> np.ndarray:
     """The quads' corners rolled so that each marker's top-left comes first, from the index into
     ``CODES`` each was read as: cells read turned by k quarter turns put its first corner k on."""
-    return np.array([np.roll(q, int(t), axis=0) for q, t in zip(quads, code_index % 4)]).reshape(-1, 4, 2)
+    # corner j of the result is corner (j - turns) mod 4 of the quad: np.roll for every quad at once
+    take = (np.arange(4)[None, :] - np.asarray(code_index)[:, None] % 4) % 4             # (N, 4)
+    return np.take_along_axis(quads.reshape(-1, 4, 2), take[:, :, None], axis=1)
 
 
 class MarkerFinder:
@@ -356,25 +404,42 @@ class MarkerFinder:
         self.markers = markers
         self.second_read = second_read
 
-    def find(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray]]:
+    def find(self, grey: np.ndarray, small: bool = True, large: bool = False) -> list[tuple[int, np.ndarray]]:
         """Every marker in ``grey`` (uint8, one channel); ``small=False`` when every marker is known
-        to be larger than ~19 px (the table seen at 1.35 px/mm or more): ``SMALL_ONLY`` windows fewer."""
-        return [(marker, corners) for marker, corners, _ in self.reads(grey, small)]
+        to be larger than ~19 px (the table seen at 1.35 px/mm or more): ``SMALL_ONLY`` windows fewer;
+        ``large=True`` when every marker is larger than ~24 px (1.6 px/mm): ``FINE_ONLY``'s windows only near
+        the image's edges (``FINE_EDGE_PX``)."""
+        return [(marker, corners) for marker, corners, _ in self.reads(grey, small, large)]
 
-    def reads(self, grey: np.ndarray, small: bool = True) -> list[tuple[int, np.ndarray, bool]]:
+    def searched(self, small: bool = True, large: bool = False) -> tuple[tuple[int, float], ...]:
+        """The windows ``reads`` searches the whole image with for these sizes of marker (``find``); at
+        least one."""
+        windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
+        if large:
+            coarse = tuple(w for w in windows if w not in WINDOWS[:FINE_ONLY])
+            windows = coarse or windows
+        return windows
+
+    def reads(self, grey: np.ndarray, small: bool = True, large: bool = False) -> list[tuple[int, np.ndarray, bool]]:
         """``find``'s markers, each with whether it was read beyond doubt: its bits matched its code
         exactly (no bit corrected), or a coarse one was named by the second reader (``vision.reading.soft``)."""
-        windows = self.windows if small or len(self.windows) <= SMALL_ONLY else self.windows[:-SMALL_ONLY]
+        windows = self.searched(small, large)
         # searched and read on the sharpened frame, corners refined on the frame itself (the mask's
         # overshoot would pull them)
         sharp = unsharp_masked(grey)
         where = candidate_mask(grey)
-        if self.threads and len(windows) > 1:
-            # the others in the pool while this thread searches the first (the costliest, 3 px)
-            jobs = [pool().submit(self._markers, sharp, w, c, where) for w, c in windows[1:]]
-            found = [self._markers(sharp, *windows[0], where)] + [job.result() for job in jobs]
+        searches = [(w, c, where) for w, c in windows]
+        left_out = [w for w in self.searched(small) if w not in windows]
+        if left_out:
+            # a marker cut by the image's edge: the larger windows' means repeat its border there
+            near = _near_edges(where)
+            searches += [(w, c, near) for w, c in left_out]
+        if self.threads and len(searches) > 1:
+            # the others in the pool while this thread searches the first (the costliest)
+            jobs = [pool().submit(self._markers, sharp, *search) for search in searches[1:]]
+            found = [self._markers(sharp, *searches[0])] + [job.result() for job in jobs]
         else:
-            found = [self._markers(sharp, w, c, where) for w, c in windows]
+            found = [self._markers(sharp, *search) for search in searches]
         return self._refine(grey, *found, self._second_read(sharp, found))
 
     def _markers(self, grey: np.ndarray, window: int, constant: float,
@@ -433,6 +498,8 @@ class MarkerFinder:
     def _identify(grey: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Doubtful]:
         """(ids, corners turned so the marker's top-left comes first, read without a bit corrected,
         the small squares with a marker's border not read exactly: ``Doubtful``) of the quads."""
+        if len(quads):
+            quads = quads[_varied(grey, quads)]
         if len(quads) == 0:
             return np.zeros(0, np.int64), quads, np.zeros(0, bool), (quads, np.zeros(0, np.int64))
         marker, codes = _bits(grey, quads, GROW_PX)

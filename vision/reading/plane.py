@@ -96,9 +96,13 @@ the surfaces bench were taken for screens at 1.4–2.0 px/mm (docs/figures.md, "
 COARSE_PX_PER_MM = 1.1
 """A card seen at fewer px per mm than this (its outline's area over its printed area) is coarse."""
 
-SIDE_DARK = 0.6
+SIDE_DARK = 0.55
 """A side is *framed* when at least this share of its outer samples is dark and under half of its
-inner strip is (so the dark lies around the card, not over it)."""
+inner strip is (so the dark lies around the card, not over it). 0.6 until branch read: a phone lying
+flat showing a card across its width (the picture's long sides against the phone's 1 mm rim, the
+table beyond) had 7 of 12 samples dark on its third side at 1.0 px/mm (0.58) and was read as a card
+on the table (conditions bench, phone flat at 1.0 and night at 1.1: one each); at 0.55 no card
+lying on the table of either bench is taken for a screen (cached frames, 1.0–2.0 px/mm)."""
 
 SCREEN_SIDES = 3
 """A picture on a screen is framed on at least this many of its four sides; a card lying on the
@@ -106,6 +110,11 @@ table, on none or one or two (beside a phone, a card back or a mug)."""
 
 OUTSIDE_MM = 25.0
 """A card whose centre lies further outside the play area than this is not on it."""
+
+PICTURE_GROW = 1.25
+"""Another copy of a card a screen shows is the screen's picture read in parts when a point it was
+read at lies inside the picture's outline grown this much about its centre; one read beside it is
+a card on the table (a tablet's W-B5 at 1.0 px/mm lay 120 px from its picture: ``_on_picture``)."""
 
 REASONS = ("off_table", "screen", "outside")
 
@@ -145,11 +154,22 @@ def judge(sightings: list[Sighting], frame: np.ndarray, calibration: Calibration
         else:
             reason = None
         out.append(reason)
-    # one card, one print: another copy of a card a screen shows is the same picture, read in parts
-    # (a marker alone, placed on the table plane, misses the picture's bezel: a tablet 1.2 px/mm)
-    shown = {s.card_id for s, reason in zip(sightings, out) if reason == "screen"}
-    return ["screen" if reason is None and s.card_id in shown and _shown(s) else reason
-            for s, reason in zip(sightings, out)]
+    # one card, one print: another copy of a card a screen shows, read where the screen's picture
+    # is, is the same picture read in parts (a marker alone, placed on the table plane, misses the
+    # picture's bezel: a tablet 1.2 px/mm); a copy read beside the screen is the card itself, lying
+    # on the table while a screen shows its picture (a player photographing it, a rules app)
+    shown = [s for s, reason in zip(sightings, out) if reason == "screen"]
+    return ["screen" if reason is None and _shown(s) and any(p.card_id == s.card_id and _on_picture(s, p) for p in shown)
+            else reason for s, reason in zip(sightings, out)]
+
+
+def _on_picture(s: Sighting, picture: Sighting) -> bool:
+    """Whether a point ``s`` was read at lies on the picture ``picture`` shows (its outline in the
+    frame grown by ``PICTURE_GROW``)."""
+    outline = picture.outline_px()
+    centre = outline.mean(axis=0)
+    grown = (centre + (outline - centre) * PICTURE_GROW).astype(np.float32).reshape(-1, 1, 2)
+    return any(cv2.pointPolygonTest(grown, (float(x), float(y)), False) >= 0 for x, y in s.image_pts)
 
 
 def _shown(s: Sighting) -> bool:

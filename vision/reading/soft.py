@@ -127,37 +127,18 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ids, corners, exact) of the doubtful squares of every threshold's ``MarkerFinder._identify``
     (``found``: its 4-tuples) that this reader names beyond doubt (``MIN_FIT``, ``MIN_MARGIN``), all
-    read as exact. A square where some threshold read a marker exactly is not read again, and one
-    square found by several thresholds is read once. One the hard read named with a bit corrected
+    read as exact. A square where some threshold read a marker exactly is not read again; of the
+    squares several thresholds outline at one place, every one is read and the best that passes
+    counts (``choose``: the thresholds were measured square by square; in a dim room the first
+    window's outline of a marker fitted 0.86, the last one's 0.94). One the hard read named with a bit corrected
     counts only when this reader names the same code; one it named nothing, whatever this reader
     names. Given ``markers`` (the ids that may lie on this table), only squares that one of them
     fits to ``MIN_FIT`` are matched against the whole dictionary (the same decision for those, a
     fraction of the work: most squares are no marker)."""
     none = np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
-    quads = np.concatenate([f[3][0] for f in found])
-    hard = np.concatenate([f[3][1] for f in found])
+    quads, place, named = places(found)
     if len(quads) == 0:
         return none
-    centres = quads.mean(axis=1)
-    near = M.MIN_MARKER_DISTANCE * M._perimeters(quads)
-    sure = np.concatenate([f[1][f[2]] for f in found]).mean(axis=1)
-    if len(sure):
-        far = (np.linalg.norm(centres[:, None] - sure[None], axis=2) >= near[:, None]).all(axis=1)
-        quads, hard, centres, near = quads[far], hard[far], centres[far], near[far]
-    # one square per place (``MarkerFinder._refine``'s rule); the places where a hard read named
-    # a code with a bit corrected keep that code, to be agreed with
-    close = np.linalg.norm(centres[:, None] - centres[None], axis=2) < np.maximum(near[:, None], near[None])
-    taken = np.zeros(len(quads), bool)
-    alone, named = [], []
-    for i in range(len(quads)):
-        if not taken[i]:
-            group = close[i] & ~taken
-            taken |= group
-            alone.append(i)
-            named.append({int(h) // 4 for h in hard[group] if h >= 0})
-    if not alone:
-        return none
-    quads = quads[alone]
     cells = _cells(grey, quads)
     keep = np.arange(len(quads))
     if markers is not None:
@@ -167,7 +148,47 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
             close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
         keep, cells = keep[close], cells[:, close]
     code, fit, second = _fits(cells)
-    ok = (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN) & \
-        np.array([not named[k] or named[k] == {int(c) // 4} for k, c in zip(keep, code)], bool)
-    keep, code = keep[ok], code[ok]
+    chosen = choose(place[keep], named, code, fit, (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN))
+    keep, code = keep[chosen], code[chosen]
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
+
+
+def places(found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]]]:
+    """The doubtful squares of every threshold's ``MarkerFinder._identify`` (``found``: its
+    4-tuples) worth a second read: (their corners (K, 4, 2), the place of each (K,): squares closer
+    than ``MarkerFinder._refine``'s rule are one place, found by several thresholds; for each place,
+    the ids a hard read named there with a bit corrected, to be agreed with). None where some
+    threshold read a marker exactly."""
+    quads = np.concatenate([f[3][0] for f in found])
+    hard = np.concatenate([f[3][1] for f in found])
+    if len(quads) == 0:
+        return quads.reshape(0, 4, 2), np.zeros(0, np.int64), []
+    centres = quads.mean(axis=1)
+    near = M.MIN_MARKER_DISTANCE * M._perimeters(quads)
+    sure = np.concatenate([f[1][f[2]] for f in found]).mean(axis=1)
+    if len(sure):
+        far = (np.linalg.norm(centres[:, None] - sure[None], axis=2) >= near[:, None]).all(axis=1)
+        quads, hard, centres, near = quads[far], hard[far], centres[far], near[far]
+    close = np.linalg.norm(centres[:, None] - centres[None], axis=2) < np.maximum(near[:, None], near[None])
+    place = np.full(len(quads), -1, np.int64)
+    named = []
+    for i in range(len(quads)):
+        if place[i] < 0:
+            group = close[i] & (place < 0)
+            place[group] = len(named)
+            named.append({int(h) // 4 for h in hard[group] if h >= 0})
+    return quads.reshape(-1, 4, 2), place, named
+
+
+def choose(place: np.ndarray, named: list[set[int]], code: np.ndarray, fit: np.ndarray, passed: np.ndarray) -> np.ndarray:
+    """Indices of the reads to keep, at most one a place: of the squares of a place (several
+    thresholds' outlines of one marker, each measured alone) whose read ``passed`` its reader's
+    thresholds and agrees with a hard read's corrected id there, the best fitting; none where two
+    such squares name different ids."""
+    ok = passed & np.array([not named[p] or named[p] == {int(c) // 4} for p, c in zip(place, code)], bool)
+    out = []
+    for p in np.unique(place[ok]):
+        mine = np.flatnonzero(ok & (place == p))
+        if len({int(c) // 4 for c in code[mine]}) == 1:
+            out.append(int(mine[np.argmax(fit[mine])]))
+    return np.array(out, np.int64)

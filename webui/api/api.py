@@ -15,7 +15,9 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from companion import catalogue
 from companion.engine import CHANCE, GameError, IllegalMove, Move
 from companion.games import GAME_IDS, describe_all, game_class
-from companion.players import LEVEL_WORDS, LEVELS
+from companion.players import LEVELS
+from companion.session.autoplay import companion_name, companion_name_number, level_words  # noqa: F401 (the pages' helpers)
+from companion.session.autoplay import seat_names
 from webui.core import guard
 from webui.core.common import (ApiError, too_many, Caller, caller, expected_version, fail, get_session, json_body,
                           lang, require_role, session_module, tables, whole_number)
@@ -134,36 +136,30 @@ def companion_seats(value: Any, players: int) -> dict[int, str]:
 
 def companion_names(names: Sequence[str], wanted: Mapping[int, str], lang_: str) -> list[str]:
     """The seat names (``names``: one per seat in order, "" where none was typed) with each companion
-    seat nobody named called for it and its level ("Companion (good)")."""
-    out = list(names)
-    for seat, level in wanted.items():
-        if seat < len(out) and out[seat].strip():
-            continue   # the host named the seat
-        out += [""] * (seat + 1 - len(out))
-        out[seat] = t("Companion ({level})", lang_, level=level_words(level, lang_))
-    return out
+    seat nobody named called for it and its level ("Companion (good)"; several seats at one level are
+    numbered: "Companion 1 (good)", "Companion 2 (good)"). A name the app gave a companion seat
+    before (a rematch after the host changed the seats) counts as no name: a seat now at strong is not
+    called "Companion (good)", and a seat given back to a person is not called "Companion" at all."""
+    out = [("" if named_for_companion(n) else n) for n in names]
+    out += [""] * (max(wanted, default=-1) + 1 - len(out))
+    return seat_names(out, wanted, [seat for seat in wanted if not out[seat].strip()], lang_)
 
 
-def named_for_companion(name: str, level: str) -> bool:
-    """True when ``name`` is the name a companion seat at ``level`` gets when nobody names it (in
-    either language): a page then need not add "companion" to it."""
-    return name in {t("Companion ({level})", lang_, level=level_words(level, lang_)) for lang_ in ("en", "ja")}
-
-
-def level_words(level: str, lang_: str) -> str:
-    """A companion level as people call it in ``lang_`` ("good" / 「中級」; an unknown one as stored)."""
-    words = LEVEL_WORDS.get(level)
-    return level if words is None else pick(str(words), words.ja, lang_)
+def named_for_companion(name: str, level: str | None = None) -> bool:
+    """True when ``name`` is a name a companion seat at ``level`` (None: any level) gets when nobody
+    names it (in either language, numbered or not): a page then need not add "companion" to it."""
+    return companion_name_number(name, level) is not False
 
 
 def refuse(status: int, err: GameError | IllegalMove, *, names: Sequence[str] = (),
-           **extra: Any) -> NoReturn:
+           names_ja: Sequence[str] | None = None, **extra: Any) -> NoReturn:
     """Answer a refusal of the rules or the session in the page's language: ``error`` is the
     Japanese words when wanted and given, ``reason`` and ``ja`` carry both, ``rule`` cites the rule;
-    with ``names``, seats are named as the table named them ("Ben's turn", not "player 2's")."""
+    with ``names``, seats are named as the table named them ("Ben's turn", not "player 2's"; in the
+    Japanese by ``names_ja``, default ``names``)."""
     from companion.session.table import name_seats
     reason = name_seats(err.reason if isinstance(err, IllegalMove) else str(err), names)
-    ja = name_seats(getattr(err, "ja", ""), names)
+    ja = name_seats(getattr(err, "ja", ""), names if names_ja is None else names_ja)
     if isinstance(err, IllegalMove):
         extra["rule"] = err.rule
     fail(status, pick(reason, ja, lang()), reason=reason, ja=ja, **extra)
@@ -244,7 +240,7 @@ def seat_param(s: Any, who: Caller) -> None:
 
 def state_for(s: Any, viewer: Any, language: str) -> dict[str, Any]:
     """The state as ``viewer`` may see it, plus its move buttons as labelled groups."""
-    st = session_module().view.view_for(s, viewer)
+    st = session_module().view.view_for(s, viewer, language)
     moves = st["legal_moves"] + st["chance_moves"]
     if (s.game_id == "prussia" and getattr(s.game, "phase", None) == "deal"
             and not st["prompts"] and (viewer.moves_for_everyone
@@ -310,9 +306,9 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
             except session.StaleVersion as err:
                 fail(409, both(STALE, seen=err.expected, version=s.version), version=s.version)
             except IllegalMove as err:
-                refuse(422, err, names=s.names, version=s.version)
+                refuse(422, err, names=s.names, names_ja=s.names_in("ja"), version=s.version)
             except (GameError, session.SessionError) as err:
-                refuse(400, err, names=s.names, version=s.version)
+                refuse(400, err, names=s.names, names_ja=s.names_in("ja"), version=s.version)
             new_version = s.version
         tables().note("write done", table_id, new_version)
         tables().changed(table_id)
@@ -556,7 +552,7 @@ def observe(table_id: str) -> tuple[Response, int]:
 def seats_of(table_id: str, s: Any) -> list[dict[str, Any]]:
     """Each seat with the phone that holds it (None if free): what the host's page lists."""
     holders = {p["seat"]: p for p in tables().store.phones(table_id) if p["role"] == "seat"}
-    return [{"seat": i, "name": n, "phone": holders.get(i)} for i, n in enumerate(s.names)]
+    return [{"seat": i, "name": n, "phone": holders.get(i)} for i, n in enumerate(s.names_in(lang()))]
 
 
 @bp.post("/tables/<table_id>/seat")
@@ -583,7 +579,7 @@ def claim_seat(table_id: str) -> tuple[Response, int]:
     except session_module().SessionError as err:
         refuse(409, err)
     tables().hub.poke(table_id)
-    return jsonify({"seat": seat, "name": s.names[seat]}), 200
+    return jsonify({"seat": seat, "name": s.names_in(lang())[seat]}), 200
 
 
 def freed_phones() -> set[tuple[str, str]]:

@@ -20,7 +20,8 @@ from companion.games import GAME_IDS, game_class
 from companion.history import bgstats, edit, exchange, query
 from companion.history.bgstats import anonymous
 from companion.history.record import UNKNOWN_WORDS, read_plays
-from webui.api.api import level_words, named_for_companion
+from companion.session.autoplay import companion_label, companion_name
+from webui.api.api import companion_names, level_words
 from webui.camera.camera import follow_rematch
 from webui.core.charts import PALETTE, bar_rows, column_chart, line_chart, seat_colours
 from webui.core.common import TOKEN_HEADER, ApiError, get_session, lang, require_role, tables, too_many
@@ -145,14 +146,17 @@ def _game_section(plays: list[Any], game: str, language: str, colour: dict[str, 
     lines = [(name, [(x, y) for x, y in pts if x > window])
              for name, pts in query.score_lines(mine, game).items()]
     lines = sorted((line for line in lines if line[1]), key=lambda kv: -len(kv[1]))[:8]
-    dist = query.distribution(mine, game)
+    dist = query.distribution(mine, game)   # persons' seats only
     most = max((c for _, _, c in dist), default=1) or 1
+    heading = (t("Scores of the persons' seats (not the companion's)", language)
+               if any(s.companion for p in mine for s in p.seats) else t("Scores of all seats", language))
     return {"game": game, "title": title(game, language), "plays": len(mine), "stats": stats,
             "line": line_chart(lines, label=t("Scores, play by play", language), x_first=window + 1,
                                colours=[colour.get(name, PALETTE[-1]) for name, _ in lines]),
             "distribution": bar_rows([(f"{lo}" if lo == hi else f"{lo} … {hi}", c / most,
                                        counted(c, "seat", language))
-                                      for lo, hi, c in dist], label=t("Scores of all seats", language), colours=[])}
+                                      for lo, hi, c in dist], label=heading, colours=[]),
+            "distribution_heading": heading}
 
 
 COUNTED = {"win": Nn_("{n} win", "{n} wins"), "play": Nn_("{n} play", "{n} plays"),
@@ -294,7 +298,10 @@ def rematch() -> Any:
     wait = limit("create").wait(client())   # a rematch is a new table like any other
     if wait:
         too_many(wait, both("Too many new tables from this address"))
-    # the companion keeps its seats and the table its place: neither becomes a person or is lost
+    # the companion keeps its seats and the table its place: neither becomes a person or is lost; a
+    # seat the app named for the companion is named again for the level it plays now (or "P2" when
+    # the host gave it back to a person)
+    names = [n or f"P{i + 1}" for i, n in enumerate(companion_names(names, companions, lang()))]
     new = tables().create(game, len(names), names=names, options=options, rounds=rounds, target=target,
                           companions=companions, location=location)
     table_created(new.id)
@@ -327,11 +334,9 @@ def play_options(play: Any, language: str) -> str:
 def seat_label(seat: Any, language: str) -> str:
     """A seat as the page names it: the person's name, or "Seat 2" / 「席2」 for a seat nobody named;
     a companion seat says so and its level ("Companion (good)", or "Robo (companion, good)")."""
-    if seat.companion:
-        level = level_words(seat.companion, language)
-        if anonymous(seat) or named_for_companion(seat.name, seat.companion):
-            return t("Companion ({level})", language, level=level)
-        return t("{name} (companion, {level})", language, name=seat.name, level=level)
+    if seat.companion:   # a name the app gave: in this page's language, at the level it played
+        return companion_name(seat.companion, language) if anonymous(seat) else \
+            companion_label(seat.name, seat.companion, language)
     if not anonymous(seat):
         return str(seat.name)
     return t("Seat {n}", language, n=seat.seat + 1)

@@ -9,6 +9,7 @@ from flask import (Blueprint, Response, abort, current_app, make_response, redir
                    request, url_for)
 
 from companion.games import describe_all
+from companion.session import autoplay
 from webui.api.api import ApiError, create_table, join_url
 from webui.camera.camera import cameras, frame_of
 from webui.companion.routes import seats_from_form
@@ -24,7 +25,9 @@ bp = Blueprint("host", __name__, template_folder="templates")
 @bp.get("/host")
 def new() -> str:
     """The form that creates a table, and (from this machine) the tables in the database."""
-    listed = tables().sessions() if local_request() else []
+    # a seat the app named for the companion in the words of this page, not of the page that made it
+    listed = [dict(row, names=[autoplay.name_in(n, lang()) for n in row.get("names") or []])
+              for row in (tables().sessions() if local_request() else [])]
     return render_template("host_new.html", lang=lang(), games=[g for g in describe_all()
                                                                  if g.get("implemented")],
                            listed=listed, error=None, local=local_request(), csrf=csrf_token())
@@ -117,7 +120,7 @@ def replay(table_id: str) -> Any:
     # the camera's picture from after the previous move up to this one (its own, or that of the
     # camera's question this move answered)
     pictured = None if at["version"] is None else tables().store.frame_between(table_id, at["after"], at["version"])
-    return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=list(s.names),
+    return render_template("replay.html", s=s, lang=lang(), game=s.game_id, at=at, names=s.names_in(lang()),
                            layout=at["layout"], extra=at["view"], view=at["view"], seat=None, role="host",
                            pictured=pictured,
                            st={"current_player": at["current_player"], "events": [], "prompts": []})

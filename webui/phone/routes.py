@@ -53,7 +53,7 @@ def view_context(s: Any, who: Caller, language: str) -> dict[str, Any]:
 def _worded(s: Any, asked: dict[str, Any], who: Caller) -> dict[str, Any]:
     """An undo request with its moves in words as ``who`` may read them (never a hidden card)."""
     moves = [Move.from_json(m) for m in asked.get("moves", [])]
-    en, ja = session_module().view.moves_words(s.game, s.names, moves, who.viewer)
+    en, ja = session_module().view.moves_words(s.game, s.names, moves, who.viewer, names_ja=s.names_in("ja"))
     return dict(asked, move=en, move_ja=ja)
 
 
@@ -84,7 +84,7 @@ def seat_choices(s: Any) -> list[dict[str, Any]]:
     taken = {p["seat"] for p in tables().store.phones(s.id) if p["role"] == "seat"}
     bots = s.companions
     return [{"seat": i, "name": n, "free": i not in taken and i not in bots, "companion": bots.get(i)}
-            for i, n in enumerate(s.names)]
+            for i, n in enumerate(s.names_in(lang()))]
 
 
 @bp.get("/")
@@ -256,12 +256,22 @@ def override(table_id: str) -> Any:
     with tables().lock(table_id):
         version = s.refresh().version
         key = (tables().db_path, table_id, version, "override", language)
-        html = _cached_view(key, lambda: render_template(
-            "override.html", lang=language, ov=override_picker(s.game, s.names, language)))
+        html = _cached_view(key, lambda: _override_html(s, language))
     resp = make_response(html)
     resp.headers["X-Version"] = str(version)
     resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+def _override_html(s: Any, language: str) -> str:
+    """The override picker, open at the tab of the seat to move (a correction is most often of the
+    move being made: the companion's card laid elsewhere); the first tab when the table is to move."""
+    names = s.names_in(language)
+    sections = override_picker(s.game, names, language)
+    cur = s.game.current_player()
+    titles = [sec.title for sec in sections]
+    first = titles.index(names[cur]) if 0 <= cur < len(names) and names[cur] in titles else 0
+    return render_template("override.html", lang=language, ov=sections, first=first)
 
 
 @bp.get("/rules/<game>")

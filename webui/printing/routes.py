@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, render_template, request, send_file
 
-from printables.faces import FACES
+from printables.faces import DEFAULT_FACES, FACES
 from printables.fonts import FontMissing
 from printables.press import CONFORMANCE
 from printables.sheets import (DEFAULT_BLEED_MM, MAX_BLEED_MM, ORDERS, PAPERS, PLAYERS, TARGETS, TITLES,
@@ -56,7 +56,7 @@ class Choice:
     single: bool = False
     order: str = "face-back"    # --single's page order (``printables.sheets.ORDERS``)
     service: bool = False       # --for-service: CMYK, PDF/X-1a for a print service's press
-    faces: str = "plain"        # --faces: pale index fields (the default), or full colour fields (``printables.faces.FACES``)
+    faces: str = DEFAULT_FACES  # --faces: pale fields with the game's art (the default), pale alone, or full colour fields (``printables.faces.FACES``)
 
     @property
     def query(self) -> dict[str, Any]:
@@ -70,7 +70,7 @@ class Choice:
             q["order"] = self.order
         if self.service:
             q["service"] = "1"
-        if self.faces != "plain":
+        if self.faces != DEFAULT_FACES:
             q["faces"] = self.faces
         return q
 
@@ -80,7 +80,7 @@ class Choice:
         count = "" if self.players is None else f"-{self.players}"
         kind = "-single" if self.single else f"-{self.paper}"
         order = "-backfirst" if self.order == "back-face" else ""
-        faces = "" if self.faces == "plain" else f"-{self.faces}"
+        faces = "" if self.faces == DEFAULT_FACES else f"-{self.faces}"
         return f"{self.target}{count}{kind}{order}{faces}{'-cmyk' if self.service else ''}-bleed{self.bleed:g}mm.pdf"
 
 
@@ -116,9 +116,9 @@ def choice_from(args: Any) -> Choice:
     if order != "face-back" and not single:
         raise Refused(N_("Back then face is an order for “one card a page”: tick it, or keep face then back "
                          "(sheets print each front page before its back page)."))
-    faces = args.get("faces") or "plain"
+    faces = args.get("faces") or DEFAULT_FACES
     if faces not in FACES:
-        raise Refused(N_("Choose the card faces: plain or colour fields."))
+        raise Refused(N_("Choose the card faces: art, plain or colour fields."))
     players = None
     if target in PLAYERS:
         low, high, default = PLAYERS[target]

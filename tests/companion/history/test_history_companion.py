@@ -48,7 +48,11 @@ def test_an_old_database_gets_the_companion_column_and_its_levels(tmp_path):
     companion_series(Store(path))
     before = rows(path)
     with sqlite3.connect(path) as db:   # the database as schema 1 left it: no column, the seat a player
+        # (schema 1 remembered the seat's name as a person; the session now forgets a name once its
+        # seat is the companion's, so the old row is put back as that code left it)
         db.executescript("ALTER TABLE play_seats DROP COLUMN companion; PRAGMA user_version = 1; "
+                         "INSERT OR IGNORE INTO players (name, created) VALUES ('Companion (good)', "
+                         "'2026-01-01T00:00:00+00:00'); "
                          "UPDATE play_seats SET player = (SELECT id FROM players WHERE name = 'Companion (good)') "
                          "WHERE seat = 1;")
         assert db.execute("SELECT COUNT(*) FROM play_seats WHERE player IS NULL").fetchone()[0] == 0
@@ -82,3 +86,31 @@ def test_the_cli_player_page_gives_the_record_against_the_companion(tmp_path, ca
     assert main(["history", "player", "Ann", "--db", str(tmp_path / "h.db"), "--json"]) == 0
     assert [r["level"] for r in json.loads(capsys.readouterr().out)["against_companion"]] == \
         ["good", "strong"]
+
+
+def test_the_csv_and_bg_stats_exports_say_which_seats_the_companion_played(tmp_path):
+    """CSV: a `companion` column with the level (empty for a person). BG Stats: the companion is one
+    player per level named for what it is ("Companion (good)", the host's "Robo" as "Robo (companion,
+    good)"), never a person of that name nor anonymous; the file read back gives the same companion
+    seats and no known player for them."""
+    import csv
+    import io
+    store = Store(tmp_path / "h.db")
+    companion_series(store)
+    robo = TableSession.create(store, "hills", 2, names=["Ann", "Robo"], companions={1: "good"})
+    tap_through(robo, 3)
+    plays = query.plays(store)
+    table = list(csv.DictReader(io.StringIO(exchange.export(store, plays, "csv", everything=True))))
+    assert [(r["name"], r["companion"]) for r in table] == [
+        ("Ann", ""), ("Companion (good)", "good"), ("Ben", ""), ("Ann", ""), ("Companion (good)", "strong"),
+        ("Ben", ""), ("Ann", ""), ("Robo", "good")]
+    data = json.loads(exchange.export(store, plays, "bgstats", everything=True))
+    names = {p["name"]: p for p in data["players"]}
+    assert set(names) == {"Ann", "Ben", "Companion (good)", "Companion (strong)", "Robo (companion, good)"}
+    assert not any(p["isAnonymous"] for p in data["players"])
+    fresh = Store(tmp_path / "fresh.db")
+    exchange.import_text(fresh, json.dumps(data))
+    back = query.plays(fresh)
+    assert [[s.companion for s in p.seats] for p in back] == [[s.companion for s in p.seats] for p in plays]
+    assert [s.name for s in back[-1].seats] == ["Ann", "Robo"]
+    assert query.known_players(fresh) == ["Ann", "Ben"]
