@@ -185,6 +185,10 @@ def row(game_id: str, players: int, tested: str, against: str, games: int, seed:
 def joined(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """One row from rows of the same table and pairing run on consecutive seeds (``--rows`` lines):
     the games' shares put together and the interval taken again over all of them."""
+    parts = sorted(parts, key=lambda p: int(p["seeds"].split("–")[0]))
+    for a, b in zip(parts, parts[1:]):
+        if int(a["seeds"].split("–")[1]) + 1 != int(b["seeds"].split("–")[0]):
+            raise ValueError(f"rows on seeds {a['seeds']} and {b['seeds']} are not consecutive")
     first, shares = parts[0], [s for p in parts for s in p["shares"]]
     paired, players = first["design"] == "paired", first["players"]
     wins = sum(shares)
@@ -224,6 +228,8 @@ def markdown(rows: list[dict[str, Any]], times: dict[tuple[str, int], dict[str, 
         seeds = r["seeds"] + (", each in every seat" if r.get("design") == "paired" else "")
         out.append(f"| {r['game']} | {r['players']} | {r['level']} | {r['against']} | {r['games']} "
                    f"({seeds}) | {r['win']:.1%} | {r['low']:.1%}–{r['high']:.1%}{clear} | {even} |")
+    if not any(times.values()):
+        return "\n".join(out)
     out += ["", "| game | players | level | decisions | median ms | p95 ms | CPU median ms | CPU p95 ms |",
             "|---|---|---|---|---|---|---|---|"]
     for (game_id, players), per in times.items():

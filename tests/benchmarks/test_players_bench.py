@@ -96,7 +96,7 @@ def test_rows_run_in_parts_join_into_the_row_of_all_their_seeds(tmp_path) -> Non
     """Paired Chains rows on seeds 0–1 and 2–3 (--rows, --seed) join (--join) into the row of
     seeds 0–3: the same win rate and interval."""
     rows = tmp_path / "rows.jsonl"
-    for seed in ("0", "2"):
+    for seed in ("2", "0"):   # written out of order: joined by their seeds
         assert players.main(["--games", "4", "--seed", seed, "--game", "chains", "--players", "2",
                              "--levels", "good:beginner", "--paired", "--rows", str(rows)]) == 0
     whole = players.row("chains", 2, "good", "beginner", 8, 0, {}, paired=True)
@@ -104,3 +104,5 @@ def test_rows_run_in_parts_join_into_the_row_of_all_their_seeds(tmp_path) -> Non
     assert both["seeds"] == "0–3" and both["games"] == 8
     assert (both["win"], both["low"], both["high"]) == pytest.approx((whole["win"], whole["low"], whole["high"]))
     assert players.main(["--join", str(rows)]) == 0
+    with pytest.raises(ValueError, match="not consecutive"):
+        players.joined([both, dict(both, seeds="9–12")])
