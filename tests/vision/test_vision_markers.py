@@ -190,16 +190,24 @@ def test_pipelines_in_two_threads_read_what_each_reads_alone():
     assert together == alone and len(alone[0]) == len(SCATTER) and len(alone[1]) == 4
 
 
+def _scale_rule(rule, game: str, px_per_mm: float) -> tuple[bool, bool]:
+    """A pipeline's window rule (``Pipeline._small_markers`` / ``_large_markers``) on a 1080p frame of
+    ``game``'s table at ``px_per_mm``: before the table is calibrated, and with its true calibration."""
+    view = bench.View(game, px_per_mm, seed=1)
+    pipeline = Pipeline(game, 2, layout=view.layout)
+    before = rule(pipeline, (1080, 1920))
+    pipeline.calibration = view.true_calibration
+    return before, rule(pipeline, (1080, 1920))
+
+
 def test_the_small_marker_window_is_searched_only_where_markers_are_small():
     grey, lying = _table("chains", 1.4)
     finder = MarkerFinder()
     assert sorted(m for m, _ in finder.find(grey, small=False)) == sorted(m for m, _ in finder.find(grey))
     for px_per_mm, small in ((1.2, True), (1.4, False), (2.0, False)):
-        view = bench.View("chains", px_per_mm, seed=1)
-        pipeline = Pipeline("chains", 2, layout=view.layout)
-        assert pipeline._small_markers((1080, 1920)) is True        # not calibrated: anything goes
-        pipeline.calibration = view.true_calibration
-        assert pipeline._small_markers((1080, 1920)) is small, px_per_mm
+        # not calibrated: anything goes (the small window searched)
+        before, after = _scale_rule(Pipeline._small_markers, "chains", px_per_mm)
+        assert before is True and after is small, px_per_mm
 
 
 def test_the_finest_window_is_left_out_only_where_every_marker_is_large():
@@ -210,11 +218,9 @@ def test_the_finest_window_is_left_out_only_where_every_marker_is_large():
     coarse = sorted(m for m, _ in finder.find(grey, small=False, large=True))
     assert len(coarse) > 15 and coarse == sorted(m for m, _ in finder.find(grey))
     for px_per_mm, large in ((1.4, False), (2.0, True)):
-        view = bench.View("prussia", px_per_mm, seed=1)
-        pipeline = Pipeline("prussia", 2, layout=view.layout)
-        assert pipeline._large_markers((1080, 1920)) is False       # not calibrated: anything goes
-        pipeline.calibration = view.true_calibration
-        assert pipeline._large_markers((1080, 1920)) is large, px_per_mm
+        # not calibrated: anything goes (every window searched)
+        before, after = _scale_rule(Pipeline._large_markers, "prussia", px_per_mm)
+        assert before is False and after is large, px_per_mm
 
 
 def test_a_large_marker_cut_by_the_image_edge_is_still_searched_by_the_finest_window():
