@@ -65,6 +65,9 @@ def _join(page, server, code, seat=None):
     page.fill("#code", code.lower())
     page.tap("#join-go")
     page.wait_for_selector(".gameview")
+    # the view is parsed before app.js, which comes last: a tap before the page's "load" finds no
+    # listener and is lost (CI under load tapped a seat that way and waited 30 s)
+    page.wait_for_load_state("load")
     if seat is not None:
         page.tap(f"button.claim[data-seat='{seat}']")
         page.wait_for_selector("#seat-picker", state="detached")
