@@ -26,7 +26,7 @@ machine runs); median and 95th percentile per level.
 [--every-count] [--markdown FILE] [--rows FILE] [--jobs N] [--paired] [--join FILE]`` (``--every-count``: every player count
 each game allows; ``--rows``: append each row to a file as it finishes; ``--jobs``: processes that
 share a row's games, the results merged in game order so the row does not change; ``--join``:
-print a rows file's parts of one row, run on consecutive seeds, as one row).
+print a rows file's parts of one row, run on other seeds, as one row).
 """
 from __future__ import annotations
 
@@ -183,19 +183,25 @@ def row(game_id: str, players: int, tested: str, against: str, games: int, seed:
 
 
 def joined(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """One row from rows of the same table and pairing run on consecutive seeds (``--rows`` lines):
-    the games' shares put together and the interval taken again over all of them."""
+    """One row from rows of the same table and pairing run on other seeds (``--rows`` lines): the
+    games' shares put together and the interval taken again over all of them. The seeds may leave
+    gaps (parts run side by side and stopped: "0–39, 100–139"), never overlap (a seed counted twice)."""
     parts = sorted(parts, key=lambda p: int(p["seeds"].split("–")[0]))
-    for a, b in zip(parts, parts[1:]):
-        if int(a["seeds"].split("–")[1]) + 1 != int(b["seeds"].split("–")[0]):
-            raise ValueError(f"rows on seeds {a['seeds']} and {b['seeds']} are not consecutive")
+    ranges: list[list[int]] = []
+    for p in parts:
+        start, end = (int(x) for x in p["seeds"].split("–"))
+        if ranges and start <= ranges[-1][1]:
+            raise ValueError(f"rows on seeds {ranges[-1][0]}–{ranges[-1][1]} and {p['seeds']} overlap")
+        if ranges and start == ranges[-1][1] + 1:
+            ranges[-1][1] = end
+        else:
+            ranges.append([start, end])
     first, shares = parts[0], [s for p in parts for s in p["shares"]]
     paired, players = first["design"] == "paired", first["players"]
     wins = sum(shares)
     low, high = paired_interval(shares, players) if paired else wilson(wins, len(shares))
-    start, end = first["seeds"].split("–")[0], parts[-1]["seeds"].split("–")[1]
-    return dict(first, games=len(shares), seeds=f"{start}–{end}", win=wins / len(shares),
-                low=low, high=high, shares=shares)
+    return dict(first, games=len(shares), seeds=", ".join(f"{a}–{b}" for a, b in ranges),
+                win=wins / len(shares), low=low, high=high, shares=shares)
 
 
 def join_file(path: str) -> list[dict[str, Any]]:
@@ -288,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "for each seat), the interval over the seeds (--games: a multiple of the players)")
     parser.add_argument("--join", metavar="FILE",
                         help="print the rows of a --rows FILE, rows of one table and pairing run on "
-                             "consecutive seeds joined into one (nothing is played)")
+                             "other seeds joined into one (nothing is played)")
     args = parser.parse_args(argv)
     if args.join:
         print(markdown(join_file(args.join), {}))

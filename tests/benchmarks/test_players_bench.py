@@ -94,7 +94,8 @@ def test_a_paired_run_says_so_in_its_table(capsys: pytest.CaptureFixture[str]) -
 
 def test_rows_run_in_parts_join_into_the_row_of_all_their_seeds(tmp_path) -> None:
     """Paired Chains rows on seeds 0–1 and 2–3 (--rows, --seed) join (--join) into the row of
-    seeds 0–3: the same win rate and interval."""
+    seeds 0–3: the same win rate and interval. Parts with a gap between them join with both ranges
+    named; overlapping parts (a seed twice) are refused."""
     rows = tmp_path / "rows.jsonl"
     for seed in ("2", "0"):   # written out of order: joined by their seeds
         assert players.main(["--games", "4", "--seed", seed, "--game", "chains", "--players", "2",
@@ -104,5 +105,7 @@ def test_rows_run_in_parts_join_into_the_row_of_all_their_seeds(tmp_path) -> Non
     assert both["seeds"] == "0–3" and both["games"] == 8
     assert (both["win"], both["low"], both["high"]) == pytest.approx((whole["win"], whole["low"], whole["high"]))
     assert players.main(["--join", str(rows)]) == 0
-    with pytest.raises(ValueError, match="not consecutive"):
-        players.joined([both, dict(both, seeds="9–12")])
+    apart = players.joined([both, dict(both, seeds="9–12")])   # parts run side by side, stopped
+    assert apart["seeds"] == "0–3, 9–12" and apart["games"] == 16
+    with pytest.raises(ValueError, match="overlap"):
+        players.joined([both, dict(both, seeds="3–6")])
