@@ -57,11 +57,18 @@ def reachable(temporary: Sequence[int | None], top: int | None,
         top = need
 
 
+def best_close(closes: Sequence[tuple[int, list[int]]], longer: bool = False) -> tuple[int, list[int]]:
+    """The close worth most; of closes worth the same, the one using the fewest temporary cards, or
+    (``longer``) the most: the longer run keeps the terminal the shorter run would take for a later,
+    cheaper chain (the strong player's default with three or more players; docs/players.md)."""
+    return max(closes, key=lambda c: (POINTS[c[0]], len(c[1]) if longer else -len(c[1])))
+
+
 class Fast:
     """A Chains position on plain numbers (see the module's words); ``deck[p]`` is drawn from its end."""
 
     __slots__ = ("players", "deck", "top", "temp", "state", "out", "turn", "threshold",
-                 "ten_not_first", "ruin", "over")
+                 "ten_not_first", "ruin", "over", "longer")
 
     def copy(self) -> "Fast":
         """An independent copy."""
@@ -73,6 +80,7 @@ class Fast:
         f.temp = [list(t) for t in self.temp]
         f.state = [list(s) for s in self.state]
         f.out, f.turn, f.over = set(self.out), self.turn, self.over
+        f.longer = self.longer
         return f
 
     # ------------------------------------------------------------------ rules (docs/chains.md)
@@ -177,10 +185,10 @@ class Fast:
 
     def good(self, p: int) -> tuple[str, int]:
         """The good rule's action for ``p`` as (kind, slot or terminal value)
-        (``companion.players.chains.good``)."""
+        (``companion.players.chains.good``; the longer run's close for the seats in ``longer``)."""
         closes = self.closes(p)
         if closes:
-            k, slots = max(closes, key=lambda c: (POINTS[c[0]], -len(c[1])))
+            k, slots = best_close(closes, p in self.longer)
             return ("take_terminal", k) if not slots else ("temporary_to_work", slots[0])
         temp = self.temp[p]
         for i, v in enumerate(temp):
@@ -227,6 +235,7 @@ def fast(game: Any, rng: random.Random) -> Fast:
     f.temp = [[None if c is None else value_of(c) for c in t] for t in game.temporary]
     f.state = [[_STATE[s] for s in row] for row in game.state]
     f.out, f.turn, f.over = set(game.out), game.turn, game.over
+    f.longer = frozenset()
     return f
 
 
@@ -250,9 +259,11 @@ def candidates(game: Any, legal: Sequence[Move]) -> list[Move]:
     return out
 
 
-def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move) -> Move:
+def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move,
+           longer: bool = False) -> Move:
     """The good rule's move ``default`` unless another candidate beats it clearly over ``ROUNDS``
-    shared deals (the module's words)."""
+    shared deals (the module's words); ``longer``: the seat plays on by ``best_close(longer=True)``
+    in the playouts, as it will at the table."""
     from companion.players.search import result
     game, seat = view.game, view.seat
     moves = candidates(game, legal)
@@ -267,6 +278,8 @@ def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move) 
         if n and n % CHECK == 0 and all(sum(d) <= 0 for d in diffs):
             break   # nothing has done better than the good rule's move so far: keep it
         deal = fast(game, rng)
+        if longer:
+            deal.longer = frozenset((seat,))
         outcome = []
         for m in moves:
             f = deal.copy()
