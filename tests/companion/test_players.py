@@ -157,7 +157,7 @@ def test_good_chains_closes_with_the_best_terminal_its_temporary_cards_reach() -
 
 def test_the_longer_run_is_closed_of_closes_worth_the_same() -> None:
     """Work area 10, temporary 9: terminal 9 (1 point) closes now, terminal 8 (1 point) after the 9
-    is moved. The good rule closes now; the strong player's default (three or more players) moves the
+    is moved. The good rule closes now; the strong player's default (four or more players) moves the
     9, keeping terminal 9 for a later chain of a lone 10; of closes worth different points the one
     worth most still wins (the 7 after the 9 and the 8)."""
     from companion.players.chains import good
