@@ -1,0 +1,55 @@
+"""A game night's seams found by playing it in headless Chromium (issue 22, session 9 qa): what the
+host must do comes first on a phone-sized host screen, at every game's end and with a ruling open."""
+from __future__ import annotations
+
+import pytest
+
+from tests.companion.history.test_history import tap_through
+from tests.web_helpers import PLAYERS, Live
+from tests.webui.test_web_browser import SHOTS, browser, server  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+SMALL = {"width": 360, "height": 740}
+
+
+def _top(page, selector: str) -> float:
+    """Where ``selector``'s first element starts on the page (CSS px from the page's top)."""
+    return page.eval_on_selector(selector, "e => e.getBoundingClientRect().top + window.scrollY")
+
+
+def _bottom(page, selector: str) -> float:
+    return page.eval_on_selector(selector, "e => e.getBoundingClientRect().bottom + window.scrollY")
+
+
+def test_on_a_360_px_host_what_needs_the_host_comes_first(server, browser):  # noqa: F811
+    """At every game's end the join QR card and the last move's banners stood above "Needs you"
+    (Rematch): on a 360 px host screen what needs the host is on the first screen, above both; so is
+    a ruling to carry out (a Spartacus trick to collect) during a game, EN and JA."""
+    live, tables = Live(server), server.app.extensions["tables"]
+    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for game, players in PLAYERS.items():
+        table = live.new_table(game, players)
+        tap_through(tables.get(table["id"]), 3)
+        page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}&lang={'ja' if game == 'hills' else 'en'}")
+        needs = _top(page, "#needs-host")
+        assert needs < _top(page, ".joinbox") and needs < _top(page, ".banners"), game
+        assert _bottom(page, "#rematch") <= SMALL["height"], game   # Rematch on the first screen
+        if game == "spartacus":
+            page.screenshot(path=str(SHOTS / "host-360-end.png"))
+    table = live.new_table("spartacus", 3)
+    s = tables.get(table["id"])
+    for _ in range(3):   # three cards make a trick: collecting it is a ruling carried out by hand
+        s.play(s.legal_moves()[0], by="phone", expected_version=s.version)
+        if s.prompts:
+            break
+    assert [p.kind for p in s.prompts] == ["ruling"]
+    for lang in ("en", "ja"):
+        page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}&lang={lang}")
+        done = "button[data-choice='done']"
+        assert _top(page, done) < _top(page, ".joinbox"), lang
+        assert _bottom(page, done) <= SMALL["height"], lang
+    page.screenshot(path=str(SHOTS / "host-360-ruling.png"))
+    ctx.close()
