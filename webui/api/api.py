@@ -64,7 +64,7 @@ def create_table(body: dict[str, Any]) -> Any:
     cls = game_class(game)
     players = _int_field(body, "players", required=True)
     if not cls.min_players <= players <= cls.max_players:
-        fail(400, both("{title} is for {count} players, got {players}.", title=Text(cls.title, cls.title_ja),
+        fail(400, both("{title} is for {count}, got {players}.", title=Text(cls.title, cls.title_ja),
                        count=Text(*cls.player_count()), players=players))
     names = body.get("names") or []
     if isinstance(names, str):
