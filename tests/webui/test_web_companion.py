@@ -474,3 +474,47 @@ def test_an_app_named_seat_reads_in_the_viewers_language_on_every_page(tmp_path)
     other = r.headers["Location"].split("/host/")[1].split("?")[0]
     english = client.get(f"/host/{other}?lang=en").get_data(as_text=True)
     assert "Companion (strong)" in english and "コンパニオン" not in english
+
+
+def test_any_seats_phone_enters_the_card_turned_over_for_the_companion(client):
+    """A Chains flip of the companion's seat said on every phone "Companion (good) turns the card over
+    and enters it on their phone": it has no phone, and only the host screen could enter it. Every
+    seat's phone enters it now (someone turns its card over, as they lay its cards); a watcher may not."""
+    table = host_table(client, "chains", 3, {2: "good"}, names="Ann,Ben")
+    ann, ben = seat_phone(client, table, 0), seat_phone(client, table, 1)
+    watcher = join(client, table, "Gran")
+    host = {"X-Table-Token": table["host_token"]}
+    rng = random.Random(2)
+    for _ in range(300):
+        st = state(client, table, ben)
+        if st["current_player"] == -1 and st["turner"] == 2:
+            break
+        if st["prompts"]:
+            p = st["prompts"][0]
+            r = client.post(f"/api/tables/{table['id']}/answer", headers=host,
+                            json={"prompt": p["id"], "choice": p["choices"][0]["id"], "version": st["version"]})
+        elif st["current_player"] == -1:
+            r = client.post(f"/api/tables/{table['id']}/deal", json={"version": st["version"]}, headers=host)
+        elif st["companion"]:
+            r = client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]}, headers=host)
+        else:
+            mine = state(client, table, (ann, ben)[st["current_player"]])
+            move = rng.choice([m["move"] for g in mine["groups"] for m in g["moves"]])
+            r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": move},
+                            headers={"X-Table-Token": (ann, ben)[st["current_player"]]})
+        assert r.status_code == 200, r.get_json()
+    else:
+        pytest.fail("the companion's seat never turned a card over")
+    for lang, said in (("en", "turn the companion&#39;s card over and enter it"),
+                       ("ja", "コンパニオンのカードをめくって入力してください")):
+        client.set_cookie(f"tc_{table['id']}", ben)
+        page = client.get(f"/t/{table['id']}/view?lang={lang}").get_data(as_text=True)
+        assert said in page and "on their phone" not in page and "details class=\"chance\" open" in page.replace("  ", " ")
+    flips = [m["move"] for g in st["groups"] for m in g["moves"] if m["move"]["player"] == -1]
+    assert flips, st["groups"]
+    refused = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": flips[0]},
+                          headers={"X-Table-Token": watcher})
+    assert refused.status_code == 403
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": flips[0]},
+                    headers={"X-Table-Token": ben})
+    assert r.status_code == 200, r.get_json()

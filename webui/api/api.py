@@ -364,7 +364,7 @@ def who_says(s: Any, who: Caller) -> str:
 def check_mover(s: Any, who: Caller, move: Move) -> None:
     """Refuse (403) a move this caller may not enter: a seat's phone moves only for its seat."""
     view = session_module().view
-    why = view.may_move(s.game, who.viewer, move)
+    why = view.may_move(s.game, who.viewer, move, s.companions)
     if why:
         mine = s.names[who.viewer.seat] if who.viewer.seat is not None else "?"
         turner = view.chance_seat(s.game)
@@ -442,7 +442,7 @@ def undo(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if who.role != "host":
             last = s.last_turn()
-            mine = last and all(session_module().view.may_move(s.game, who.viewer, m) is None
+            mine = last and all(session_module().view.may_move(s.game, who.viewer, m, s.companions) is None
                                 for m in last)
             if not mine:
                 fail(403, both("You may take back only your own last move, before the next player acts. Ask "
