@@ -364,6 +364,23 @@ def test_at_the_end_the_hosts_rematch_comes_before_the_companions_seats_form(tmp
         assert 'href="#companion-seats" id="companion-seats-link">' + words in page
 
 
+def test_at_the_end_of_a_game_without_the_companion_the_host_is_told_it_can_take_a_seat(tmp_path):
+    """Chie goes home after game 1: the form that gives her seat to the companion stood far down a
+    phone-sized host screen with nothing pointing to it (the link was only for tables that had a
+    companion already); "Needs you" now points to it (EN/JA)."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "spartacus", 3, {}, names="Ann,Ben,Chie")
+    tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 3)
+    for lang, words in (("en", "Someone leaving? Give their seat to the companion for the rematch"),
+                        ("ja", "帰る人がいますか? 再戦ではその席をコンパニオンに任せられます")):
+        page = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
+        needs = page.split('id="needs-host"')[1].split("</section>")[0]
+        assert f'href="#companion-seats" id="companion-seats-link">{words}</a>' in needs
+        assert page.index('id="needs-host"') < page.index('id="companion-seats"')
+
+
 def test_the_hosts_seat_line_names_a_companion_seat_once(client):
     """The host's seat line said "Companion (good) (Companion)" / 「コンパニオン(上級) (コンパニオン)」;
     an app-named seat now needs no tag, a seat the host named gets "(companion, good)"."""
@@ -518,3 +535,27 @@ def test_any_seats_phone_enters_the_card_turned_over_for_the_companion(client):
     r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": flips[0]},
                     headers={"X-Table-Token": ben})
     assert r.status_code == 200, r.get_json()
+
+
+def test_a_persons_seat_given_to_the_companion_after_a_game_is_the_companions(tmp_path):
+    """Chie goes home after game 1 and the host gives her seat to the companion: her phone kept the
+    seat (it showed the companion's hand and could move for it) and the rematch called the companion
+    "Chie (companion, good)", with her phone following into that seat. Her phone watches now and the
+    rematch names the seat for the companion; a companion the host named at creation keeps its name."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "spartacus", 4, {3: "good"}, names="Ann,Ben,Chie,Robo")
+    chie = seat_phone(client, table, 2)
+    store = Store(client.application.config["DB"])
+    tap_through(TableSession.open(store, table["id"]), 3)
+    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_2": "good", "companion_3": "good"})
+    assert r.status_code == 302
+    mine = state(client, table, chie)
+    assert mine["viewer"] == {"role": "watch", "seat": None}
+    r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
+    again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
+    assert again.names == ["Ann", "Ben", "Companion (good)", "Robo"] and again.companions == {2: "good", 3: "good"}
+    assert not [p for p in store.phones(again.id) if p["role"] == "seat" and p["seat"] == 2]
