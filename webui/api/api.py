@@ -495,6 +495,13 @@ def correct(table_id: str) -> tuple[Response, int]:
     """Host: replace the last move by another (a misread or mistapped card), checked and logged."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         move = _parse_move(s, body.get("move"))
+        last = s.game.log[-1:]
+        if last and last[0].player >= 0 and move.player >= 0 and move.player != last[0].player:
+            # the picker opens at the seat to move (an override's seat): the engine's "it is Ben's
+            # turn, not Dai's" did not say that the correction must be the last mover's move
+            seat = last[0].player
+            fail(422, both("The last move was {name}'s: to replace it, choose a move of {name}'s (their tab in "
+                           "the picker).", name=Text(s.names[seat], s.names_in("ja")[seat])), version=s.version)
         asked = _asked_of_seat(table_id, s, move)
         if asked is not None:
             prompt = s.ask_to_confirm(asked, by="host", expected_version=version)
