@@ -59,3 +59,43 @@ def test_on_a_360_px_host_what_needs_the_host_comes_first(server, browser):  # n
         assert _bottom(page, done) <= SMALL["height"], lang
     page.screenshot(path=str(SHOTS / "host-360-ruling.png"))
     ctx.close()
+
+
+def test_a_card_entered_in_two_steps_does_not_stay_picked(server, browser):  # noqa: F811
+    """Prussia: a card drawn that the rules discard at once (its nation surrendered) is drawn again.
+    Entered in two steps (♣, then ♣8), the next draw's picker opened at "♣: which card?", as if ♣ were
+    picked for it (seen entering the companion's draws); after a move the picker starts afresh."""
+    import random
+
+    live, tables = Live(server), server.app.extensions["tables"]
+    table = live.new_table("prussia", 1)
+    s = tables.get(table["id"])
+    rng, redraw = random.Random(1), None
+    while redraw is None and not s.is_over():   # to a draw the rules discard at once, drawing again
+        game = s.game
+        if game.is_chance_node() and len(game.log) > 2:
+            for m in game.legal_moves():
+                after = game.clone()
+                after.apply(m)
+                if m.kind == "draw" and after.is_chance_node() and not after.is_over():
+                    redraw = m
+                    break
+        if redraw is None:
+            move = game.sample_chance(rng) if game.is_chance_node() else rng.choice(s.legal_moves())
+            s.play(move, by="phone", expected_version=s.version)
+    assert redraw is not None
+    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/join?code={table['code']}")
+    page.wait_for_load_state("load")
+    page.tap("button.claim[data-seat='0']")
+    page.wait_for_selector("#seat-picker", state="detached")
+    button = page.locator(f"#moves .step2 button.mv[data-move*='\"{redraw.get('card')}\"']")
+    page.tap(f"#moves .pick[data-step='{button.evaluate('b => b.closest(`.step2`).dataset.for')}']")
+    before = int(page.evaluate("document.body.dataset.version"))
+    button.tap()
+    page.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
+    page.wait_for_selector("#moves .picker")
+    assert page.locator("#moves .picker .step2:not([hidden])").count() == 0, page.inner_text("#moves")
+    assert page.locator("#moves .picker .step1:not([hidden]) button.pick").count() == 5   # ♠ ♥ ♦ ♣ JK
+    ctx.close()
