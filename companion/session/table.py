@@ -188,6 +188,9 @@ class _State:
         self.prompts: dict[str, Prompt] = {}
         self.events: list[dict[str, Any]] = []
         self.companions: dict[int, str] = {}       # seat → level of the companion playing it
+        # the seats the finished game was played with, kept while the host changes them for the next
+        # game: its end screen names its seats as they played ("Companion (good)", not "(strong)")
+        self.played: dict[int, str] | None = None
         self.game = self._new_game()
 
     def copy(self) -> "_State":
@@ -207,8 +210,10 @@ class _State:
 
     def names_in(self, lang: str) -> list[str]:
         """The seats' names in ``lang`` as the log stands here (a seat the app named for the
-        companion is called for the level it plays at this point of the series)."""
-        return autoplay.seat_names(self.given, self.companions, self.app_named, lang)
+        companion is called for the level it plays at this point of the series; a finished game's
+        for the level it played, until the next game begins)."""
+        companions = self.played if self.played is not None and self.is_over() else self.companions
+        return autoplay.seat_names(self.given, companions, self.app_named, lang)
 
     @property
     def names(self) -> list[str]:
@@ -319,7 +324,7 @@ class _State:
             events = [self._end(version, by)]
         elif kind == "next_game":
             self.finished.append({"game": self.game, "moves": self.moves, "ended": self.ended})
-            self.moves, self.prompts, self.ended = [], {}, None
+            self.moves, self.prompts, self.ended, self.played = [], {}, None, None
             self.game = self._new_game()
             self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
                                 "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
@@ -327,6 +332,8 @@ class _State:
             self._relabel({str(k): str(v) for k, v in dict(data.get("copies", {})).items()})
         elif kind == "note":
             if isinstance(data.get("companions"), dict):   # the host gave seats to the companion
+                if self.is_over() and self.played is None:   # for the next game: this one played so
+                    self.played = dict(self.companions)
                 self.companions = {int(k): str(v) for k, v in data["companions"].items()}
         else:
             raise SessionError(*both("unknown log entry kind {kind!r}", kind=kind))

@@ -559,3 +559,27 @@ def test_a_persons_seat_given_to_the_companion_after_a_game_is_the_companions(tm
     again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
     assert again.names == ["Ann", "Ben", "Companion (good)", "Robo"] and again.companions == {2: "good", 3: "good"}
     assert not [p for p in store.phones(again.id) if p["role"] == "seat" and p["seat"] == 2]
+
+
+def test_a_finished_game_names_its_companion_seat_for_the_level_it_played(tmp_path):
+    """After the game the host makes the companion strong for the next one: the finished game's end
+    screen said "Game over — Companion (strong) wins" though it played at good (History said good);
+    it names the level played until the next game begins, and the rematch the new one."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
+    store = Store(client.application.config["DB"])
+    tap_through(TableSession.open(store, table["id"]), 3)
+    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "strong"}).status_code == 302
+    st = state(client, table, table["host_token"])
+    assert st["names"] == ["Ann", "Companion (good)"] and st["companions"] == {"1": "strong"}
+    for lang, played, now in (("en", "Companion (good)", "Companion (strong)"), ("ja", "コンパニオン(中級)", "コンパニオン(上級)")):
+        end = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(as_text=True)
+        table_part = end.split('id="end-table"')[1].split("</section>")[0]
+        assert played in table_part and now not in table_part, lang
+    r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
+    again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
+    assert again.names == ["Ann", "Companion (strong)"]
