@@ -424,11 +424,10 @@ def _until_the_companion_moves(s) -> dict:
     return said
 
 
-def test_a_level_changed_between_games_of_a_series_renames_the_app_named_seat(tmp_path):
-    """After a game against "Companion (good)" the host makes it strong and starts the series' next
-    game (no rematch): the seat is "Companion (strong)" on every page and in its moves' words (it
-    stayed "Companion (good)"); the first game's log still says what it was then."""
-    from companion.session import Store, TableSession, autoplay
+def _played_then_made_strong(tmp_path):
+    """Ann against "Companion (good)" to the end of a Seven Hills game, then the host makes it strong
+    for the next game: the client, the table and the store."""
+    from companion.session import Store, TableSession
     from tests.companion.history.test_history import tap_through
     client = make_app(tmp_path).test_client()
     table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
@@ -437,6 +436,15 @@ def test_a_level_changed_between_games_of_a_series_renames_the_app_named_seat(tm
     page = client.get(f"/host/{table['id']}").get_data(as_text=True)
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "strong"}).status_code == 302
+    return client, table, store
+
+
+def test_a_level_changed_between_games_of_a_series_renames_the_app_named_seat(tmp_path):
+    """After a game against "Companion (good)" the host makes it strong and starts the series' next
+    game (no rematch): the seat is "Companion (strong)" on every page and in its moves' words (it
+    stayed "Companion (good)"); the first game's log still says what it was then."""
+    from companion.session import TableSession, autoplay
+    client, table, store = _played_then_made_strong(tmp_path)
     host = {"X-Table-Token": table["host_token"]}
     r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table, table["host_token"])["version"]},
                     headers=host)
@@ -565,15 +573,8 @@ def test_a_finished_game_names_its_companion_seat_for_the_level_it_played(tmp_pa
     """After the game the host makes the companion strong for the next one: the finished game's end
     screen said "Game over — Companion (strong) wins" though it played at good (History said good);
     it names the level played until the next game begins, and the rematch the new one."""
-    from companion.session import Store, TableSession
-    from tests.companion.history.test_history import tap_through
-    client = make_app(tmp_path).test_client()
-    table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
-    store = Store(client.application.config["DB"])
-    tap_through(TableSession.open(store, table["id"]), 3)
-    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-    assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "strong"}).status_code == 302
+    from companion.session import TableSession
+    client, table, store = _played_then_made_strong(tmp_path)
     st = state(client, table, table["host_token"])
     assert st["names"] == ["Ann", "Companion (good)"] and st["companions"] == {"1": "strong"}
     for lang, played, now in (("en", "Companion (good)", "Companion (strong)"), ("ja", "コンパニオン(中級)", "コンパニオン(上級)")):
