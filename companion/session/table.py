@@ -158,6 +158,15 @@ def _card_or_none(card_id: str) -> cat.Card | None:
         return None
 
 
+def corrected_said(by: str, was: tuple[str, str], now: tuple[str, str], confirmed: str = "") -> tuple[str, str]:
+    """A correction's sentence (English, Japanese): each move in quotes ("Host replaced “Ben turns
+    over … slot 2” with “Ben turns over … the work area”." read as one run-on sentence without them);
+    ``was`` and ``now`` are each move's words in both languages; ``confirmed``: who confirmed it."""
+    who, who_ja = ("Host", "ホスト") if by == "host" else (by, by)
+    said = f"{who} replaced “{was[0]}” with “{now[0]}”.", f"{who_ja}が「{was[1]}」を「{now[1]}」に置き換えました。"
+    return confirmed_said(*said, confirmed) if confirmed else said
+
+
 def confirmed_said(en: str, ja: str, who: str) -> tuple[str, str]:
     """A correction's sentence (English, Japanese) with the player whose phone confirmed it."""
     return en[:-1] + f" ({who} confirmed it on their phone).", ja + f"({who}が端末で確認)"
@@ -340,7 +349,7 @@ class _State:
         return events
 
     def _corrected(self, moves: list[Move], by: str, confirmed: str = "") -> None:
-        """A correction takes the last move back and says so once: "Host replaced A with B." (the
+        """A correction takes the last move back and says so once: "Host replaced “A” with “B”." (the
         earlier entries of the log stay as they were); ``confirmed``: the player whose phone
         confirmed it (a card only that seat sees)."""
         old = [m["move"] for m in self.moves if self.moves and m["version"] == self.moves[-1]["version"]]
@@ -348,11 +357,7 @@ class _State:
             raise SessionError(*both("there is no move to correct in this game"))
         self._undo(quiet=True)
         was, now = self._said(old), self._said(moves)   # both from the state the old move was played in
-        who = "Host" if by == "host" else by
-        who_ja = "ホスト" if by == "host" else by
-        text, ja = f"{who} replaced {was} with {now}.", f"{who_ja}が「{was.ja}」を「{now.ja}」に置き換えました。"
-        if confirmed:
-            text, ja = confirmed_said(text, ja, confirmed)
+        text, ja = corrected_said(by, (str(was), was.ja), (str(now), now.ja), confirmed)
         self.events.append(self.named({
             "kind": "corrected", "text": text, "ja": ja,
             "data": {"was": [m.to_json() for m in old], "now": [m.to_json() for m in moves], "by": by,

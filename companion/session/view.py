@@ -152,13 +152,9 @@ def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], vi
         words = {k: moves_words(game, names, [Move.from_json(m) for m in data[k]], viewer, names_ja=names_ja)
                  for k in ("was", "now", "moves") if isinstance(data.get(k), list)}
         if e["kind"] == "corrected":
-            by = str(data.get("by") or "host")
-            by, by_ja = ("Host", "ホスト") if by == "host" else (by, by)
-            text = (f"{by} replaced {words['was'][0]} with {words['now'][0]}.",
-                    f"{by_ja}が「{words['was'][1]}」を「{words['now'][1]}」に置き換えました。")
-            if data.get("confirmed"):   # asked of the seat's phone, which alone saw the card
-                from companion.session.table import confirmed_said
-                text = confirmed_said(*text, str(data["confirmed"]))
+            from companion.session.table import corrected_said
+            # "confirmed": asked of the seat's phone, which alone saw the card
+            text = corrected_said(str(data.get("by") or "host"), words["was"], words["now"], str(data.get("confirmed") or ""))
         else:
             reason = str(data.get("reason") or "")
             text = (f"House ruling ({reason}): {words['moves'][0]}.", f"ハウスルール({reason}): {words['moves'][1]}。")
