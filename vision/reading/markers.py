@@ -426,8 +426,13 @@ class MarkerFinder:
         windows = self.searched(small, large)
         # searched and read on the sharpened frame, corners refined on the frame itself (the mask's
         # overshoot would pull them)
-        sharp = unsharp_masked(grey)
-        where = candidate_mask(grey)
+        if self.threads:
+            # the mask on another core while this one sharpens (each ~1.7 ms a 1080p frame)
+            masked = pool().submit(candidate_mask, grey)
+            sharp = unsharp_masked(grey)
+            where = masked.result()
+        else:
+            sharp, where = unsharp_masked(grey), candidate_mask(grey)
         searches = [(w, c, where) for w, c in windows]
         left_out = [w for w in self.searched(small) if w not in windows]
         if left_out:
