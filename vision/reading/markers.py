@@ -84,7 +84,8 @@ it) is found by the 3 px window and by neither larger one, whose means repeat it
 
 THREADS = 3
 """Worker threads shared by the finders (OpenCV and zxing-cpp release the GIL, so both cores work):
-two thresholds while the caller searches the third, and a QR scan of the frame beside them."""
+two thresholds while the caller searches the third, and a QR scan of the frame beside them; the
+candidate mask while the caller sharpens, half the second reader's squares, the cards' QR crops."""
 
 CONTRAST_SHARE = 0.4
 """Where the brightest and darkest pixel of a 3 × 3 neighbourhood of the frame halved (6 × 6 px)
