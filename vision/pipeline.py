@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from dataclasses import replace
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
 import cv2
