@@ -143,10 +143,12 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     quads, place, named = places(found)
     if len(quads) == 0:
         return none
+    cells = _cells(grey, quads)
+    keep = np.arange(len(quads))
     # every square is scored alone: from ``SPLIT_FROM`` squares, half of them on another core
-    halves = np.array_split(np.arange(len(quads)), 2 if len(quads) >= SPLIT_FROM else 1)
-    jobs = [M.pool().submit(_scores, grey, quads[half], markers) for half in halves[1:]]
-    scored = [_scores(grey, quads[halves[0]], markers)] + [job.result() for job in jobs]
+    halves = np.array_split(keep, 2 if len(keep) >= SPLIT_FROM else 1)
+    jobs = [M.pool().submit(_scores, cells[:, half], markers) for half in halves[1:]]
+    scored = [_scores(cells[:, halves[0]], markers)] + [job.result() for job in jobs]
     keep = np.concatenate([half[s[0]] for half, s in zip(halves, scored)])
     code, fit, second = (np.concatenate([s[k] for s in scored]) for k in (1, 2, 3))
     chosen = choose(place[keep], named, code, fit, (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN))
@@ -154,15 +156,14 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
 
 
-def _scores(grey: np.ndarray, quads: np.ndarray, markers: frozenset[int] | None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(which of ``quads`` were matched against the whole dictionary, and ``_fits``' code, fit and
-    best other id's fit of each of those): given ``markers``, only the squares one of them fits."""
-    cells = _cells(grey, quads)
-    keep = np.arange(len(quads))
+def _scores(cells: np.ndarray, markers: frozenset[int] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(which squares of ``cells`` (``_cells``) were matched against the whole dictionary, and
+    ``_fits``' code, fit and best other id's fit of each of those): given ``markers``, only the
+    squares one of them fits."""
+    keep = np.arange(cells.shape[1])
     if markers is not None:
         some = _rows_of(frozenset(markers))
-        close = np.zeros(len(quads), bool)
+        close = np.zeros(cells.shape[1], bool)
         for grown in cells:
             close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
         keep, cells = keep[close], cells[:, close]
