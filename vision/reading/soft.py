@@ -127,6 +127,20 @@ def _fits(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return first * 4 + turn, top.astype(np.float64), second.astype(np.float64)
 
 
+def _scores(cells: np.ndarray, markers: frozenset[int] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(which squares of ``cells`` (``_cells``) were matched against the whole dictionary, and
+    ``_fits``' code, fit and best other id's fit of each of those): given ``markers``, only the
+    squares one of them fits."""
+    keep = np.arange(cells.shape[1])
+    if markers is not None:
+        some = _rows_of(frozenset(markers))
+        close = np.zeros(cells.shape[1], bool)
+        for grown in cells:
+            close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
+        keep, cells = keep[close], cells[:, close]
+    return (keep, *_fits(cells))
+
+
 def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ids, corners, exact) of the doubtful squares of every threshold's ``MarkerFinder._identify``
@@ -154,20 +168,6 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     chosen = choose(place[keep], named, code, fit, (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN))
     keep, code = keep[chosen], code[chosen]
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
-
-
-def _scores(cells: np.ndarray, markers: frozenset[int] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(which squares of ``cells`` (``_cells``) were matched against the whole dictionary, and
-    ``_fits``' code, fit and best other id's fit of each of those): given ``markers``, only the
-    squares one of them fits."""
-    keep = np.arange(cells.shape[1])
-    if markers is not None:
-        some = _rows_of(frozenset(markers))
-        close = np.zeros(cells.shape[1], bool)
-        for grown in cells:
-            close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
-        keep, cells = keep[close], cells[:, close]
-    return (keep, *_fits(cells))
 
 
 def places(found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]]]:
