@@ -21,7 +21,7 @@ from companion import catalogue as cat
 from vision.frame import deblur, quality
 from vision.frame.pyramid import PyramidFinder
 from vision.frame.quality import FrameQuality, QualityMeter
-from vision.reading import plane, smeared, soft
+from vision.reading import byqr, plane, smeared, soft
 from vision.reading.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
 from vision.reading.markers import pool
 from vision.table.calibrate import Calibration, CalibrationLayout, calibrate
@@ -326,7 +326,8 @@ class Pipeline:
         finder, small, large = self.detector.finder, self.detector.small_markers, self.detector.large_markers
         self.detector.finder, self.detector.small_markers, self.detector.large_markers = self._sharp_finder, True, False
         # coarse squares are read again through the smear and its filter (``vision.reading.smeared``)
-        self._sharp_finder.second_read = smeared.reader(self.smear) if self.smear is not None else soft.second_read
+        self._sharp_finder.second_read = byqr.reader(smeared.reader(self.smear) if self.smear is not None
+                                                      else soft.second_read)
         try:
             return self.detector.detect(sharp, boxes, calibration)
         finally:
