@@ -128,7 +128,7 @@ def hypotheses(grey: np.ndarray, found: list, markers: frozenset[int], named: np
     doubtful squares (``soft.places``) that a code in play fits ``GATE`` (its best-fitting square),
     the best first: not where a hard read named another id with a bit corrected, nor of an id read
     exactly in this look (by a threshold, or ``named`` by the second readers: that card is read)."""
-    quads, place, corrected = soft.places(found)
+    quads, place, corrected, cells = soft.doubtful(grey, found)
     read = set(np.concatenate([f[0][f[2]] for f in found]).tolist()) | set(np.asarray(named).tolist())
     wanted = np.isin(soft._PRED_CODE // 4, np.fromiter(markers - read, np.int64))
     if len(quads) == 0 or not wanted.any():
@@ -137,7 +137,7 @@ def hypotheses(grey: np.ndarray, found: list, markers: frozenset[int], named: np
     fit = np.full(len(quads), -1.0)
     code = np.zeros(len(quads), np.int64)
     rows = np.arange(len(quads))
-    for grown in soft._cells(grey, quads):
+    for grown in cells:
         corr = soft._corr(grown, pred)
         best = corr.argmax(axis=1)
         top = corr[rows, best]

@@ -24,7 +24,7 @@ import numpy as np
 from companion import catalogue as cat
 from vision.table.calibrate import Calibration
 
-READ_PX_PER_MM = 1.1
+READ_PX_PER_MM = 1.0
 """Resolution (px per table mm along the worse axis) from which 15 mm markers are read: ≥ 99.5 % of
 the visible cards, 0 wrong. Measured (issue 24, branch read; docs/figures.md) on the conditions
 bench's tables of all five games (17 conditions: tilts, lens, 3 and 5 px of motion blur, glare,
