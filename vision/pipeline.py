@@ -122,7 +122,8 @@ class Pipeline:
         # a 4K frame: candidates at half size (vision.frame.pyramid); the second reader of coarse
         # squares as the detector's own finder (vision.reading.soft)
         first = self.detector.finder
-        self.detector.finder = PyramidFinder(markers=first.markers, second_read=first.second_read)
+        # ... and after it the QR reader of what it leaves (vision.reading.byqr)
+        self.detector.finder = PyramidFinder(markers=first.markers, second_read=byqr.reader(first.second_read))
         self._sharp_finder = PyramidFinder(markers=first.markers,    # for sharpened frames (``_detect``)
                                            second_read=first.second_read)
         self.motion = MotionMeter()

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from companion import catalogue as cat
-from vision.reading import byqr, soft
+from vision.reading import soft
 from vision.reading.markers import MIN_PERIMETER_PX, MarkerFinder
 from vision.table.calibrate import Calibration, rect_corners
 
@@ -236,7 +236,7 @@ class Detector:
         self.aruco = aruco_detector()
         self.cards = None if cards is None else frozenset(cards)
         self.finder = MarkerFinder(markers=None if self.cards is None else frozenset(
-            cat.card(c).marker for c in self.cards), second_read=byqr.reader(soft.second_read))
+            cat.card(c).marker for c in self.cards), second_read=soft.second_read)
         self.small_markers = True   # markers may be under ~20 px: the finder's extra window (``find``)
         self.large_markers = False  # every marker over ~24 px: the finder's finest window left out
         self._logged = _Logged()
