@@ -426,4 +426,10 @@
     }, 1000);
   }
   window.tcRefresh = refresh;
+  /* every script of the page has bound its listeners (this one comes last; deferred ones, such as
+     the history pages', run before DOMContentLoaded): the type="button" buttons, which only a script
+     makes do anything, take taps from now on (app.css); before, a tap would be lost unseen */
+  function ready() { body.dataset.ready = "1"; }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();
