@@ -300,6 +300,9 @@ def test_a_tap_waits_for_the_pages_script(server, browser):
     page.tap("button.claim[data-seat='1']")
     page.wait_for_selector("#seat-picker", state="detached")
     assert "Ben" in page.inner_text(".whoami") and not page.errors
+    for path in ("/host", "/history", "/rules/wheel"):     # pages with no table are made ready too
+        page.goto(server.url + path)
+        assert page.evaluate("document.body.dataset.ready") == "1", path
     ctx.close()
 
 
