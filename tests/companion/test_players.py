@@ -266,3 +266,19 @@ def test_strong_chains_keeps_the_good_rule_without_a_clear_sign() -> None:
     game = chains_position([], [None] * 5, ten=False)
     rng = random.Random(3)
     assert decide(game, 0, "strong", rng) == decide(game, 0, "good", random.Random(3))
+
+
+def test_good_wheel_weighs_held_cards_by_how_near_their_colour_and_value_are() -> None:
+    """The good Wheel rule's outlook, worked by hand: points, plus each held card's value times the
+    fifth of its colour gone (unless scored), minus its value times the squared fifth of its value
+    gone; the gone cards are counted once per outcome and shared by every seat's outlook."""
+    from companion.players.wheel import gone, outlook
+    game = new_game("wheel", 3)
+    game.taken = [["W-R5", "W-B2"], ["W-R1"], []]
+    game.discarded = ["W-G2"]
+    game.points = [3, 0, 0]
+    assert gone(game) == ({"R": 2, "B": 1, "G": 1}, {5: 1, 2: 2, 1: 1})
+    # seat 1: 3 + 5·2/5 − 5·(1/5)² + 2·1/5 − 2·(2/5)² ; seat 2: 1·2/5 − 1·(1/5)²
+    assert [outlook(game, s) for s in range(3)] == pytest.approx([4.88, 0.36, 0.0])
+    game.colours_scored = ["R"]
+    assert outlook(game, 0, gone(game)) == pytest.approx(2.88)
