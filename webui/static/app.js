@@ -267,6 +267,13 @@
       return;
     }
     if (b.classList.contains("mv")) {
+      /* the card picked is used: its picker starts afresh, so the next view (a card drawn again, in
+         the same picker) does not open at "♣: which card?" as if ♣ were picked for it */
+      var used = b.closest(".picker");
+      if (used) {
+        used.querySelector(".step1").hidden = false;
+        used.querySelectorAll(".step2").forEach(function (p) { p.hidden = true; });
+      }
       post("move", {move: JSON.parse(b.dataset.move)});
     } else if (b.classList.contains("companion-confirm")) {   /* the companion's card is laid */
       post("companion", {});
