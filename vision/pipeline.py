@@ -22,7 +22,7 @@ from companion import catalogue as cat
 from vision.frame import deblur, quality
 from vision.frame.pyramid import PyramidFinder
 from vision.frame.quality import FrameQuality, QualityMeter
-from vision.reading import plane, smeared, soft
+from vision.reading import byqr, plane, smeared, soft
 from vision.reading.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
 from vision.reading.markers import pool
 from vision.table.calibrate import Calibration, CalibrationLayout, calibrate
@@ -123,7 +123,8 @@ class Pipeline:
         # a 4K frame: candidates at half size (vision.frame.pyramid); the second reader of coarse
         # squares as the detector's own finder (vision.reading.soft)
         first = self.detector.finder
-        self.detector.finder = PyramidFinder(markers=first.markers, second_read=first.second_read)
+        # ... and after it the QR reader of what it leaves (vision.reading.byqr)
+        self.detector.finder = PyramidFinder(markers=first.markers, second_read=byqr.reader(first.second_read))
         self._sharp_finder = PyramidFinder(markers=first.markers,    # for sharpened frames (``_detect``)
                                            second_read=first.second_read)
         self.motion = MotionMeter()
@@ -332,7 +333,8 @@ class Pipeline:
         finder, small, large = self.detector.finder, self.detector.small_markers, self.detector.large_markers
         self.detector.finder, self.detector.small_markers, self.detector.large_markers = self._sharp_finder, True, False
         # coarse squares are read again through the smear and its filter (``vision.reading.smeared``)
-        self._sharp_finder.second_read = smeared.reader(self.smear) if self.smear is not None else soft.second_read
+        self._sharp_finder.second_read = byqr.reader(smeared.reader(self.smear) if self.smear is not None
+                                                      else soft.second_read)
         try:
             return self.detector.detect(sharp, boxes, calibration)
         finally:

@@ -154,10 +154,9 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     fits to ``MIN_FIT`` are matched against the whole dictionary (the same decision for those, a
     fraction of the work: most squares are no marker)."""
     none = np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
-    quads, place, named = places(found)
+    quads, place, named, cells = doubtful(grey, found)
     if len(quads) == 0:
         return none
-    cells = _cells(grey, quads)
     keep = np.arange(len(quads))
     # every square is scored alone: from ``SPLIT_FROM`` squares, half of them on another core
     halves = np.array_split(keep, 2 if len(keep) >= SPLIT_FROM else 1)
@@ -168,6 +167,23 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     chosen = choose(place[keep], named, code, fit, (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN))
     keep, code = keep[chosen], code[chosen]
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
+
+
+_LAST: list = [None]
+"""``doubtful``'s last (grey, found, result): the QR reader (``vision.reading.byqr``) looks at the
+same squares after this one, in the same finder call."""
+
+
+def doubtful(grey: np.ndarray, found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]], np.ndarray]:
+    """``places(found)`` and the ``_cells`` of their squares in ``grey``, worked out once for the
+    readers of one finder call (kept for the last ``grey`` and ``found`` given: the same objects)."""
+    last = _LAST[0]
+    if last is not None and last[0] is grey and last[1] is found:
+        return last[2]
+    quads, place, named = places(found)
+    result = quads, place, named, _cells(grey, quads) if len(quads) else np.zeros((len(GROWS), 0, 49), np.float32)
+    _LAST[0] = (grey, found, result)
+    return result
 
 
 def places(found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]]]:
