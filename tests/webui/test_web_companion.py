@@ -581,6 +581,8 @@ def test_a_finished_game_names_its_companion_seat_for_the_level_it_played(tmp_pa
         end = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(as_text=True)
         table_part = end.split('id="end-table"')[1].split("</section>")[0]
         assert played in table_part and now not in table_part, lang
+        seat_line = end.split('class="seat-line small"')[1].split("</summary>")[0]
+        assert played in seat_line and "companion-seat" not in seat_line, lang   # not "(companion, strong)"
     r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
     again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
     assert again.names == ["Ann", "Companion (strong)"]
