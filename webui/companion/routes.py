@@ -83,7 +83,8 @@ def seats(table_id: str) -> Any:
     except session_module().SessionError as err:
         return error_answer(400, str(err), getattr(err, "ja", ""))
     tables().changed(table_id)
-    return redirect(url_for("host.table", table_id=table_id, lang=lang()))
+    # the host page opens at its top: it says the seats were saved (the form stands far below)
+    return redirect(url_for("host.table", table_id=table_id, lang=lang(), saved="seats"))
 
 
 @bp.post("/api/tables/<table_id>/companion")
