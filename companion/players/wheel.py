@@ -11,7 +11,7 @@ import random
 from typing import Any, Sequence
 
 from companion.engine import Move
-from companion.games.wheel import colour_of, value_of
+from companion.games.wheel import CARDS, colour_of, value_of
 
 
 def beginner(game: Any, seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
@@ -23,18 +23,31 @@ def beginner(game: Any, seat: int, legal: Sequence[Move], rng: random.Random) ->
     return max(takes, key=lambda m: (held.count(colour_of(m.card)), value_of(m.card), rng.random()))
 
 
-def outlook(game: Any, seat: int) -> float:
-    """Points plus what held cards may still bring (colour near scoring) or cost (value near the end)."""
+_CARD = {c: (colour_of(c), value_of(c)) for c in CARDS}
+"""Each card's colour and value, looked up once (the good rule runs in every strong playout)."""
+
+
+def gone(game: Any) -> tuple[dict[str, int], dict[int, int]]:
+    """How many cards of each colour and of each value are gone (taken or discarded)."""
     gone_colour: dict[str, int] = {}
     gone_value: dict[int, int] = {}
-    for c in [c for row in game.taken for c in row] + list(game.discarded):
-        gone_colour[colour_of(c)] = gone_colour.get(colour_of(c), 0) + 1
-        gone_value[value_of(c)] = gone_value.get(value_of(c), 0) + 1
+    for row in (*game.taken, game.discarded):
+        for c in row:
+            colour, value = _CARD[c]
+            gone_colour[colour] = gone_colour.get(colour, 0) + 1
+            gone_value[value] = gone_value.get(value, 0) + 1
+    return gone_colour, gone_value
+
+
+def outlook(game: Any, seat: int, counts: tuple[dict[str, int], dict[int, int]] | None = None) -> float:
+    """Points plus what held cards may still bring (colour near scoring) or cost (value near the end);
+    ``counts``: ``gone(game)``, when the caller has it already."""
+    gone_colour, gone_value = counts or gone(game)
     total = float(game.points[seat])
     for c in game.taken[seat]:
-        v = value_of(c)
-        if colour_of(c) not in game.colours_scored:
-            total += v * gone_colour.get(colour_of(c), 0) / 5
+        colour, v = _CARD[c]
+        if colour not in game.colours_scored:
+            total += v * gone_colour.get(colour, 0) / 5
         total -= v * (gone_value.get(v, 0) / 5) ** 2
     return total
 
@@ -46,8 +59,9 @@ def good(game: Any, seat: int, legal: Sequence[Move], rng: random.Random,
     for m in legal:
         copy = game.clone()
         copy._apply(m)
-        mine = outlook(copy, seat)
-        rest = max(outlook(copy, s) for s in range(game.players) if s != seat)
+        counts = gone(copy)   # once per outcome, not once per seat
+        mine = outlook(copy, seat, counts)
+        rest = max(outlook(copy, s, counts) for s in range(game.players) if s != seat)
         score = mine - rest
         if top is None or score > top + 1e-9:
             best, top = [m], score

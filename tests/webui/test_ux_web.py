@@ -110,6 +110,29 @@ def test_player_counts_in_words(client):
     assert "ローマ七丘 (2人)" in text(client.get("/host?lang=ja").get_data(as_text=True))
 
 
+def test_one_wording_of_the_player_count_serves_the_pages_and_the_messages(client, capsys):
+    """The host form said "Seven Hills of Rome (2 players)" from webui's helper, the engines' messages
+    built "2" / "2–5" apart and `companion watch` said "Seven Hills of Rome is for 2–2 players":
+    one ``player_count`` says it everywhere, EN and JA."""
+    from markupsafe import escape
+
+    from companion.cli import main
+    from companion.games import GAME_IDS, game_class
+    for lang in ("en", "ja"):
+        form = client.get(f"/host?lang={lang}").get_data(as_text=True)
+        for game in GAME_IDS:
+            cls = game_class(game)
+            count = cls.player_count()[lang == "ja"]
+            assert str(escape(f"{cls.title_ja if lang == 'ja' else cls.title} ({count})")) in form, (game, lang)
+    refused = client.post("/api/tables?lang=ja", json={"game": "spartacus", "players": 7}).get_json()
+    assert "スパルタクスは3〜5人用です(7人が指定されました)。" in json.dumps(refused, ensure_ascii=False)
+    nothing = ["--images", "no-such-folder"]   # refused before the source is opened
+    for argv, said in ((["watch", "hills", "--players", "3", *nothing], "companion: Seven Hills of Rome is for 2 players, not 3"),
+                       (["--lang", "ja", "watch", "spartacus", "--players", "2", *nothing], "スパルタクスは3〜5人用です(2人ではできません)")):
+        assert main(argv) == 2
+        assert said in capsys.readouterr().err
+
+
 def test_the_moves_heading_says_what_to_do_in_japanese(client):
     table = new_table(client, "spartacus")   # a hand of cards: "choose a card"
     words = text(view(client, table, "ja"))

@@ -72,6 +72,11 @@ def seats(table_id: str) -> Any:
         with tables().lock(table_id):
             s.refresh()
             s.set_companions(wanted, by="host")
+            # the companion has no phone: a phone that held a seat now the companion's watches (it
+            # would see the companion's hand and could move for it)
+            for held in tables().store.phones(table_id):
+                if held["role"] == "seat" and held["seat"] in wanted:
+                    tables().store.set_phone(table_id, held["phone"], "watch", None)
     except ApiError as err:
         return error_answer(err.status, err.message, err.extra.get("ja", ""))
     except session_module().SessionError as err:
