@@ -993,7 +993,7 @@ class TableSession:
         found: list[tuple[int, dict[str, Any], list[Move]]] = []
         choices = [c for c in prompt.choices if c.get("moves") and not c.get("override")]
         # one search's budget shared by all the choices: a long list costs no more than one view
-        budget, deadline = max(NODE_BUDGET // max(len(choices), 1), 1), time.monotonic() + TIME_BUDGET
+        budget, deadline = max(NODE_BUDGET // max(len(choices), 1), 1), time.thread_time() + TIME_BUDGET
         for choice in choices:
             trial = self.game.clone()
             try:
@@ -1004,7 +1004,7 @@ class TableSession:
             if matches(obs, trial.layout()):
                 found.append((0, choice, []))
                 continue
-            explained = explain(trial, obs, budget=budget, seconds=max(deadline - time.monotonic(), 0.0))
+            explained = explain(trial, obs, budget=budget, seconds=max(deadline - time.thread_time(), 0.0))
             self.searched += explained.searched
             if len(explained.sequences) == 1 and not explained.pending:
                 rest = explained.sequences[0]

@@ -271,3 +271,17 @@ def test_the_hosts_override_picker_is_a_fragment_only_the_host_gets(client):
                        headers={"Accept": "text/html"})
         assert r.status_code == 403 and words in r.get_data(as_text=True)
     assert client.get(f"/t/{table['id']}/override").status_code == 403
+
+
+def test_the_series_next_game_is_what_needs_the_host_at_a_games_end(client):
+    """Game 1 of 2 over: "Next game in the series" stood at the foot of the host screen among the
+    actions (below the board, the scores and the log's banners); it stands in "Needs you" now, first."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    table = new_table(client, "hills", rounds=2)
+    tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 3)
+    for lang, words in (("en", "Next game in the series"), ("ja", "シリーズの次のゲーム")):
+        page = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(as_text=True)
+        needs = page.split('id="needs-host"')[1].split("</section>")[0]
+        assert f'id="next-game">{words}</button>' in needs and page.count('id="next-game"') == 1
+        assert page.index('id="needs-host"') < page.index('class="banners"')

@@ -581,6 +581,22 @@ def test_a_finished_game_names_its_companion_seat_for_the_level_it_played(tmp_pa
         end = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(as_text=True)
         table_part = end.split('id="end-table"')[1].split("</section>")[0]
         assert played in table_part and now not in table_part, lang
+        seat_line = end.split('class="seat-line small"')[1].split("</summary>")[0]
+        assert played in seat_line and "companion-seat" not in seat_line, lang   # not "(companion, strong)"
     r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
     again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
     assert again.names == ["Ann", "Companion (strong)"]
+
+
+def test_saving_the_companions_seats_says_so(client):
+    """"Save the seats" reloaded the host page at its top with no word that anything was saved (the
+    form stands far below on a phone): the page says it (a toast, EN/JA)."""
+    table = host_table(client, "hills", 2, {}, names="Ann,Ben")
+    for lang, said in (("en", "The companion&#39;s seats are saved."), ("ja", "コンパニオンの席を保存しました。")):
+        page = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
+        assert "data-said" not in page
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        r = client.post(f"/host/{table['id']}/companions?lang={lang}", data={"csrf": csrf, "companion_1": "good"})
+        assert r.status_code == 302
+        page = client.get(r.headers["Location"]).get_data(as_text=True)
+        assert f'data-said="{said}"' in page, lang

@@ -382,6 +382,14 @@
     }
   }
   afterDraw();
+  /* a form the page sent says it was done (the host's companion seats): the page reloaded at its top */
+  var said = document.getElementById("toast");
+  if (said && said.dataset.said) {
+    toast(said.dataset.said);
+    var here = new URL(window.location.href);   /* said once: a reload does not say it again */
+    here.searchParams.delete("saved");
+    window.history.replaceState(null, "", here.toString());
+  }
 
   /* live updates: the stream says "version N"; a sleeping phone reconnects and catches up */
   var source = null;
