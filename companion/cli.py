@@ -46,7 +46,7 @@ def _games(args: argparse.Namespace) -> int:
             print(f"{g['id']:<10} " + tr("(not implemented yet)"))
             continue
         count = pick(*game_class(g["id"]).player_count(), cli_lang())
-        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — " + tr("{count} players", count=count))
+        print(f"{g['id']:<10} {g['title']} / {g['title_ja']} — {count}")
         for opt in g["options"]:
             choices = f" [{'|'.join(map(str, opt['choices']))}]" if "choices" in opt else ""
             default = tr("(none)") if opt["default"] is None else json.dumps(opt["default"])

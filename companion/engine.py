@@ -23,6 +23,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
+from companion.i18n import Text, player_count
+
 CHANCE = -1
 """``current_player()`` at a chance node: the next move is a shuffle or a draw."""
 TERMINAL = -2
@@ -340,17 +342,16 @@ class Game(ABC):
     instead of writing them (a game may honour it where its words cost most of a move)."""
 
     @classmethod
-    def player_count(cls) -> tuple[str, str]:
-        """How many play, in English and Japanese: "2" for a two-player game, "2–5" / "2〜5" for a range."""
-        if cls.min_players == cls.max_players:
-            return str(cls.min_players), str(cls.min_players)
-        return f"{cls.min_players}–{cls.max_players}", f"{cls.min_players}〜{cls.max_players}"
+    def player_count(cls) -> Text:
+        """How many play, in English and Japanese: "2 players" / 「2人」, "2–5 players" / 「2〜5人」
+        (``companion.i18n.player_count``, as the pages say it)."""
+        return Text(*(player_count(cls.min_players, cls.max_players, lang) for lang in ("en", "ja")))
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             count, count_ja = self.player_count()
-            raise GameError(f"{self.title} is for {count} players, got {players}",
-                            f"{self.title_ja}は{count_ja}人用です({players!r}人が指定されました)")
+            raise GameError(f"{self.title} is for {count}, got {players}",
+                            f"{self.title_ja}は{count_ja}用です({players!r}人が指定されました)")
         self.players = players
         self.options = self.validate_options(options or {}, players)
         self.log: list[Move] = []

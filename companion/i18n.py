@@ -174,6 +174,14 @@ def ntr(singular: str, plural: str, count: int, **values: Any) -> str:
     return CATALOGUE.nt(singular, plural, count, _cli["lang"], **values)
 
 
+def player_count(low: int, high: int, lang: str) -> str:
+    """How many play a game, in ``lang``: "2 players", "3–5 players" / 「2人」「3〜5人」 (the pages and
+    the messages alike)."""
+    if low == high:
+        return CATALOGUE.nt("{n} player", "{n} players", low, lang, n=low)
+    return CATALOGUE.t("{low}–{high} players", lang, low=low, high=high)
+
+
 def pick(text: str, ja: str, lang: str) -> str:
     """The Japanese of a bilingual datum (a card's or a game's name, an engine's words) when wanted
     and present, else the English. Words of the product's own go through the catalogue, not this."""

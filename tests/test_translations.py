@@ -104,7 +104,7 @@ def test_the_catalogue_fills_in_as_the_code_does():
     assert nt("{n} win", "{n} wins", 1, "en", n=1) == "1 win" and nt("{n} win", "{n} wins", 3, "en", n=3) == "3 wins"
     assert nt("{n} win", "{n} wins", 3, "ja", n=3) == "3勝"
     title = Text("Hills", "丘")
-    assert both("{title} is for {count} players, got {players}.", title=title, count=Text("2–3", "2〜3"),
+    assert both("{title} is for {count}, got {players}.", title=title, count=Text("2–3 players", "2〜3人"),
                 players=5) == ("Hills is for 2–3 players, got 5.", "丘は2〜3人用です(5人が指定されました)。")
 
 

@@ -83,6 +83,13 @@ def step(client: Any, table: dict[str, Any], rng: random.Random) -> Any:
                        json={"version": st["version"], "move": rng.choice(moves)}, headers=headers)
 
 
+def ready(page: Any) -> None:
+    """Wait until the page's scripts have bound their listeners (app.js marks ``body[data-ready]``;
+    app.css lets no script-only button take a tap before): a page reached by a tap or a form, not by
+    ``goto`` (which waits for the load), is shown before app.js, which comes last, has run."""
+    page.wait_for_selector("body[data-ready]", state="attached")
+
+
 class Live:
     """Real HTTP to a live server on loopback (``webui.core.server.RunningServer``): raw requests, so
     the tests can send what a browser never would (chunked bodies, odd Host headers)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 
 from companion.games import GAME_IDS, game_class
-from companion.i18n import tr
+from companion.i18n import cli_lang, pick, tr
 from vision.frame.sources import SourceError, frames
 from vision.reading.detect import DECODERS, DETECTORS
 from vision.table.calibrate import CalibrationLayout
@@ -67,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     cls = game_class(args.game)
     if not cls.min_players <= args.players <= cls.max_players:
-        print(tr("companion: {title} is for {min_players}–{max_players} players, not {players}", title=cls.title, min_players=cls.min_players, max_players=cls.max_players, players=args.players), file=sys.stderr)
+        count, count_ja = cls.player_count()   # "2 players", not "2–2 players"
+        print(tr("companion: {title} is for {count}, not {players}", title=pick(cls.title, cls.title_ja, cli_lang()),
+                 count=pick(count, count_ja, cli_lang()), players=args.players), file=sys.stderr)
         return 2
     try:
         layout = _layout(args)

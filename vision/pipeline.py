@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
@@ -21,7 +22,7 @@ from companion import catalogue as cat
 from vision.frame import deblur, quality
 from vision.frame.pyramid import PyramidFinder
 from vision.frame.quality import FrameQuality, QualityMeter
-from vision.reading import plane, smeared, soft
+from vision.reading import byqr, plane, smeared, soft
 from vision.reading.detect import Box, Detector, Sighting, card_pose_mm, cards_in_play, map_points, poses_on_table
 from vision.reading.markers import pool
 from vision.table.calibrate import Calibration, CalibrationLayout, calibrate
@@ -122,7 +123,8 @@ class Pipeline:
         # a 4K frame: candidates at half size (vision.frame.pyramid); the second reader of coarse
         # squares as the detector's own finder (vision.reading.soft)
         first = self.detector.finder
-        self.detector.finder = PyramidFinder(markers=first.markers, second_read=first.second_read)
+        # ... and after it the QR reader of what it leaves (vision.reading.byqr)
+        self.detector.finder = PyramidFinder(markers=first.markers, second_read=byqr.reader(first.second_read))
         self._sharp_finder = PyramidFinder(markers=first.markers,    # for sharpened frames (``_detect``)
                                            second_read=first.second_read)
         self.motion = MotionMeter()
@@ -257,9 +259,14 @@ class Pipeline:
         sightings = self._on_table(frame, grey, sightings, cal, self._rechecking)
         poses = poses_on_table(sightings, cal)
         seen: list[SeenCard] = [None] * len(sightings)     # type: ignore[list-item]
-        # cards read by one marker first: their QR code is what confirms them soonest
-        for i in sorted(range(len(sightings)), key=lambda i: sightings[i].markers > 1):
-            seen[i] = self._read(sharp, sightings[i], cal, poses[i])
+        # cards read by one marker first: their QR code is what confirms them soonest; the codes
+        # this frame's budget allows are decoded on both cores (each crop alone), then applied in turn
+        order = sorted(range(len(sightings)), key=lambda i: sightings[i].markers > 1)
+        tracks = [self._track_of(sightings[i], poses[i]) for i in order]
+        codes_read = [pool().submit(self.detector.read_qr, sharp, sightings[i]) if self._wants_qr(sightings[i], track)
+                      else None for i, track in zip(order, tracks)]
+        for i, track, code in zip(order, tracks, codes_read):
+            seen[i] = self._read(sightings[i], cal, poses[i], track, code)
         keep = self._confirmed(sightings, seen)
         sightings = [s for s, k in zip(sightings, keep) if k]
         seen = [c for c, k in zip(seen, keep) if k]
@@ -326,7 +333,8 @@ class Pipeline:
         finder, small, large = self.detector.finder, self.detector.small_markers, self.detector.large_markers
         self.detector.finder, self.detector.small_markers, self.detector.large_markers = self._sharp_finder, True, False
         # coarse squares are read again through the smear and its filter (``vision.reading.smeared``)
-        self._sharp_finder.second_read = smeared.reader(self.smear) if self.smear is not None else soft.second_read
+        self._sharp_finder.second_read = byqr.reader(smeared.reader(self.smear) if self.smear is not None
+                                                      else soft.second_read)
         try:
             return self.detector.detect(sharp, boxes, calibration)
         finally:
@@ -358,20 +366,32 @@ class Pipeline:
             return []
         return list(cal.to_image(np.vstack(marks)).reshape(-1, 4, 2))
 
-    def _read(self, grey: np.ndarray, s: Sighting, cal: Calibration, pose: np.ndarray) -> SeenCard:
-        """One sighting (``pose``: its ``to_table``) into table mm, its QR code read (within the
-        frame's budget) until its track has it, its way up kept from the track."""
+    def _track_of(self, s: Sighting, pose: np.ndarray) -> Track | None:
+        """The track a sighting (``pose``: its ``to_table``) continues, if any."""
         centre, _ = card_pose_mm(map_points(pose, s.outline_card()))
-        track = self.tracker.find(s.card_id, centre)
-        if track is not None and track.qr:
-            s.source = "marker+qr"
+        return self.tracker.find(s.card_id, centre)
+
+    def _wants_qr(self, s: Sighting, track: Track | None) -> bool:
+        """Whether this sighting's QR code is read now: its track does not have it yet, within the
+        frame's budget and the track's tries (both counted here)."""
         wants_qr = s.markers > 0 and cat.qr_rect(s.card_id) is not None and (
             track is None or (not track.qr and self._qr_tries.get(track.number, 0) < QR_TRIES))
-        if wants_qr and self._qr_budget > 0:
-            self._qr_budget -= 1
-            if track is not None:
-                self._qr_tries[track.number] = self._qr_tries.get(track.number, 0) + 1
-            if self.detector.read_qr(grey, s) is not None:
+        if not wants_qr or self._qr_budget <= 0:
+            return False
+        self._qr_budget -= 1
+        if track is not None:
+            self._qr_tries[track.number] = self._qr_tries.get(track.number, 0) + 1
+        return True
+
+    def _read(self, s: Sighting, cal: Calibration, pose: np.ndarray, track: Track | None,
+              code: Future | None) -> SeenCard:
+        """One sighting (``pose``: its ``to_table``; ``track``: ``_track_of``) into table mm, with its
+        QR code's read (``code``: ``Detector.read_qr``'s, when ``_wants_qr``), its way up kept from
+        the track."""
+        if track is not None and track.qr:
+            s.source = "marker+qr"
+        if code is not None:
+            if code.result() is not None:
                 s.source = "marker+qr"
                 pose = s.to_table(cal)
         elif track is not None and track.upright_known:

@@ -62,6 +62,22 @@ def _title(game: str) -> str:
     return pick(cls.title, cls.title_ja, cli_lang())
 
 
+def _none_matched(args: argparse.Namespace, empty: str) -> str:
+    """Why no play is listed: ``empty`` when none is kept at all; else none of the game asked for
+    (naming the games that have plays) or none that the filters let through."""
+    kept = query.plays(_store(args))
+    if not kept:
+        return tr(empty)
+    counts: dict[str, int] = {}
+    for p in kept:
+        counts[p.game] = counts.get(p.game, 0) + 1
+    if args.game and args.game not in counts:
+        games = ", ".join(f"{_title(g)} ({plays(n)})" for g, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+        return tr("no plays of {game} yet; the games with plays: {games}", game=_title(args.game), games=games)
+    return ntr("no plays match these filters ({n} play in all)", "no plays match these filters ({n} plays in all)",
+               len(kept), n=len(kept))
+
+
 def _list(args: argparse.Namespace) -> int:
     plays = query.plays(_store(args), _filter(args))
     if args.json:
@@ -69,7 +85,7 @@ def _list(args: argparse.Namespace) -> int:
                          ensure_ascii=False, indent=2))
         return 0
     if not plays:
-        print(tr("no plays yet: a play is recorded when a game at a table ends (`companion serve`, or `companion session …`); the demo's games are not kept"))
+        print(_none_matched(args, N_("no plays yet: a play is recorded when a game at a table ends (`companion serve`, or `companion session …`); the demo's games are not kept")))
     for p in reversed(plays):   # newest first, as on the History page
         early = tr(", ended early") if p.ended_early else ""
         imported = tr(", from {source}", source=p.source) if p.source else ""
@@ -135,7 +151,7 @@ def _stats(args: argparse.Namespace) -> int:
                          ensure_ascii=False, indent=2))
         return 0
     if not plays:
-        print(tr("no plays yet"))
+        print(_none_matched(args, N_("no plays yet")))
         return 0
     lang = cli_lang()
     print(tr("{n} plays, {time} played", n=o.plays, time=duration(o.time_played, lang))

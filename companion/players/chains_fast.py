@@ -57,11 +57,18 @@ def reachable(temporary: Sequence[int | None], top: int | None,
         top = need
 
 
+def best_close(closes: Sequence[tuple[int, list[int]]], longer: bool = False) -> tuple[int, list[int]]:
+    """The close worth most; of closes worth the same, the one using the fewest temporary cards, or
+    (``longer``) the most: the longer run keeps the terminal the shorter run would take for a later,
+    cheaper chain (the strong player's default with four or more players; docs/players.md)."""
+    return max(closes, key=lambda c: (POINTS[c[0]], len(c[1]) if longer else -len(c[1])))
+
+
 class Fast:
     """A Chains position on plain numbers (see the module's words); ``deck[p]`` is drawn from its end."""
 
     __slots__ = ("players", "deck", "top", "temp", "state", "out", "turn", "threshold",
-                 "ten_not_first", "ruin", "over")
+                 "ten_not_first", "ruin", "over", "longer")
 
     def copy(self) -> "Fast":
         """An independent copy."""
@@ -73,6 +80,7 @@ class Fast:
         f.temp = [list(t) for t in self.temp]
         f.state = [list(s) for s in self.state]
         f.out, f.turn, f.over = set(self.out), self.turn, self.over
+        f.longer = self.longer
         return f
 
     # ------------------------------------------------------------------ rules (docs/chains.md)
@@ -95,8 +103,7 @@ class Fast:
     def scorable(self, p: int) -> bool:
         """Whether ``p`` has a terminal card left they could still score."""
         st = self.state[p]
-        return any(st[v - 1] == AVAILABLE for v in range(1, 10)) or (
-            st[9] == AVAILABLE and self.may_take_ten(p))
+        return AVAILABLE in st[:9] or (st[9] == AVAILABLE and self.may_take_ten(p))
 
     def can_act(self, p: int) -> bool:
         """Whether ``p`` can perform any action."""
@@ -177,20 +184,35 @@ class Fast:
 
     def good(self, p: int) -> tuple[str, int]:
         """The good rule's action for ``p`` as (kind, slot or terminal value)
-        (``companion.players.chains.good``)."""
-        closes = self.closes(p)
-        if closes:
-            k, slots = max(closes, key=lambda c: (POINTS[c[0]], -len(c[1])))
-            return ("take_terminal", k) if not slots else ("temporary_to_work", slots[0])
-        temp = self.temp[p]
-        for i, v in enumerate(temp):
-            if v is not None and self.fits(p, v):
-                return "temporary_to_work", i
-        free = next((i for i, v in enumerate(temp) if v is None), None)
-        if self.deck[p] and (self.top[p] is None or free is None):
-            return "deck_to_work", 0
+        (``companion.players.chains.good``; the longer run's close for the seats in ``longer``).
+        The walk along the run is ``closes`` and ``best_close`` written out: the playouts spend
+        most of their time here."""
+        top, temp, st = self.top[p], self.temp[p], self.state[p]
+        sign = 1 if p in self.longer else -1
+        ten = not self.ten_not_first or TAKEN in st[:9]
+        best_key, best_k, best_first = None, 0, None
+        t, moved, first = top, 0, None
+        while True:
+            k = 10 if t is None else t - 1   # the terminal that closes at t, and the card that extends
+            if k >= 1 and st[k - 1] == AVAILABLE and (k != 10 or ten):
+                key = (POINTS[k], sign * moved)
+                if best_key is None or key > best_key:
+                    best_key, best_k, best_first = key, k, first
+            if k not in temp:
+                break
+            slot = len(temp) - 1 - temp[::-1].index(k)   # the last slot holding it, as ``reachable``
+            if first is None:
+                first = slot
+            moved, t = moved + 1, k
+        if best_key is not None:
+            return ("take_terminal", best_k) if best_first is None else ("temporary_to_work", best_first)
+        need = 10 if top is None else top - 1
+        if need in temp:
+            return "temporary_to_work", temp.index(need)
         if self.deck[p]:
-            return "deck_to_temporary", free
+            if top is None or None not in temp:
+                return "deck_to_work", 0
+            return "deck_to_temporary", temp.index(None)
         return "none", 0   # the engine lets the player go before this can happen
 
     def act(self, p: int, kind: str, arg: int) -> None:
@@ -227,6 +249,7 @@ def fast(game: Any, rng: random.Random) -> Fast:
     f.temp = [[None if c is None else value_of(c) for c in t] for t in game.temporary]
     f.state = [[_STATE[s] for s in row] for row in game.state]
     f.out, f.turn, f.over = set(game.out), game.turn, game.over
+    f.longer = frozenset()
     return f
 
 
@@ -250,9 +273,11 @@ def candidates(game: Any, legal: Sequence[Move]) -> list[Move]:
     return out
 
 
-def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move) -> Move:
+def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move,
+           longer: bool = False) -> Move:
     """The good rule's move ``default`` unless another candidate beats it clearly over ``ROUNDS``
-    shared deals (the module's words)."""
+    shared deals (the module's words); ``longer``: the seat plays on by ``best_close(longer=True)``
+    in the playouts, as it will at the table."""
     from companion.players.search import result
     game, seat = view.game, view.seat
     moves = candidates(game, legal)
@@ -267,6 +292,8 @@ def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move) 
         if n and n % CHECK == 0 and all(sum(d) <= 0 for d in diffs):
             break   # nothing has done better than the good rule's move so far: keep it
         deal = fast(game, rng)
+        if longer:
+            deal.longer = frozenset((seat,))
         outcome = []
         for m in moves:
             f = deal.copy()

@@ -15,12 +15,14 @@ or a prompt in the log (a wrong card laid for it, caught by the camera) does not
 """
 from __future__ import annotations
 
+import functools
 import random
+import re
 import threading
 from typing import Any, Collection, Mapping, Sequence
 
 from companion.engine import Event, Move, third_person
-from companion.i18n import CATALOGUE, both, pick
+from companion.i18n import CATALOGUE, LANGS, both, pick
 from companion.players import LEVEL_WORDS, LEVELS, player, seat_view
 from companion.session.store import SessionError
 
@@ -111,25 +113,58 @@ def seat_names(names: Sequence[str], companions: Mapping[int, str], app_named: C
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _patterns(template: str) -> tuple[re.Pattern[str], ...]:
+    """``template`` ("Companion {number} ({level})", "{name} (companion, {level})") as each language
+    says it, as regular expressions: ``level`` one of the levels' words, ``number`` a seat number,
+    ``name`` any name."""
+    marks = {"level": "\x00L", "number": "\x00N", "name": "\x00M"}
+    out = []
+    for lang in LANGS:   # each language with its own words for the levels
+        groups = {"\x00L": "(?P<level>" + "|".join(re.escape(level_words(lvl, lang)) for lvl in LEVELS) + ")",
+                  "\x00N": "(?P<number>[1-9][0-9]?)", "\x00M": "(?P<name>.*?)"}
+        text = re.escape(CATALOGUE.t(template, lang, **marks))
+        for mark, group in groups.items():
+            text = text.replace(re.escape(mark), group)
+        out.append(re.compile(text))
+    return tuple(out)
+
+
+def _match(template: str, text: str) -> dict[str, str] | None:
+    """The fields of ``text`` said by ``template`` in either language (None if it is not)."""
+    for pattern in _patterns(template):
+        m = pattern.fullmatch(text)
+        if m is not None:
+            return {k: v for k, v in m.groupdict().items() if v is not None}
+    return None
+
+
+def _level_of(word: str) -> str:
+    return next(lvl for lvl in LEVELS for lang in LANGS if level_words(lvl, lang) == word)
+
+
+def app_name(name: str) -> tuple[str, int | None] | None:
+    """(level, number) of a name the app gives a companion seat ("Companion 2 (good)" → ("good", 2),
+    「コンパニオン(上級)」 → ("strong", None)), read in either language; None for any other name."""
+    for template in ("Companion ({level})", "Companion {number} ({level})"):
+        m = _match(template, name)
+        if m:
+            return _level_of(m["level"]), int(m["number"]) if "number" in m else None
+    return None
+
+
 def companion_name_number(name: str, level: str | None = None) -> int | None | bool:
     """The number in a name the app gave a companion seat ("Companion 2 (good)" → 2, "Companion
     (good)" → None), at ``level`` (None: any level), in either language; False for any other name."""
-    for lvl in LEVELS if level is None else (level,):
-        for lang in ("en", "ja"):
-            for number in (None, *range(1, 6)):
-                if name == companion_name(lvl, lang, number):
-                    return number
-    return False
+    found = app_name(name)
+    return False if found is None or level not in (None, found[0]) else found[1]
 
 
 def name_in(name: str, lang: str) -> str:
     """A seat's stored name as ``lang`` says it: a name the app gave a companion seat ("Companion
     (good)", 「コンパニオン2(中級)」) in that language's words, any other name as it was given."""
-    for level in LEVELS:
-        number = companion_name_number(name, level)
-        if number is not False:
-            return companion_name(level, lang, number)
-    return name
+    found = app_name(name)
+    return name if found is None else companion_name(found[0], lang, found[1])
 
 
 def companion_label(name: str, level: str, lang: str) -> str:
@@ -144,11 +179,10 @@ def companion_label(name: str, level: str, lang: str) -> str:
 def companion_of_label(label: str) -> tuple[str, str] | None:
     """``companion_label`` read back: (level, the seat's name) for "Companion (good)" or "Robo
     (companion, good)" in either language; None for a person's name (a BG Stats file we wrote)."""
-    for level in LEVELS:
-        if companion_name_number(label, level) is not False:
-            return level, label
-        for lang in ("en", "ja"):
-            tail = CATALOGUE.t("{name} (companion, {level})", lang, name="", level=level_words(level, lang))
-            if label.endswith(tail) and label[:-len(tail)].strip():
-                return level, label[:-len(tail)].strip()
+    found = app_name(label)
+    if found is not None:
+        return found[0], label
+    m = _match("{name} (companion, {level})", label)
+    if m and m["name"].strip():
+        return _level_of(m["level"]), m["name"].strip()
     return None

@@ -14,6 +14,7 @@ from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from companion.i18n import both, cli_lang, pick, tr
 from companion.session import SessionError, TableSession
+from companion.session.autoplay import name_in
 from companion.session.store import Store, clean_text
 from companion.session.table import verdict
 
@@ -39,6 +40,13 @@ def _print(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+def _said(session: TableSession, after: int) -> list[dict[str, Any]]:
+    """The events logged after version ``after`` as the pages say them: seats by the table's names
+    (``text`` English, ``ja`` Japanese) and ``said`` in the reader's language."""
+    lang = cli_lang()
+    return [dict(e, said=pick(e["text"], e.get("ja", ""), lang)) for e in session.history() if e["version"] > after]
+
+
 def _new(args: argparse.Namespace) -> int:
     cls = game_class(args.game)
     options = cls.parse_options(args.option or [])
@@ -51,7 +59,7 @@ def _new(args: argparse.Namespace) -> int:
     else:
         title = pick(session.game.title, session.game.title_ja, cli_lang())
         print(tr("session {id} (join code {code}): {title}, {players} players: {names}", id=session.id,
-                 code=session.code, title=title, players=players, names=", ".join(session.names)))
+                 code=session.code, title=title, players=players, names=", ".join(session.names_in(cli_lang()))))
     return 0
 
 
@@ -64,7 +72,9 @@ def _list(args: argparse.Namespace) -> int:
         print(tr("no sessions yet: `companion session new GAME --players N`"))
     for r in rows:
         status = tr("finished") if r["finished"] else tr("in play")
-        names = ", ".join(clean_text(n) for n in r["names"])   # older rows may hold ESC or BEL
+        # as the host's list of tables says them: an app-given companion name in the reader's language;
+        # older rows may hold ESC or BEL
+        names = ", ".join(clean_text(name_in(n, cli_lang())) for n in r["names"])
         print(f"{r['id']}  {human(r['created'], cli_lang())}  {r['game']:<10} {names:<30} v{r['version']:<5} {status}")
     return 0
 
@@ -75,8 +85,8 @@ def _show(args: argparse.Namespace) -> int:
     if args.json:
         _print(state)
         return 0
-    names = [clean_text(n) for n in session.names]   # a terminal must not get ESC or BEL raw
     lang = cli_lang()
+    names = [clean_text(n) for n in session.names_in(lang)]   # a terminal must not get ESC or BEL raw
     print(tr("{title} — session {id} (code {code}), version {version}", title=pick(state["title"], state["title_ja"], lang),
              id=session.id, code=session.code, version=state["version"]))
     print(tr("created: {when}", when=human(session.created, lang)))
@@ -121,22 +131,26 @@ def _play(args: argparse.Namespace) -> int:
     session = TableSession.open(_store(args), args.id)
     move = Move.from_json(_json_arg(args.move, "MOVE_JSON"))
     version = session.version if args.expected_version is None else args.expected_version
-    events = session.play(move, by=args.by, expected_version=version)
-    _print({"version": session.version, "events": [e.to_json() for e in events]})
+    before = session.version
+    session.play(move, by=args.by, expected_version=version)
+    _print({"version": session.version, "events": _said(session, before)})
     return 0
 
 
 def _observe(args: argparse.Namespace) -> int:
     session = TableSession.open(_store(args), args.id)
     layout = _json_arg(args.layout, "LAYOUT_JSON")
-    _print(session.observe(layout, source=args.source).to_json())
+    before = session.version
+    outcome = session.observe(layout, source=args.source).to_json()
+    _print(dict(outcome, events=_said(session, before) if outcome["events"] else []))
     return 0
 
 
 def _answer(args: argparse.Namespace) -> int:
     session = TableSession.open(_store(args), args.id)
-    events = session.answer(args.prompt, args.choice, by=args.by, expected_version=session.version)
-    _print({"version": session.version, "events": [e.to_json() for e in events]})
+    before = session.version
+    session.answer(args.prompt, args.choice, by=args.by, expected_version=session.version)
+    _print({"version": session.version, "events": _said(session, before)})
     return 0
 
 
@@ -150,8 +164,9 @@ def _undo(args: argparse.Namespace) -> int:
 def _end(args: argparse.Namespace) -> int:
     session = TableSession.open(_store(args), args.id)
     version = session.version if args.expected_version is None else args.expected_version
-    events = session.end_game(by="host", expected_version=version)
-    _print({"version": session.version, "events": [e.to_json() for e in events]})
+    before = session.version
+    session.end_game(by="host", expected_version=version)
+    _print({"version": session.version, "events": _said(session, before)})
     return 0
 
 

@@ -472,7 +472,9 @@ class Explanation:
 NODE_BUDGET = 4000
 """States visited per pass; keeps a reconcile well under a second on a loaded machine."""
 TIME_BUDGET = 3.0
-"""Seconds per pass, the same bound in time (a loaded machine visits fewer states)."""
+"""CPU seconds of the searching thread per pass, the same bound in work: a thread's CPU time, not
+the wall clock, so a loaded machine (a busy server, a test run beside others) finds the same
+explanations, only later."""
 MAX_SEQUENCES = 60
 """More explanations than this: the prompt lists these and says to enter the move by hand."""
 
@@ -536,13 +538,13 @@ def explain(game: Game, obs: dict[str, Any], *, budget: int = NODE_BUDGET,
     card perhaps only not read made unseen). The passes share ``budget`` states and ``seconds``
     (the second has a quarter of each at least: at most 1.25 × either in all); sequences that leave the same game are reported once (``one_per_outcome``).
     """
-    start = time.monotonic()
+    start = time.thread_time()
     found = _search(game, obs, budget, held, seconds)
     if not found.sequences:
         doubted = adapter(game.id).doubt(game, obs)
         if doubted != obs:
             # the two passes share the budget: the second gets what the first left, a quarter at least
-            left = max(seconds - (time.monotonic() - start), seconds / 4)
+            left = max(seconds - (time.thread_time() - start), seconds / 4)
             again = _search(game, doubted, max(budget - found.searched, budget // 4), held, left)
             again.searched += found.searched
             again.exhausted = again.exhausted or (found.exhausted and not again.sequences)
@@ -560,7 +562,7 @@ def _search(game: Game, obs: dict[str, Any], budget: int, held: Sequence[dict[st
         return result
     seen = strings(obs)
     depth = ad.depth(game)
-    start = time.monotonic()
+    start = time.thread_time()
     # A sequence is a list of steps; a step lists moves the camera cannot tell apart (unseen
     # chance outcomes that leave the same layout): only the first is searched further.
     Step = tuple
@@ -585,7 +587,7 @@ def _search(game: Game, obs: dict[str, Any], budget: int, held: Sequence[dict[st
                 cost = 0 if move.player == CHANCE else 1
                 if used + cost > depth:
                     continue
-                if result.searched >= budget or time.monotonic() - start > seconds:
+                if result.searched >= budget or time.thread_time() - start > seconds:
                     result.exhausted = True
                     break
                 result.searched += 1

@@ -158,6 +158,15 @@ def _card_or_none(card_id: str) -> cat.Card | None:
         return None
 
 
+def corrected_said(by: str, was: tuple[str, str], now: tuple[str, str], confirmed: str = "") -> tuple[str, str]:
+    """A correction's sentence (English, Japanese): each move in quotes ("Host replaced “Ben turns
+    over … slot 2” with “Ben turns over … the work area”." read as one run-on sentence without them);
+    ``was`` and ``now`` are each move's words in both languages; ``confirmed``: who confirmed it."""
+    who, who_ja = ("Host", "ホスト") if by == "host" else (by, by)
+    said = f"{who} replaced “{was[0]}” with “{now[0]}”.", f"{who_ja}が「{was[1]}」を「{now[1]}」に置き換えました。"
+    return confirmed_said(*said, confirmed) if confirmed else said
+
+
 def confirmed_said(en: str, ja: str, who: str) -> tuple[str, str]:
     """A correction's sentence (English, Japanese) with the player whose phone confirmed it."""
     return en[:-1] + f" ({who} confirmed it on their phone).", ja + f"({who}が端末で確認)"
@@ -188,6 +197,9 @@ class _State:
         self.prompts: dict[str, Prompt] = {}
         self.events: list[dict[str, Any]] = []
         self.companions: dict[int, str] = {}       # seat → level of the companion playing it
+        # the seats the finished game was played with, kept while the host changes them for the next
+        # game: its end screen names its seats as they played ("Companion (good)", not "(strong)")
+        self.played: dict[int, str] | None = None
         self.game = self._new_game()
 
     def copy(self) -> "_State":
@@ -207,8 +219,10 @@ class _State:
 
     def names_in(self, lang: str) -> list[str]:
         """The seats' names in ``lang`` as the log stands here (a seat the app named for the
-        companion is called for the level it plays at this point of the series)."""
-        return autoplay.seat_names(self.given, self.companions, self.app_named, lang)
+        companion is called for the level it plays at this point of the series; a finished game's
+        for the level it played, until the next game begins)."""
+        companions = self.played if self.played is not None and self.is_over() else self.companions
+        return autoplay.seat_names(self.given, companions, self.app_named, lang)
 
     @property
     def names(self) -> list[str]:
@@ -319,7 +333,7 @@ class _State:
             events = [self._end(version, by)]
         elif kind == "next_game":
             self.finished.append({"game": self.game, "moves": self.moves, "ended": self.ended})
-            self.moves, self.prompts, self.ended = [], {}, None
+            self.moves, self.prompts, self.ended, self.played = [], {}, None, None
             self.game = self._new_game()
             self.events.append({"kind": "next_game", "text": f"Game {len(self.finished) + 1} begins.",
                                 "ja": f"第{len(self.finished) + 1}ゲーム開始。", "data": {}, "version": version})
@@ -327,13 +341,15 @@ class _State:
             self._relabel({str(k): str(v) for k, v in dict(data.get("copies", {})).items()})
         elif kind == "note":
             if isinstance(data.get("companions"), dict):   # the host gave seats to the companion
+                if self.is_over() and self.played is None:   # for the next game: this one played so
+                    self.played = dict(self.companions)
                 self.companions = {int(k): str(v) for k, v in data["companions"].items()}
         else:
             raise SessionError(*both("unknown log entry kind {kind!r}", kind=kind))
         return events
 
     def _corrected(self, moves: list[Move], by: str, confirmed: str = "") -> None:
-        """A correction takes the last move back and says so once: "Host replaced A with B." (the
+        """A correction takes the last move back and says so once: "Host replaced “A” with “B”." (the
         earlier entries of the log stay as they were); ``confirmed``: the player whose phone
         confirmed it (a card only that seat sees)."""
         old = [m["move"] for m in self.moves if self.moves and m["version"] == self.moves[-1]["version"]]
@@ -341,11 +357,7 @@ class _State:
             raise SessionError(*both("there is no move to correct in this game"))
         self._undo(quiet=True)
         was, now = self._said(old), self._said(moves)   # both from the state the old move was played in
-        who = "Host" if by == "host" else by
-        who_ja = "ホスト" if by == "host" else by
-        text, ja = f"{who} replaced {was} with {now}.", f"{who_ja}が「{was.ja}」を「{now.ja}」に置き換えました。"
-        if confirmed:
-            text, ja = confirmed_said(text, ja, confirmed)
+        text, ja = corrected_said(by, (str(was), was.ja), (str(now), now.ja), confirmed)
         self.events.append(self.named({
             "kind": "corrected", "text": text, "ja": ja,
             "data": {"was": [m.to_json() for m in old], "now": [m.to_json() for m in moves], "by": by,
@@ -981,7 +993,7 @@ class TableSession:
         found: list[tuple[int, dict[str, Any], list[Move]]] = []
         choices = [c for c in prompt.choices if c.get("moves") and not c.get("override")]
         # one search's budget shared by all the choices: a long list costs no more than one view
-        budget, deadline = max(NODE_BUDGET // max(len(choices), 1), 1), time.monotonic() + TIME_BUDGET
+        budget, deadline = max(NODE_BUDGET // max(len(choices), 1), 1), time.thread_time() + TIME_BUDGET
         for choice in choices:
             trial = self.game.clone()
             try:
@@ -992,7 +1004,7 @@ class TableSession:
             if matches(obs, trial.layout()):
                 found.append((0, choice, []))
                 continue
-            explained = explain(trial, obs, budget=budget, seconds=max(deadline - time.monotonic(), 0.0))
+            explained = explain(trial, obs, budget=budget, seconds=max(deadline - time.thread_time(), 0.0))
             self.searched += explained.searched
             if len(explained.sequences) == 1 and not explained.pending:
                 rest = explained.sequences[0]

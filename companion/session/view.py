@@ -23,7 +23,7 @@ move in the log, an event, a prompt's choice) it is replaced by the back of that
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Collection
 
 from companion import catalogue
 from companion.engine import CHANCE, TERMINAL, Game, Move, Reason, in_both
@@ -152,13 +152,9 @@ def _event(e: dict[str, Any], hidden: set[str], game: Game, names: list[str], vi
         words = {k: moves_words(game, names, [Move.from_json(m) for m in data[k]], viewer, names_ja=names_ja)
                  for k in ("was", "now", "moves") if isinstance(data.get(k), list)}
         if e["kind"] == "corrected":
-            by = str(data.get("by") or "host")
-            by, by_ja = ("Host", "ホスト") if by == "host" else (by, by)
-            text = (f"{by} replaced {words['was'][0]} with {words['now'][0]}.",
-                    f"{by_ja}が「{words['was'][1]}」を「{words['now'][1]}」に置き換えました。")
-            if data.get("confirmed"):   # asked of the seat's phone, which alone saw the card
-                from companion.session.table import confirmed_said
-                text = confirmed_said(*text, str(data["confirmed"]))
+            from companion.session.table import corrected_said
+            # "confirmed": asked of the seat's phone, which alone saw the card
+            text = corrected_said(str(data.get("by") or "host"), words["was"], words["now"], str(data.get("confirmed") or ""))
         else:
             reason = str(data.get("reason") or "")
             text = (f"House ruling ({reason}): {words['moves'][0]}.", f"ハウスルール({reason}): {words['moves'][1]}。")
@@ -272,8 +268,14 @@ def laid_by_any_seat(game: Game, move: Move) -> bool:
     return game.id == "chains" and move.player == CHANCE and move.kind == "setup"
 
 
-def _chance_shown(game: Game, viewer: Viewer) -> bool:
-    return viewer.moves_for_everyone or (viewer.role == "seat" and chance_seat(game) == viewer.seat)
+def enters_chance(game: Game, viewer: Viewer, companions: Collection[int] = ()) -> bool:
+    """Whether ``viewer`` enters the card the table turns over now: the host and the scorekeeper
+    always, a seat's phone its own card, and any seat's phone a companion seat's card (the companion
+    has no phone: someone at the table turns its card over for it, as they lay its cards)."""
+    if viewer.moves_for_everyone:
+        return True
+    turner = chance_seat(game)
+    return viewer.role == "seat" and turner is not None and (turner == viewer.seat or turner in companions)
 
 
 def _chance_offered(session: Any, game: Game, viewer: Viewer, hidden: set[str]) -> list[Move]:
@@ -319,7 +321,7 @@ def view_for(session: Any, viewer: Viewer, lang: str = "en") -> dict[str, Any]:
         turn = st["current_player"]
         hidden = hidden_cards(game, viewer)
         legal = [] if st["is_over"] else session.legal_moves()
-        chance = _chance_offered(session, game, viewer, hidden) if _chance_shown(game, viewer) else []
+        chance = _chance_offered(session, game, viewer, hidden) if enters_chance(game, viewer, session.companions) else []
         view = _seat_view(game, viewer.seat, turn) if viewer.role == "seat" else public_view(game, turn)
     st.update(
         viewer={"role": viewer.role, "seat": viewer.seat},
@@ -400,14 +402,15 @@ def moves_words(game: Game, names: list[str], moves: list[Move], viewer: Viewer,
     return ", ".join(parts_en), "、".join(parts_ja)
 
 
-def may_move(game: Game, viewer: Viewer, move: Move) -> str | None:
-    """Why ``viewer`` may not enter ``move`` (None if it may): a seat moves only for itself."""
+def may_move(game: Game, viewer: Viewer, move: Move, companions: Collection[int] = ()) -> str | None:
+    """Why ``viewer`` may not enter ``move`` (None if it may): a seat moves only for itself (and enters
+    a card turned over for a companion seat, ``enters_chance``)."""
     if viewer.moves_for_everyone:
         return None
     if viewer.role != "seat":
         return "watch"
     if move.player == CHANCE:
-        return None if chance_seat(game) == viewer.seat or laid_by_any_seat(game, move) else "chance"
+        return None if enters_chance(game, viewer, companions) or laid_by_any_seat(game, move) else "chance"
     return None if move.player == viewer.seat else "other"
 
 

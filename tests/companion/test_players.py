@@ -155,6 +155,22 @@ def test_good_chains_closes_with_the_best_terminal_its_temporary_cards_reach() -
     assert move.kind == "temporary_to_work" and game.temporary[0][move.slot].split("-")[1] == "9"
 
 
+def test_the_longer_run_is_closed_of_closes_worth_the_same() -> None:
+    """Work area 10, temporary 9: terminal 9 (1 point) closes now, terminal 8 (1 point) after the 9
+    is moved. The good rule closes now; the strong player's default (four or more players) moves the
+    9, keeping terminal 9 for a later chain of a lone 10; of closes worth different points the one
+    worth most still wins (the 7 after the 9 and the 8)."""
+    from companion.players.chains import good
+    rng = random.Random(0)
+    game = chains_position([10], [9, None, None, None, None])
+    legal = game.legal_moves()
+    assert good(game, 0, legal, rng).kind == "take_terminal"
+    longer = good(game, 0, legal, rng, longer=True)
+    assert longer.kind == "temporary_to_work" and game.temporary[0][longer.slot].split("-")[1] == "9"
+    game.state[0][7] = "stopped"   # terminal 8 gone: the only close is the 9 now
+    assert good(game, 0, game.legal_moves(), rng, longer=True).kind == "take_terminal"
+
+
 def test_good_chains_draws_into_an_empty_work_area_only() -> None:
     """Nothing closes or moves: with an empty work area a misfit costs one card and the turn goes on,
     so the good player draws into it; with a chain built it draws into the temporary area."""
@@ -173,11 +189,12 @@ def test_the_search_stops_once_the_rest_of_the_budget_cannot_change_its_move() -
     assert decided([30, 10, 4], 19) and not decided([30, 10, 4], 21) and not decided([30, 10], 20)
 
 
-@pytest.mark.parametrize("players", [1, 2, 4])
-def test_the_fast_chains_rules_agree_with_the_engine_move_by_move(players: int) -> None:
-    """Whole games by the good rule on the engine and on ``chains_fast.Fast`` with the same cards
-    turned up: the same action chosen, the same areas, decks, terminal states and players out
-    after every action, the same scores and winners at the end."""
+@pytest.mark.parametrize("players,longer", [(1, False), (2, False), (4, False), (4, True)])
+def test_the_fast_chains_rules_agree_with_the_engine_move_by_move(players: int, longer: bool) -> None:
+    """Whole games by the good rule (``longer``: the longer run's close, the strong player's default)
+    on the engine and on ``chains_fast.Fast`` with the same cards turned up: the same action chosen,
+    the same areas, decks, terminal states and players out after every action, the same scores and
+    winners at the end."""
     from companion.engine import CHANCE
     from companion.games.chains import value_of
     from companion.players.chains_fast import action, fast
@@ -187,10 +204,11 @@ def test_the_fast_chains_rules_agree_with_the_engine_move_by_move(players: int) 
         game = new_game("chains", players)
         game.apply(game.sample_chance(rng))
         f = fast(game, rng)
+        f.longer = frozenset(range(players) if longer else ())
         while not game.is_over():
             seat = game.current_player()
             assert not f.over and f.turn == seat
-            move = rules("chains").good(game, seat, game.legal_moves(), rng)
+            move = rules("chains").good(game, seat, game.legal_moves(), rng, longer=longer)
             assert action(move) == f.good(seat)
             game.apply(move)
             if game.is_chance_node():   # the engine turns up the card the fast deck has on top

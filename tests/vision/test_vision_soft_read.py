@@ -15,7 +15,7 @@ from tablesim.synthetic import Conditions
 from vision.pipeline import Pipeline
 from vision.reading import markers as M
 from vision.reading import soft
-from vision.reading.detect import Detector
+from vision.reading.detect import Detector, cards_in_play
 
 
 @lru_cache(maxsize=None)
@@ -50,6 +50,25 @@ def test_the_lone_marker_the_bits_do_not_name_exactly_is_named_by_the_second_rea
         both = {m: e for m, _, e in M.MarkerFinder(second_read=soft.second_read).reads(grey)}
         assert bits.get(want) is not True            # the bits: not at all, or with a bit corrected
         assert both.get(want) is True                # the second reader: beyond doubt
+
+
+def test_both_cores_read_what_one_thread_reads(monkeypatch):
+    """The finder's work spread over both cores (the candidate mask beside the unsharp mask, the
+    windows, the second reader's two halves of the doubtful squares) reads the same markers, their
+    corners bit for bit, as the plain path on one thread (issue 24 point 3)."""
+    _, frames, _, _ = _wheel_at_1_px_per_mm()
+    markers = frozenset(cat.card(c).marker for c in cards_in_play("wheel", 3))
+    spread = M.MarkerFinder(markers=markers, second_read=soft.second_read)
+    plain = M.MarkerFinder(markers=markers, second_read=soft.second_read, threads=False)
+    for frame in frames[:2]:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        monkeypatch.setattr(soft, "SPLIT_FROM", 2)
+        halves = spread.reads(grey)
+        monkeypatch.setattr(soft, "SPLIT_FROM", 10 ** 9)
+        alone = plain.reads(grey)
+        assert len(halves) >= 20
+        assert [(m, e) for m, _, e in halves] == [(m, e) for m, _, e in alone]
+        assert all(np.array_equal(a, b) for (_, a, _), (_, b, _) in zip(halves, alone))
 
 
 def _flipped(marker: int, side_px: int, cells: list[tuple[int, int]]) -> np.ndarray:

@@ -28,8 +28,10 @@ BROWSER_STEPS = 24
 """Steps tapped on the screens (the opening, turned-over cards, moves, an undo request, a
 correction); the rest of the game goes through the API with each seat's own phone token (the
 same rules), keeping a game to seconds: the suite must stay fast."""
-LIVE_MS = 5000
-"""How long a phone may take to show a change here (the target is benchmarked: companion bench web)."""
+LIVE_MS = 15_000
+"""How long a phone may take to show a change here: the page has no polling, so only a pushed
+update arrives at all; the target (1 s) is benchmarked (companion bench web), and a CI machine
+under load may take longer than the 3–5 s these tests allowed (a timing in a unit test)."""
 
 
 def _state(server, table, token):

@@ -110,6 +110,29 @@ def test_player_counts_in_words(client):
     assert "ローマ七丘 (2人)" in text(client.get("/host?lang=ja").get_data(as_text=True))
 
 
+def test_one_wording_of_the_player_count_serves_the_pages_and_the_messages(client, capsys):
+    """The host form said "Seven Hills of Rome (2 players)" from webui's helper, the engines' messages
+    built "2" / "2–5" apart and `companion watch` said "Seven Hills of Rome is for 2–2 players":
+    one ``player_count`` says it everywhere, EN and JA."""
+    from markupsafe import escape
+
+    from companion.cli import main
+    from companion.games import GAME_IDS, game_class
+    for lang in ("en", "ja"):
+        form = client.get(f"/host?lang={lang}").get_data(as_text=True)
+        for game in GAME_IDS:
+            cls = game_class(game)
+            count = cls.player_count()[lang == "ja"]
+            assert str(escape(f"{cls.title_ja if lang == 'ja' else cls.title} ({count})")) in form, (game, lang)
+    refused = client.post("/api/tables?lang=ja", json={"game": "spartacus", "players": 7}).get_json()
+    assert "スパルタクスは3〜5人用です(7人が指定されました)。" in json.dumps(refused, ensure_ascii=False)
+    nothing = ["--images", "no-such-folder"]   # refused before the source is opened
+    for argv, said in ((["watch", "hills", "--players", "3", *nothing], "companion: Seven Hills of Rome is for 2 players, not 3"),
+                       (["--lang", "ja", "watch", "spartacus", "--players", "2", *nothing], "スパルタクスは3〜5人用です(2人ではできません)")):
+        assert main(argv) == 2
+        assert said in capsys.readouterr().err
+
+
 def test_the_moves_heading_says_what_to_do_in_japanese(client):
     table = new_table(client, "spartacus")   # a hand of cards: "choose a card"
     words = text(view(client, table, "ja"))
@@ -248,3 +271,17 @@ def test_the_hosts_override_picker_is_a_fragment_only_the_host_gets(client):
                        headers={"Accept": "text/html"})
         assert r.status_code == 403 and words in r.get_data(as_text=True)
     assert client.get(f"/t/{table['id']}/override").status_code == 403
+
+
+def test_the_series_next_game_is_what_needs_the_host_at_a_games_end(client):
+    """Game 1 of 2 over: "Next game in the series" stood at the foot of the host screen among the
+    actions (below the board, the scores and the log's banners); it stands in "Needs you" now, first."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    table = new_table(client, "hills", rounds=2)
+    tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 3)
+    for lang, words in (("en", "Next game in the series"), ("ja", "シリーズの次のゲーム")):
+        page = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(as_text=True)
+        needs = page.split('id="needs-host"')[1].split("</section>")[0]
+        assert f'id="next-game">{words}</button>' in needs and page.count('id="next-game"') == 1
+        assert page.index('id="needs-host"') < page.index('class="banners"')

@@ -274,6 +274,27 @@ def test_correct_replaces_the_last_move(client):
     assert taken == [second["card"]]
 
 
+def test_a_correction_naming_another_seat_says_whose_move_the_last_was(client):
+    """The host's picker opens at the seat to move; "Replace the last move" with that seat's move
+    answered "it is Ben's turn, not Chie's": it says the last move was Ben's and to choose his (EN/JA),
+    and changes nothing."""
+    table = new_table(client, "wheel")
+    st = _take_first(client, table)
+    mover = st["current_player"]
+    first = [m["move"] for m in st["groups"][0]["moves"]][0]
+    assert client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": first},
+                       headers=_player(table)).status_code == 200
+    after = state(client, table)
+    other = dict(first, player=after["current_player"])
+    fix = f"/api/tables/{table['id']}/correct"
+    name = NAMES[mover]
+    for lang, said in (("en", f"The last move was {name}'s: to replace it, choose a move of {name}'s"),
+                       ("ja", f"最後の手は{name}の手です。置き換えるには{name}の手を選んでください")):
+        r = client.post(f"{fix}?lang={lang}", json={"version": after["version"], "move": other}, headers=_host(table))
+        assert r.status_code == 422 and said in r.get_json()["error"], r.get_json()
+    assert state(client, table)["version"] == after["version"]
+
+
 def test_prussia_two_players_can_deal_at_the_table(client):
     table = new_table(client, "prussia", 2)
     st = state(client, table)

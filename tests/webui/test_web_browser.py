@@ -10,15 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.web_helpers import ARGS, CHROMIUM, make_app  # noqa: F401  (browser modules import them from here)
+from tests.web_helpers import ARGS, CHROMIUM, make_app, ready  # noqa: F401  (browser modules import them from here)
 from webui.core.server import RunningServer
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
-LIVE_MS = 3000
-"""How long a second phone may take to show a change here (the target, 1 s, is benchmarked)."""
+LIVE_MS = 15_000
+"""How long a phone may take to show a change here: the page has no polling, so only a pushed
+update arrives at all; the target (1 s) is benchmarked (companion bench web), and a CI machine
+under load may take longer than the 3–5 s these tests allowed (a timing in a unit test)."""
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +67,9 @@ def _join(page, server, code, seat=None):
     page.fill("#code", code.lower())
     page.tap("#join-go")
     page.wait_for_selector(".gameview")
-    # the view is parsed before app.js, which comes last: a tap before the page's "load" finds no
-    # listener and is lost (CI under load tapped a seat that way and waited 30 s)
-    page.wait_for_load_state("load")
+    # the view is parsed before app.js, which comes last: a tap before it ran found no listener and
+    # was lost (CI under load tapped a seat that way and waited 30 s)
+    ready(page)
     if seat is not None:
         page.tap(f"button.claim[data-seat='{seat}']")
         page.wait_for_selector("#seat-picker", state="detached")
@@ -268,7 +270,10 @@ def test_a_role_granted_before_the_live_stream_starts_still_reaches_the_phone(se
     held = []
     page.route("**/api/tables/*/events*", lambda route: held.append(route))   # the stream waits
     _join(page, server, table["code"])
-    page.wait_for_timeout(200)
+    for _ in range(200):   # the stream's request reaches the route (a fixed 200 ms could end before)
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert held and page.locator("#moves").count() == 0
     phone = page.evaluate("document.body.dataset.token").split(".")[0]
     _post(server, f"/api/tables/{table['id']}/phones", {"phone": phone, "role": "table"}, table["host_token"])
@@ -276,6 +281,28 @@ def test_a_role_granted_before_the_live_stream_starts_still_reaches_the_phone(se
         route.continue_()
     page.unroute("**/api/tables/*/events*")
     page.wait_for_selector("#moves", timeout=10_000)
+    ctx.close()
+
+
+def test_a_tap_waits_for_the_pages_script(server, browser):
+    """The seat buttons work only through app.js, which the page loads last: until it has bound its
+    listeners (``body[data-ready]``) they take no tap (a tap would be lost unseen; Playwright's tap
+    waits instead). Without the script the page stays not ready."""
+    table = _create(server, "wheel", 2, ["Ann", "Ben"])
+    ctx, page = _phone(browser)
+    claim = "getComputedStyle(document.querySelector('button.claim')).pointerEvents"
+    page.route("**/static/app.js*", lambda route: route.abort())
+    page.goto(f"{server.url}/join?code={table['code']}")
+    assert page.evaluate("document.body.dataset.ready") is None and page.evaluate(claim) == "none"
+    page.unroute("**/static/app.js*")
+    page.goto(f"{server.url}/join?code={table['code']}")
+    assert page.evaluate("document.body.dataset.ready") == "1" and page.evaluate(claim) == "auto"
+    page.tap("button.claim[data-seat='1']")
+    page.wait_for_selector("#seat-picker", state="detached")
+    assert "Ben" in page.inner_text(".whoami") and not page.errors
+    for path in ("/host", "/history", "/rules/wheel"):     # pages with no table are made ready too
+        page.goto(server.url + path)
+        assert page.evaluate("document.body.dataset.ready") == "1", path
     ctx.close()
 
 

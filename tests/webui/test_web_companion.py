@@ -364,6 +364,23 @@ def test_at_the_end_the_hosts_rematch_comes_before_the_companions_seats_form(tmp
         assert 'href="#companion-seats" id="companion-seats-link">' + words in page
 
 
+def test_at_the_end_of_a_game_without_the_companion_the_host_is_told_it_can_take_a_seat(tmp_path):
+    """Chie goes home after game 1: the form that gives her seat to the companion stood far down a
+    phone-sized host screen with nothing pointing to it (the link was only for tables that had a
+    companion already); "Needs you" now points to it (EN/JA)."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "spartacus", 3, {}, names="Ann,Ben,Chie")
+    tap_through(TableSession.open(Store(client.application.config["DB"]), table["id"]), 3)
+    for lang, words in (("en", "Someone leaving? Give their seat to the companion for the rematch"),
+                        ("ja", "帰る人がいますか? 再戦ではその席をコンパニオンに任せられます")):
+        page = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
+        needs = page.split('id="needs-host"')[1].split("</section>")[0]
+        assert f'href="#companion-seats" id="companion-seats-link">{words}</a>' in needs
+        assert page.index('id="needs-host"') < page.index('id="companion-seats"')
+
+
 def test_the_hosts_seat_line_names_a_companion_seat_once(client):
     """The host's seat line said "Companion (good) (Companion)" / 「コンパニオン(上級) (コンパニオン)」;
     an app-named seat now needs no tag, a seat the host named gets "(companion, good)"."""
@@ -407,11 +424,10 @@ def _until_the_companion_moves(s) -> dict:
     return said
 
 
-def test_a_level_changed_between_games_of_a_series_renames_the_app_named_seat(tmp_path):
-    """After a game against "Companion (good)" the host makes it strong and starts the series' next
-    game (no rematch): the seat is "Companion (strong)" on every page and in its moves' words (it
-    stayed "Companion (good)"); the first game's log still says what it was then."""
-    from companion.session import Store, TableSession, autoplay
+def _played_then_made_strong(tmp_path):
+    """Ann against "Companion (good)" to the end of a Seven Hills game, then the host makes it strong
+    for the next game: the client, the table and the store."""
+    from companion.session import Store, TableSession
     from tests.companion.history.test_history import tap_through
     client = make_app(tmp_path).test_client()
     table = host_table(client, "hills", 2, {1: "good"}, names="Ann")
@@ -420,6 +436,15 @@ def test_a_level_changed_between_games_of_a_series_renames_the_app_named_seat(tm
     page = client.get(f"/host/{table['id']}").get_data(as_text=True)
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     assert client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_1": "strong"}).status_code == 302
+    return client, table, store
+
+
+def test_a_level_changed_between_games_of_a_series_renames_the_app_named_seat(tmp_path):
+    """After a game against "Companion (good)" the host makes it strong and starts the series' next
+    game (no rematch): the seat is "Companion (strong)" on every page and in its moves' words (it
+    stayed "Companion (good)"); the first game's log still says what it was then."""
+    from companion.session import TableSession, autoplay
+    client, table, store = _played_then_made_strong(tmp_path)
     host = {"X-Table-Token": table["host_token"]}
     r = client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table, table["host_token"])["version"]},
                     headers=host)
@@ -474,3 +499,104 @@ def test_an_app_named_seat_reads_in_the_viewers_language_on_every_page(tmp_path)
     other = r.headers["Location"].split("/host/")[1].split("?")[0]
     english = client.get(f"/host/{other}?lang=en").get_data(as_text=True)
     assert "Companion (strong)" in english and "コンパニオン" not in english
+
+
+def test_any_seats_phone_enters_the_card_turned_over_for_the_companion(client):
+    """A Chains flip of the companion's seat said on every phone "Companion (good) turns the card over
+    and enters it on their phone": it has no phone, and only the host screen could enter it. Every
+    seat's phone enters it now (someone turns its card over, as they lay its cards); a watcher may not."""
+    table = host_table(client, "chains", 3, {2: "good"}, names="Ann,Ben")
+    ann, ben = seat_phone(client, table, 0), seat_phone(client, table, 1)
+    watcher = join(client, table, "Gran")
+    host = {"X-Table-Token": table["host_token"]}
+    rng = random.Random(2)
+    for _ in range(300):
+        st = state(client, table, ben)
+        if st["current_player"] == -1 and st["turner"] == 2:
+            break
+        if st["prompts"]:
+            p = st["prompts"][0]
+            r = client.post(f"/api/tables/{table['id']}/answer", headers=host,
+                            json={"prompt": p["id"], "choice": p["choices"][0]["id"], "version": st["version"]})
+        elif st["current_player"] == -1:
+            r = client.post(f"/api/tables/{table['id']}/deal", json={"version": st["version"]}, headers=host)
+        elif st["companion"]:
+            r = client.post(f"/api/tables/{table['id']}/companion", json={"version": st["version"]}, headers=host)
+        else:
+            mine = state(client, table, (ann, ben)[st["current_player"]])
+            move = rng.choice([m["move"] for g in mine["groups"] for m in g["moves"]])
+            r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": move},
+                            headers={"X-Table-Token": (ann, ben)[st["current_player"]]})
+        assert r.status_code == 200, r.get_json()
+    else:
+        pytest.fail("the companion's seat never turned a card over")
+    for lang, said in (("en", "turn the companion&#39;s card over and enter it"),
+                       ("ja", "コンパニオンのカードをめくって入力してください")):
+        client.set_cookie(f"tc_{table['id']}", ben)
+        page = client.get(f"/t/{table['id']}/view?lang={lang}").get_data(as_text=True)
+        assert said in page and "on their phone" not in page and "details class=\"chance\" open" in page.replace("  ", " ")
+    flips = [m["move"] for g in st["groups"] for m in g["moves"] if m["move"]["player"] == -1]
+    assert flips, st["groups"]
+    refused = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": flips[0]},
+                          headers={"X-Table-Token": watcher})
+    assert refused.status_code == 403
+    r = client.post(f"/api/tables/{table['id']}/move", json={"version": st["version"], "move": flips[0]},
+                    headers={"X-Table-Token": ben})
+    assert r.status_code == 200, r.get_json()
+
+
+def test_a_persons_seat_given_to_the_companion_after_a_game_is_the_companions(tmp_path):
+    """Chie goes home after game 1 and the host gives her seat to the companion: her phone kept the
+    seat (it showed the companion's hand and could move for it) and the rematch called the companion
+    "Chie (companion, good)", with her phone following into that seat. Her phone watches now and the
+    rematch names the seat for the companion; a companion the host named at creation keeps its name."""
+    from companion.session import Store, TableSession
+    from tests.companion.history.test_history import tap_through
+    client = make_app(tmp_path).test_client()
+    table = host_table(client, "spartacus", 4, {3: "good"}, names="Ann,Ben,Chie,Robo")
+    chie = seat_phone(client, table, 2)
+    store = Store(client.application.config["DB"])
+    tap_through(TableSession.open(store, table["id"]), 3)
+    page = client.get(f"/host/{table['id']}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = client.post(f"/host/{table['id']}/companions", data={"csrf": csrf, "companion_2": "good", "companion_3": "good"})
+    assert r.status_code == 302
+    mine = state(client, table, chie)
+    assert mine["viewer"] == {"role": "watch", "seat": None}
+    r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
+    again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
+    assert again.names == ["Ann", "Ben", "Companion (good)", "Robo"] and again.companions == {2: "good", 3: "good"}
+    assert not [p for p in store.phones(again.id) if p["role"] == "seat" and p["seat"] == 2]
+
+
+def test_a_finished_game_names_its_companion_seat_for_the_level_it_played(tmp_path):
+    """After the game the host makes the companion strong for the next one: the finished game's end
+    screen said "Game over — Companion (strong) wins" though it played at good (History said good);
+    it names the level played until the next game begins, and the rematch the new one."""
+    from companion.session import TableSession
+    client, table, store = _played_then_made_strong(tmp_path)
+    st = state(client, table, table["host_token"])
+    assert st["names"] == ["Ann", "Companion (good)"] and st["companions"] == {"1": "strong"}
+    for lang, played, now in (("en", "Companion (good)", "Companion (strong)"), ("ja", "コンパニオン(中級)", "コンパニオン(上級)")):
+        end = client.get(f"/t/{table['id']}/view?token={table['host_token']}&lang={lang}").get_data(as_text=True)
+        table_part = end.split('id="end-table"')[1].split("</section>")[0]
+        assert played in table_part and now not in table_part, lang
+        seat_line = end.split('class="seat-line small"')[1].split("</summary>")[0]
+        assert played in seat_line and "companion-seat" not in seat_line, lang   # not "(companion, strong)"
+    r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
+    again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
+    assert again.names == ["Ann", "Companion (strong)"]
+
+
+def test_saving_the_companions_seats_says_so(client):
+    """"Save the seats" reloaded the host page at its top with no word that anything was saved (the
+    form stands far below on a phone): the page says it (a toast, EN/JA)."""
+    table = host_table(client, "hills", 2, {}, names="Ann,Ben")
+    for lang, said in (("en", "The companion&#39;s seats are saved."), ("ja", "コンパニオンの席を保存しました。")):
+        page = client.get(f"/host/{table['id']}?lang={lang}").get_data(as_text=True)
+        assert "data-said" not in page
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        r = client.post(f"/host/{table['id']}/companions?lang={lang}", data={"csrf": csrf, "companion_1": "good"})
+        assert r.status_code == 302
+        page = client.get(r.headers["Location"]).get_data(as_text=True)
+        assert f'data-said="{said}"' in page, lang

@@ -118,8 +118,9 @@ def test_a_face_down_card_is_corrected_by_asking_its_seat(client):
     st = _state(client, table, ben)
     hills = st["view"]["layout"]["hills"]
     assert (hills[2]["red"], hills[3]["red"]) == ([], ["B-HILLR"]) and not st["prompts"]
-    assert _log(st)[-2:] == ["Host replaced Ann (red) places a face-down card at hill 3 with Ann (red) places a "
-                             "face-down card at hill 4 (Ann confirmed it on their phone).",
+    # each move in quotes (session 9: the sentence read as one run-on before)
+    assert _log(st)[-2:] == ["Host replaced “Ann (red) places a face-down card at hill 3” with “Ann (red) places a "
+                             "face-down card at hill 4” (Ann confirmed it on their phone).",
                              "Ann places a card face down at hill 4."]
     # asked again, Ann says no: nothing changes, and the log says so
     r = _post(client, table, "correct", {"move": {"player": 0, "kind": "place", "hill": 6, "card": None}}, host)

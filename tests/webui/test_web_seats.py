@@ -194,8 +194,10 @@ def test_page_loads_racing_moves_never_fail(live):
     for t in threads:
         t.start()
     moves = 0
-    deadline = time.monotonic() + 6
-    while time.monotonic() < deadline:
+    # enough moves and loads to race, however loaded the machine (a fixed 6 s fell short under load);
+    # the deadline only bounds a server that stopped answering
+    deadline = time.monotonic() + 120
+    while (moves < 10 or loads[0] < 50) and time.monotonic() < deadline:
         st = live.state(table, keeper)
         if st["is_over"] or not st["legal_moves"]:
             break

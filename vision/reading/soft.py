@@ -72,6 +72,10 @@ def _patterns() -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(pred.T, np.float32), np.tile(np.arange(n), len(SPREADS))
 
 
+SPLIT_FROM = 48
+"""Doubtful squares from which ``second_read`` scores them in two halves, one on another core
+(``markers.pool``): at 1.0–1.2 px/mm a full look has ~100–400 of them, ~12 ms of CPU on one thread."""
+
 _PRED, _PRED_CODE = _patterns()
 """(49, codes · spreads): the predictions as columns (``_corr``)."""
 
@@ -123,6 +127,20 @@ def _fits(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return first * 4 + turn, top.astype(np.float64), second.astype(np.float64)
 
 
+def _scores(cells: np.ndarray, markers: frozenset[int] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(which squares of ``cells`` (``_cells``) were matched against the whole dictionary, and
+    ``_fits``' code, fit and best other id's fit of each of those): given ``markers``, only the
+    squares one of them fits."""
+    keep = np.arange(cells.shape[1])
+    if markers is not None:
+        some = _rows_of(frozenset(markers))
+        close = np.zeros(cells.shape[1], bool)
+        for grown in cells:
+            close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
+        keep, cells = keep[close], cells[:, close]
+    return (keep, *_fits(cells))
+
+
 def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ids, corners, exact) of the doubtful squares of every threshold's ``MarkerFinder._identify``
@@ -136,21 +154,36 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     fits to ``MIN_FIT`` are matched against the whole dictionary (the same decision for those, a
     fraction of the work: most squares are no marker)."""
     none = np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
-    quads, place, named = places(found)
+    quads, place, named, cells = doubtful(grey, found)
     if len(quads) == 0:
         return none
-    cells = _cells(grey, quads)
     keep = np.arange(len(quads))
-    if markers is not None:
-        some = _rows_of(frozenset(markers))
-        close = np.zeros(len(quads), bool)
-        for grown in cells:
-            close |= _corr(grown, some).max(axis=1, initial=-1.0) >= MIN_FIT
-        keep, cells = keep[close], cells[:, close]
-    code, fit, second = _fits(cells)
+    # every square is scored alone: from ``SPLIT_FROM`` squares, half of them on another core
+    halves = np.array_split(keep, 2 if len(keep) >= SPLIT_FROM else 1)
+    jobs = [M.pool().submit(_scores, cells[:, half], markers) for half in halves[1:]]
+    scored = [_scores(cells[:, halves[0]], markers)] + [job.result() for job in jobs]
+    keep = np.concatenate([half[s[0]] for half, s in zip(halves, scored)])
+    code, fit, second = (np.concatenate([s[k] for s in scored]) for k in (1, 2, 3))
     chosen = choose(place[keep], named, code, fit, (fit >= MIN_FIT) & (fit - second >= MIN_MARGIN))
     keep, code = keep[chosen], code[chosen]
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
+
+
+_LAST: list = [None]
+"""``doubtful``'s last (grey, found, result): the QR reader (``vision.reading.byqr``) looks at the
+same squares after this one, in the same finder call."""
+
+
+def doubtful(grey: np.ndarray, found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]], np.ndarray]:
+    """``places(found)`` and the ``_cells`` of their squares in ``grey``, worked out once for the
+    readers of one finder call (kept for the last ``grey`` and ``found`` given: the same objects)."""
+    last = _LAST[0]
+    if last is not None and last[0] is grey and last[1] is found:
+        return last[2]
+    quads, place, named = places(found)
+    result = quads, place, named, _cells(grey, quads) if len(quads) else np.zeros((len(GROWS), 0, 49), np.float32)
+    _LAST[0] = (grey, found, result)
+    return result
 
 
 def places(found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]]]:

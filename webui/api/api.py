@@ -64,7 +64,7 @@ def create_table(body: dict[str, Any]) -> Any:
     cls = game_class(game)
     players = _int_field(body, "players", required=True)
     if not cls.min_players <= players <= cls.max_players:
-        fail(400, both("{title} is for {count} players, got {players}.", title=Text(cls.title, cls.title_ja),
+        fail(400, both("{title} is for {count}, got {players}.", title=Text(cls.title, cls.title_ja),
                        count=Text(*cls.player_count()), players=players))
     names = body.get("names") or []
     if isinstance(names, str):
@@ -364,7 +364,7 @@ def who_says(s: Any, who: Caller) -> str:
 def check_mover(s: Any, who: Caller, move: Move) -> None:
     """Refuse (403) a move this caller may not enter: a seat's phone moves only for its seat."""
     view = session_module().view
-    why = view.may_move(s.game, who.viewer, move)
+    why = view.may_move(s.game, who.viewer, move, s.companions)
     if why:
         mine = s.names[who.viewer.seat] if who.viewer.seat is not None else "?"
         turner = view.chance_seat(s.game)
@@ -442,7 +442,7 @@ def undo(table_id: str) -> tuple[Response, int]:
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         if who.role != "host":
             last = s.last_turn()
-            mine = last and all(session_module().view.may_move(s.game, who.viewer, m) is None
+            mine = last and all(session_module().view.may_move(s.game, who.viewer, m, s.companions) is None
                                 for m in last)
             if not mine:
                 fail(403, both("You may take back only your own last move, before the next player acts. Ask "
@@ -495,6 +495,13 @@ def correct(table_id: str) -> tuple[Response, int]:
     """Host: replace the last move by another (a misread or mistapped card), checked and logged."""
     def act(s: Any, version: int, body: dict[str, Any], who: Caller) -> Any:
         move = _parse_move(s, body.get("move"))
+        last = s.game.log[-1:]
+        if last and last[0].player >= 0 and move.player >= 0 and move.player != last[0].player:
+            # the picker opens at the seat to move (an override's seat): the engine's "it is Ben's
+            # turn, not Dai's" did not say that the correction must be the last mover's move
+            seat = last[0].player
+            fail(422, both("The last move was {name}'s: to replace it, choose a move of {name}'s (their tab in "
+                           "the picker).", name=Text(s.names[seat], s.names_in("ja")[seat])), version=s.version)
         asked = _asked_of_seat(table_id, s, move)
         if asked is not None:
             prompt = s.ask_to_confirm(asked, by="host", expected_version=version)

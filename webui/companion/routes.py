@@ -35,8 +35,9 @@ def _helpers() -> dict[str, Any]:
 
 def companion_tag(name: str, level: str | None, lang_: str) -> str:
     """What a seat's name needs after it on the play page: "(companion, good)" for a companion seat
-    the host named, nothing for a person or a seat already called "Companion (good)"."""
-    if not level or named_for_companion(name, level):
+    the host named, nothing for a person or a seat the app named ("Companion (good)", also while a
+    finished game's seat keeps the level it played and the next game's is another)."""
+    if not level or named_for_companion(name):
         return ""
     return t("(companion, {level})", lang_, level=level_words(level, lang_))
 
@@ -72,12 +73,18 @@ def seats(table_id: str) -> Any:
         with tables().lock(table_id):
             s.refresh()
             s.set_companions(wanted, by="host")
+            # the companion has no phone: a phone that held a seat now the companion's watches (it
+            # would see the companion's hand and could move for it)
+            for held in tables().store.phones(table_id):
+                if held["role"] == "seat" and held["seat"] in wanted:
+                    tables().store.set_phone(table_id, held["phone"], "watch", None)
     except ApiError as err:
         return error_answer(err.status, err.message, err.extra.get("ja", ""))
     except session_module().SessionError as err:
         return error_answer(400, str(err), getattr(err, "ja", ""))
     tables().changed(table_id)
-    return redirect(url_for("host.table", table_id=table_id, lang=lang()))
+    # the host page opens at its top: it says the seats were saved (the form stands far below)
+    return redirect(url_for("host.table", table_id=table_id, lang=lang(), saved="seats"))
 
 
 @bp.post("/api/tables/<table_id>/companion")

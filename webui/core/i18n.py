@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import request
 
-from companion.i18n import CATALOGUE, LANGS, LANGUAGE_NAMES, N_, Nn_, Text, pick
+from companion.i18n import CATALOGUE, LANGS, LANGUAGE_NAMES, N_, Nn_, Text, pick, player_count
 from companion.option_words import CHOICES, OPTIONS, choice_words, option_words  # noqa: F401  (the pages' too)
 
 __all__ = ["LANGS", "LANGUAGE_NAMES", "N_", "Nn_", "Text", "both", "choice_words", "lang", "nboth", "nt",
@@ -29,9 +29,3 @@ both = CATALOGUE.both
 pboth = CATALOGUE.pboth
 nboth = CATALOGUE.nboth
 
-
-def player_count(low: int, high: int, lang: str) -> str:
-    """"2 players", "3–5 players" / 「2人」「3〜5人」."""
-    if low == high:
-        return nt("{n} player", "{n} players", low, lang, n=low)
-    return t("{low}–{high} players", lang, low=low, high=high)

@@ -281,6 +281,11 @@ def rematch() -> Any:
         options["start_player"] = (s.game.options.get("start_player", 0) + 1) % s.players
         rounds, target = s.rounds, s.target
         companions, location = s.companions, s.location
+        # a seat a person played that the host then gave to the companion (the person went home) is
+        # the companion's now: named by the app, not after the person who left
+        played = read_plays(tables().store._db(), "WHERE p.session = ?", (table_id,))
+        people = {seat.seat for seat in played[-1].seats if not seat.companion} if played else set()
+        names = ["" if i in companions and i in people else n for i, n in enumerate(names)]
     elif play_id:
         if not allowed():
             _refuse()

@@ -64,7 +64,7 @@ def _may_undo(s: Any, who: Caller) -> bool:
     last = s.last_turn()
     view = session_module().view
     return bool(last) and who.role in ("seat", "table") and all(
-        view.may_move(s.game, who.viewer, m) is None for m in last)
+        view.may_move(s.game, who.viewer, m, s.companions) is None for m in last)
 
 
 def page_caller(table_id: str) -> Caller | None:

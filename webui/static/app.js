@@ -3,6 +3,13 @@
 (function () {
   "use strict";
   var body = document.body, d = body.dataset;
+  /* every script of the page has bound its listeners at DOMContentLoaded (this one, which comes last
+     and runs to its end first, and deferred ones such as the history pages'): the type="button"
+     buttons, which only a script makes do anything, take taps from then on (app.css); before, a tap
+     would be lost unseen */
+  function ready() { d.ready = "1"; }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
   var tableId = d.table, token = d.token;
   var shown = parseInt(d.version || "-1", 10);
   var busy = false, fetching = null, again = false;
@@ -260,6 +267,13 @@
       return;
     }
     if (b.classList.contains("mv")) {
+      /* the card picked is used: its picker starts afresh, so the next view (a card drawn again, in
+         the same picker) does not open at "♣: which card?" as if ♣ were picked for it */
+      var used = b.closest(".picker");
+      if (used) {
+        used.querySelector(".step1").hidden = false;
+        used.querySelectorAll(".step2").forEach(function (p) { p.hidden = true; });
+      }
       post("move", {move: JSON.parse(b.dataset.move)});
     } else if (b.classList.contains("companion-confirm")) {   /* the companion's card is laid */
       post("companion", {});
@@ -368,6 +382,14 @@
     }
   }
   afterDraw();
+  /* a form the page sent says it was done (the host's companion seats): the page reloaded at its top */
+  var said = document.getElementById("toast");
+  if (said && said.dataset.said) {
+    toast(said.dataset.said);
+    var here = new URL(window.location.href);   /* said once: a reload does not say it again */
+    here.searchParams.delete("saved");
+    window.history.replaceState(null, "", here.toString());
+  }
 
   /* live updates: the stream says "version N"; a sleeping phone reconnects and catches up */
   var source = null;
@@ -418,8 +440,9 @@
     }).catch(function () {});
   }
   if (cam) {
-    cam.addEventListener("error", function () { cam.classList.add("none"); cameraMoved(); });
-    cam.addEventListener("load", function () { cam.classList.remove("none"); });
+    /* (the frame asked for last may answer after cameraMoved() took the img away and cam is null) */
+    cam.addEventListener("error", function () { this.classList.add("none"); cameraMoved(); });
+    cam.addEventListener("load", function () { this.classList.remove("none"); });
     body.addEventListener("tc:updated", cameraMoved);
     setInterval(function () {
       if (cam && (!cam.classList.contains("none") || Math.random() < 0.1)) cam.src = cam.dataset.src + "?t=" + Date.now();

@@ -495,7 +495,9 @@ def play(game: Game, rng: random.Random, greedy: bool, moves_seen: Counter, deep
             check_invariants(game)
 
 
-@pytest.mark.parametrize("players", range(1, 11))
+# every count of players from 1 to 5 and the most, 10, by default (~2 s of CPU each from 7 on); 6 to 9
+# play the same rules with the long runs (./run test --all, CI)
+@pytest.mark.parametrize("players", [*range(1, 6), *(pytest.param(n, marks=pytest.mark.slow) for n in range(6, 10)), 10])
 def test_random_games_keep_every_rule(players):
     seen: Counter = Counter()
     option_sets = [{}, {"ten_not_first": players == 1}, {"misfit": "card_only", "start_player": players - 1}]

@@ -329,3 +329,19 @@ def test_an_empty_history_says_where_plays_come_from(tmp_path, capsys):
     assert main(["history", "list", "--db", str(tmp_path / "empty.db")]) == 0
     out = capsys.readouterr().out
     assert "no plays yet" in out and "companion serve" in out and "the demo's games are not kept" in out
+
+
+def test_a_history_filtered_to_nothing_says_so_not_no_plays_yet(store, tmp_path, capsys):
+    """`history list --game chains` with only Spartacus plays said "no plays yet" (and `stats` too): it
+    says there are no plays of that game and names the games that have plays; other filters that let
+    nothing through say so (EN and JA)."""
+    tap_through(TableSession.create(store, "spartacus", 3, names=["Ann", "Ben", "Chie"]))
+    db = str(tmp_path / "h.db")
+    for command in ("list", "stats"):
+        assert main(["history", command, "--db", db, "--game", "chains"]) == 0
+        out = capsys.readouterr().out
+        assert "no plays yet" not in out and "no plays of Chains yet; the games with plays: Spartacus (1 play)" in out
+        assert main(["history", command, "--db", db, "--player", "Zoe"]) == 0
+        assert "no plays match these filters (1 play in all)" in capsys.readouterr().out
+    assert main(["--lang", "ja", "history", "list", "--db", db, "--game", "chains"]) == 0
+    assert "チェーンズのプレイはまだありません。プレイのあるゲーム: スパルタクス (1回)" in capsys.readouterr().out

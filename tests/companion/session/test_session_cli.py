@@ -75,3 +75,26 @@ def test_end_game_and_undo_it(tmp_path, capsys):
     assert code == 0 and json.loads(out) == {"version": 3, "undone": "end_game"}
     code, out, _ = run(capsys, "session", "show", sid, "--db", db)
     assert "to move: Ben" in out
+
+
+def test_the_command_line_names_the_seats_as_the_pages_do(tmp_path, capsys):
+    """`session play` / `observe` printed the engine's "P1 (red) plays …" and `list` / `show` the
+    names as stored (the companion's in the language of the page that made the table, at the level it
+    was made with): the table's names now, in the reader's language (``said``), as the web pages."""
+    from companion.session import Store, TableSession
+    db = str(tmp_path / "cli.db")
+    s = TableSession.create(Store(db), "spartacus", 3, names=["Ann", "Ben", "Companion (good)"],
+                            companions={2: "good"})
+    code, out, _ = run(capsys, "session", "list", "--db", db, "--lang", "ja")
+    assert "Ann, Ben, コンパニオン(中級)" in out
+    s.set_companions({2: "strong"})   # the host makes it strong before the first move
+    code, out, _ = run(capsys, "session", "play", s.id, '{"player": 0, "kind": "play", "card": "S-R5"}', "--db", db)
+    [event] = json.loads(out)["events"]
+    assert "Ann" in event["text"] and "P1" not in event["text"] and "Ann" in event["ja"]
+    assert event["said"] == event["text"]
+    code, out, _ = run(capsys, "session", "observe", s.id, '{"trick": ["S-R5", "S-G2"]}', "--db", db, "--lang", "ja")
+    said = [e["said"] for e in json.loads(out)["events"]]
+    assert any("Ben" in line for line in said) and all("P2" not in line for line in said)
+    assert said == [e["ja"] for e in json.loads(out)["events"]]
+    code, out, _ = run(capsys, "session", "show", s.id, "--db", db, "--lang", "ja")
+    assert "コンパニオン(上級)" in out and "Companion" not in out

@@ -1,0 +1,101 @@
+"""A game night's seams found by playing it in headless Chromium (issue 22, session 9 qa): what the
+host must do comes first on a phone-sized host screen, at every game's end and with a ruling open."""
+from __future__ import annotations
+
+import pytest
+
+from tests.companion.history.test_history import tap_through
+from tests.web_helpers import PLAYERS, Live
+from tests.webui.test_web_browser import SHOTS, browser, server  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+SMALL = {"width": 360, "height": 740}
+LINES = """cells => cells.map(c => { const r = document.createRange(); r.selectNodeContents(c);
+    return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })"""
+"""How many lines each cell's text takes."""
+
+
+def _top(page, selector: str) -> float:
+    """Where ``selector``'s first element starts on the page (CSS px from the page's top)."""
+    return page.eval_on_selector(selector, "e => e.getBoundingClientRect().top + window.scrollY")
+
+
+def _bottom(page, selector: str) -> float:
+    return page.eval_on_selector(selector, "e => e.getBoundingClientRect().bottom + window.scrollY")
+
+
+def test_on_a_360_px_host_what_needs_the_host_comes_first(server, browser):  # noqa: F811
+    """At every game's end the join QR card and the last move's banners stood above "Needs you"
+    (Rematch): on a 360 px host screen what needs the host is on the first screen, above both; so is
+    a ruling to carry out (a Spartacus trick to collect) during a game, EN and JA."""
+    live, tables = Live(server), server.app.extensions["tables"]
+    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for game, players in PLAYERS.items():
+        table = live.new_table(game, players)
+        tap_through(tables.get(table["id"]), 3)
+        lang = "ja" if game in ("hills", "spartacus") else "en"
+        page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}&lang={lang}")
+        needs = _top(page, "#needs-host")
+        assert needs < _top(page, ".joinbox") and needs < _top(page, ".banners"), game
+        assert _bottom(page, "#rematch") <= SMALL["height"], game   # Rematch on the first screen
+        # the end table's headings stay whole words (「トリック」 broke into 「トリッ」「ク」 at 360 px)
+        assert page.eval_on_selector_all("#end-table thead th", LINES) == [1] * page.locator("#end-table thead th").count(), game
+        if game == "spartacus":
+            page.screenshot(path=str(SHOTS / "host-360-end.png"))
+    table = live.new_table("spartacus", 3)
+    s = tables.get(table["id"])
+    for _ in range(3):   # three cards make a trick: collecting it is a ruling carried out by hand
+        s.play(s.legal_moves()[0], by="phone", expected_version=s.version)
+        if s.prompts:
+            break
+    assert [p.kind for p in s.prompts] == ["ruling"]
+    for lang in ("en", "ja"):
+        page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}&lang={lang}")
+        done = "button[data-choice='done']"
+        assert _top(page, done) < _top(page, ".joinbox"), lang
+        assert _bottom(page, done) <= SMALL["height"], lang
+    page.screenshot(path=str(SHOTS / "host-360-ruling.png"))
+    ctx.close()
+
+
+def test_a_card_entered_in_two_steps_does_not_stay_picked(server, browser):  # noqa: F811
+    """Prussia: a card drawn that the rules discard at once (its nation surrendered) is drawn again.
+    Entered in two steps (♣, then ♣8), the next draw's picker opened at "♣: which card?", as if ♣ were
+    picked for it (seen entering the companion's draws); after a move the picker starts afresh."""
+    import random
+
+    live, tables = Live(server), server.app.extensions["tables"]
+    table = live.new_table("prussia", 1)
+    s = tables.get(table["id"])
+    rng, redraw = random.Random(1), None
+    while redraw is None and not s.is_over():   # to a draw the rules discard at once, drawing again
+        game = s.game
+        if game.is_chance_node() and len(game.log) > 2:
+            for m in game.legal_moves():
+                after = game.clone()
+                after.apply(m)
+                if m.kind == "draw" and after.is_chance_node() and not after.is_over():
+                    redraw = m
+                    break
+        if redraw is None:
+            move = game.sample_chance(rng) if game.is_chance_node() else rng.choice(s.legal_moves())
+            s.play(move, by="phone", expected_version=s.version)
+    assert redraw is not None
+    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/join?code={table['code']}")
+    page.wait_for_load_state("load")
+    page.tap("button.claim[data-seat='0']")
+    page.wait_for_selector("#seat-picker", state="detached")
+    button = page.locator(f"#moves .step2 button.mv[data-move*='\"{redraw.get('card')}\"']")
+    page.tap(f"#moves .pick[data-step='{button.evaluate('b => b.closest(`.step2`).dataset.for')}']")
+    before = int(page.evaluate("document.body.dataset.version"))
+    button.tap()
+    page.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
+    page.wait_for_selector("#moves .picker")
+    assert page.locator("#moves .picker .step2:not([hidden])").count() == 0, page.inner_text("#moves")
+    assert page.locator("#moves .picker .step1:not([hidden]) button.pick").count() == 5   # ♠ ♥ ♦ ♣ JK
+    ctx.close()
