@@ -37,6 +37,14 @@ MARGIN = 1.0
 """How many standard errors a move must beat the good rule's move by to be played instead."""
 SCALE = 8.0
 """A typical score margin (points), for the results (``companion.players.search.result``)."""
+MANY_FROM = 5
+"""From this many players the search deals ``MANY_ROUNDS`` times ``ROUNDS`` and never leaves the good
+rule to draw onto a built chain: with four its departures of that kind lost (29 of 117, -0.006 of a
+game's result each; docs/figures.md, issue 22 session 9), and with five the strong player's edge is
+small enough that every departure must be sure (the decision's CPU p95 was ~40 ms of a 1 s allowance).
+Four players and fewer keep the search their bench rows were measured with."""
+MANY_ROUNDS = 2
+"""How many times ``ROUNDS`` deals the search plays from ``MANY_FROM`` players."""
 
 
 def reachable(temporary: Sequence[int | None], top: int | None,
@@ -273,22 +281,34 @@ def candidates(game: Any, legal: Sequence[Move]) -> list[Move]:
     return out
 
 
-def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move,
-           longer: bool = False) -> Move:
-    """The good rule's move ``default`` unless another candidate beats it clearly over ``ROUNDS``
-    shared deals (the module's words); ``longer``: the seat plays on by ``best_close(longer=True)``
-    in the playouts, as it will at the table."""
-    from companion.players.search import result
-    game, seat = view.game, view.seat
+def searched(game: Any, seat: int, legal: Sequence[Move], default: Move) -> list[Move]:
+    """The moves the search weighs against the good rule's ``default``: the ``candidates`` and the
+    default; from ``MANY_FROM`` players no drawing onto a built chain unless the good rule does."""
     moves = candidates(game, legal)
     if default not in moves:
         moves.append(default)
+    if game.players >= MANY_FROM and game.top(seat) is not None and default.kind != "deck_to_work":
+        moves = [m for m in moves if m.kind != "deck_to_work"]
+    return moves
+
+
+def strong(view: Any, legal: Sequence[Move], rng: random.Random, default: Move,
+           longer: bool = False) -> Move:
+    """The good rule's move ``default`` unless another candidate beats it clearly over ``ROUNDS``
+    shared deals (the module's words; from ``MANY_FROM`` players more deals, and no drawing onto a
+    built chain unless the good rule does); ``longer``: the seat plays on by ``best_close(longer=True)``
+    in the playouts, as it will at the table."""
+    from companion.players.search import result
+    game, seat = view.game, view.seat
+    moves = searched(game, seat, legal, default)
+    many = game.players >= MANY_FROM
     if len(moves) == 1:
         return moves[0]
     base = moves.index(default)
+    rounds = ROUNDS * MANY_ROUNDS if many else ROUNDS
     scale = SCALE if game.players > 1 else PERFECT   # solo: the score itself, out of a perfect 23
     diffs: list[list[float]] = [[] for _ in moves]
-    for n in range(ROUNDS):
+    for n in range(rounds):
         if n and n % CHECK == 0 and all(sum(d) <= 0 for d in diffs):
             break   # nothing has done better than the good rule's move so far: keep it
         deal = fast(game, rng)

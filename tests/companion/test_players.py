@@ -129,13 +129,14 @@ def test_an_unknown_level_is_refused_in_both_languages() -> None:
     assert "beginner, good, strong" in str(err.value) and err.value.ja
 
 
-def chains_position(work: list[int], temporary: list[int | None], ten: bool = True) -> Game:
-    """A two-player Chains game set up, seat 0 to move with this work area and temporary area
-    (values of deck 1); with ``ten`` seat 0 has scored its 1, so its 10 may be taken."""
+def chains_position(work: list[int], temporary: list[int | None], ten: bool = True,
+                    players: int = 2) -> Game:
+    """A Chains game (two players unless told) set up, seat 0 to move with this work area and
+    temporary area (values of deck 1); with ``ten`` seat 0 has scored its 1, so its 10 may be taken."""
     from companion.games.chains import card_id
-    game = new_game("chains", 2)
+    game = new_game("chains", players)
     game.apply(Move.of(-1, "setup", terminals=tuple(
-        tuple(card_id(p + 1, v, 1) for v in range(1, 11)) for p in range(2))))
+        tuple(card_id(p + 1, v, 1) for v in range(1, 11)) for p in range(players))))
     if ten:
         game.state[0][0] = "taken"
     cards = [card_id(1, v, 2) for v in work] + [None if v is None else card_id(1, v, 3) for v in temporary]
@@ -266,6 +267,24 @@ def test_strong_chains_keeps_the_good_rule_without_a_clear_sign() -> None:
     game = chains_position([], [None] * 5, ten=False)
     rng = random.Random(3)
     assert decide(game, 0, "strong", rng) == decide(game, 0, "good", random.Random(3))
+
+
+def test_strong_chains_draws_onto_a_built_chain_only_as_the_good_rule_does_from_five_players() -> None:
+    """Work area 10-9 (terminals 8 and 10 scored), a 3 in the temporary area: the good rule puts the next card
+    into the temporary area. With four players the search weighs drawing onto the chain too; from five
+    it does not (those departures lost, docs/figures.md issue 22 session 9). Into an empty work area
+    (the free try) the draw stays a candidate at five."""
+    from companion.players.chains_fast import MANY_FROM, searched
+    for players, work, weighs_the_draw in ((MANY_FROM - 1, [10, 9], True), (MANY_FROM, [10, 9], False),
+                                           (MANY_FROM, [], True)):
+        game = chains_position(work, [3, None, None, None, None], players=players)
+        game.state[0][7] = game.state[0][9] = "taken"
+        legal = game.legal_moves()
+        default = decide(game, 0, "good", random.Random(0))
+        assert default.kind == ("deck_to_work" if not work else "deck_to_temporary")
+        kinds = {m.kind for m in searched(game, 0, legal, default)}
+        assert ("deck_to_work" in kinds) == weighs_the_draw
+        assert "deck_to_temporary" in kinds
 
 
 def test_good_wheel_weighs_held_cards_by_how_near_their_colour_and_value_are() -> None:
