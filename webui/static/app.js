@@ -227,6 +227,12 @@
   }, true);   /* toggle does not bubble */
   body.addEventListener("tc:updated", function () { circle = []; chosen = null; });
 
+  /* a two-step picker at its second step for the card ``step`` (null: back at its first, the cards) */
+  function showStep(box, step) {
+    box.querySelector(".step1").hidden = step !== null;
+    box.querySelectorAll(".step2").forEach(function (p) { p.hidden = p.dataset.for !== step; });
+  }
+
   var seatsByHand = false;   /* the host opened the folded seat list (it folds itself once full) */
   document.addEventListener("click", function (ev) {
     var fold = ev.target.closest("#seat-admin > summary");
@@ -244,10 +250,7 @@
     }
     if (b.classList.contains("pick") || b.classList.contains("pick-back")) {
       /* the two-step picker: a card opens its places in the cards' stead; "← Another card" goes back */
-      var box = b.closest(".picker");
-      var step = b.classList.contains("pick") ? b.dataset.step : null;
-      box.querySelector(".step1").hidden = step !== null;
-      box.querySelectorAll(".step2").forEach(function (p) { p.hidden = p.dataset.for !== step; });
+      showStep(b.closest(".picker"), b.classList.contains("pick") ? b.dataset.step : null);
       return;
     }
     if (b.classList.contains("ov-seat")) {   /* the host's picker: whose move */
@@ -270,10 +273,7 @@
       /* the card picked is used: its picker starts afresh, so the next view (a card drawn again, in
          the same picker) does not open at "♣: which card?" as if ♣ were picked for it */
       var used = b.closest(".picker");
-      if (used) {
-        used.querySelector(".step1").hidden = false;
-        used.querySelectorAll(".step2").forEach(function (p) { p.hidden = true; });
-      }
+      if (used) showStep(used, null);
       post("move", {move: JSON.parse(b.dataset.move)});
     } else if (b.classList.contains("companion-confirm")) {   /* the companion's card is laid */
       post("companion", {});
