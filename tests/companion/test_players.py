@@ -301,3 +301,31 @@ def test_good_wheel_weighs_held_cards_by_how_near_their_colour_and_value_are() -
     assert [outlook(game, s) for s in range(3)] == pytest.approx([4.88, 0.36, 0.0])
     game.colours_scored = ["R"]
     assert outlook(game, 0, gone(game)) == pytest.approx(2.88)
+
+
+def test_beginner_prussia_discards_the_card_beside_prussia_that_hurts_its_side() -> None:
+    """Two players, after a joker: Prussia's side throws away a black card beside Prussia, the other
+    side a red one. (A placement never offers a Prussia edge beside a free ring edge, which is why
+    the old rule, "a Prussia edge when offered", chose nothing and was no better than random play.)"""
+    from companion.games.prussia_core import CENTRE, is_red
+    beginner = rules("prussia").beginner
+    seen: set[bool] = set()
+    for seed in range(300):
+        rng = random.Random(seed)
+        game = new_game("prussia", 2)
+        while not game.is_over() and len(seen) < 2:
+            random_steps(game, 1, rng)
+            keys, legal = game.options_now, game.legal_moves()
+            if game.phase == "place":
+                assert len({CENTRE in k for k in keys}) == 1
+            if game.phase != "joker":
+                continue
+            prussia = game.options["start_player"]
+            for seat, mine in ((prussia, True), (1 - prussia, False)):
+                if any(CENTRE in k and is_red(game.table.cards[k]) != mine for k in keys):
+                    chosen = keys[legal.index(beginner(game, seat, legal, rng))]
+                    assert CENTRE in chosen and is_red(game.table.cards[chosen]) != mine
+                    seen.add(mine)
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
