@@ -329,3 +329,34 @@ def test_beginner_prussia_discards_the_card_beside_prussia_that_hurts_its_side()
         if len(seen) == 2:
             break
     assert seen == {True, False}
+
+
+def test_good_prussia_takes_a_war_that_defeats_prussia_and_never_starts_one_that_loses() -> None:
+    """Two players, a turn where a card in hand starts a war that Prussia loses: the other side
+    plays such a card (it wins at once), Prussia's side never does. The table keeps its margin at
+    a defeat, so the margin alone (the old good rule) cannot see it."""
+    good = rules("prussia").good
+    seen: set[bool] = set()
+    for seed in range(400):
+        rng = random.Random(seed)
+        game = new_game("prussia", 2)
+        while not game.is_over() and len(seen) < 2:
+            random_steps(game, 1, rng)
+            if game.phase != "turn" or game.is_over():
+                continue
+            legal = game.legal_moves()
+            lost = set()
+            for m in legal:
+                if m.kind == "play":
+                    copy = game.clone()
+                    copy._apply(m)
+                    if copy.table.result == "defeat":
+                        lost.add(m)
+            if not lost or len(lost) == len(legal):
+                continue
+            prussia = game.current_player() == game.options["start_player"]
+            assert (good(game, game.current_player(), legal, rng) in lost) == (not prussia)
+            seen.add(prussia)
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
