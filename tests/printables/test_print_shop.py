@@ -131,6 +131,20 @@ def test_no_text_within_the_safe_zone_on_any_face_or_back(single):
         assert distance >= faces.SAFE_MM, f"{name}: {where} is {distance:.2f} mm from the cut"
 
 
+def test_no_marker_within_the_safe_zone_on_any_face_or_back(single):
+    """The markers (and QR codes) from the PDF's own drawing, on every page: each is a filled path in
+    our black (#212121), its outer corner on the 3 mm line (``catalogue.MARKER_INSET_MM``) or further
+    in; every face and back carries its two (the pawn token one)."""
+    ink = (0x21 / 255,) * 3
+    for name, path in single.items():
+        for page in pages(path):
+            drawn = [gap(box) for obj, box in page.objects()
+                     if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH and _filled(obj) and _colour(obj) == ink]
+            assert len(drawn) >= 2 or name == "wheel" and page.index >= 50, f"{name} p{page.index + 1}: {len(drawn)}"
+            assert min(drawn, default=99) >= faces.SAFE_MM - 0.001, \
+                f"{name} p{page.index + 1}: a mark {min(drawn):.3f} mm from the cut"
+
+
 def test_titles_fit_their_bars(single):
     """Issue 21: titles overflowed their 43.6 mm bar by up to 0.68 mm ("Great Northern Wa"). Every
     glyph on a bar lies along the bar's visible length and across between the safe line and the
@@ -234,11 +248,15 @@ def test_what_a_player_reads_is_large_enough_and_stands_out(request, design):
     side bars is set at ≥ 2.5 mm (em), and every text and filled mark in the index corners stands
     ≥ 3:1 on what it lies on (the topmost filled shape under it, a colour field or the white; WCAG's
     ratio for large text and graphics): white lettering on a field counts like any other. Every face
-    design (the default art, ``--faces plain`` and ``--faces colour``; the art itself is a form, as the
-    frame's pattern is, and its tones are checked in ``test_art_stays_pale_and_clear_of_the_markers``)."""
+    design (the default art, ``--faces plain`` and ``--faces colour``). With the game's art (a form, as
+    the frame's pattern is), every mark on the field also stands ≥ 3:1 on the art's darkest tone, read
+    from the art's forms in the PDF, since the value, symbol and emblem may lie on it; the art's own
+    tones are checked in ``test_art_stays_pale_and_clear_of_the_markers``."""
     printed = request.getfixturevalue({"art": "single", "plain": "single_plain", "colour": "single_colour"}[design])
-    checked_text = checked_marks = white_marks = 0
+    checked_text = checked_marks = white_marks = on_art = 0
+    from printables.sheets import slots
     for name in GAMES:
+        fronts = slots(name)
         for page in pages(printed[name]):
             if page.index % 2:         # faces only; backs below
                 continue
@@ -248,6 +266,11 @@ def test_what_a_player_reads_is_large_enough_and_stands_out(request, design):
                     assert em >= faces.PLAYER_TEXT_MM - 0.01, \
                         f"{name} p{page.index + 1}: {ch!r} is {em:.2f} mm type"
             objects = page.objects()
+            art = _art_tone(page)           # the art's darkest tone, where the face has the game's art
+            card = cat.card(fronts[page.index // 2].front)
+            want_art = faces.art_of(card, design) is not None and card.id != "W-PAWN"   # the pawn: a token
+            field = faces.field_of(card, design) and _hex(faces.field_of(card, design).rgb())
+            assert (art is not None) == want_art, f"{card.id}: art {art}"
             for k, (obj, box) in enumerate(objects):
                 index = box[1] >= faces.PAD_MM - 0.1 and box[3] <= faces.CASCADE + 0.1 or \
                     box[1] >= CH - faces.CASCADE - 0.1 and box[3] <= CH - faces.PAD_MM + 0.1
@@ -264,9 +287,42 @@ def test_what_a_player_reads_is_large_enough_and_stands_out(request, design):
                 white_marks += fill == (1.0, 1.0, 1.0)
                 assert contrast(_hex(fill), ground) >= 3.0, \
                     f"{name} p{page.index + 1}: {_hex(fill)} on {ground} is {contrast(_hex(fill), ground):.2f}:1"
+                if art is not None and ground == field:    # a mark on the field may lie on the art
+                    on_art += 1
+                    assert contrast(_hex(fill), art) >= 3.0, \
+                        f"{name} p{page.index + 1}: {_hex(fill)} on the art's {art} is {contrast(_hex(fill), art):.2f}:1"
     assert checked_text > 5000 and checked_marks > 3000
+    assert on_art > 2000 if design == "art" else on_art == 0, on_art
     # white lettering lies on the colour fields (plain faces: 336, white-on-colour symbols and the like)
     assert white_marks > 1000 if design == "colour" else white_marks < 500, white_marks
+
+
+def _art_tone(page: CardPage) -> str | None:
+    """The darkest colour the game's art is drawn in on a face (its forms inside the index fields;
+    the frame's pattern form covers the whole card), or None without art."""
+    darkest, forms = None, []
+    for obj in page.page.get_objects(max_depth=2):
+        if obj.level == 0:
+            inside = obj.type == pdfium_c.FPDF_PAGEOBJ_FORM and _in_field(page.box(*obj.get_bounds()))
+            forms.append(inside)
+        elif forms and forms[-1] and obj.type == pdfium_c.FPDF_PAGEOBJ_PATH:
+            mode, stroke = ctypes.c_int(), ctypes.c_int()
+            pdfium_c.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(mode), ctypes.byref(stroke))
+            for used, is_stroke in ((mode.value != 0, False), (stroke.value != 0, True)):
+                if used:
+                    tone = _hex(_colour(obj, stroke=is_stroke))
+                    if darkest is None or contrast(tone, "#ffffff") > contrast(darkest, "#ffffff"):
+                        darkest = tone
+    return darkest
+
+
+def _in_field(box) -> bool:
+    """Whether a box is centred in an index field (top, or turned at the bottom): the art's forms are
+    (their shapes run off the field, which clips them); the frame's pattern spans the card."""
+    x0, y0, x1, y1 = faces.FIELD
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return box[2] - box[0] < CW * 0.75 and any(a <= x <= c and b <= y <= d for a, b, c, d in
+                                               ((x0, y0, x1, y1), (CW - x1, CH - y1, CW - x0, CH - y0)))
 
 
 def _is_field(box) -> bool:
