@@ -638,8 +638,8 @@ def test_default_faces_are_the_art_faces(card_id):
     assert changed > 0.15 if card.game in faces.ART_OF_GAME else changed == 0, (card_id, changed)
 
 
-ARTS = [("W-R1", "wheel"), ("H-H4", "hills"), ("H-B6", "hills"), ("S-G10", "shield"), ("P-N3", "cross"),
-        ("P-ERA2", "cross"), ("C04-9-2", "chain")]
+ARTS = [("W-R1", "wheel"), ("H-H4", "hills"), ("H-B6", "hills"), ("S-G10", "shield"), ("P-N3", "flag"),
+        ("P-N11", "flag"), ("P-N6", "flag"), ("P-ERA2", "cross"), ("C04-9-2", "chain")]
 
 
 @pytest.mark.parametrize("card_id, art", ARTS)
@@ -663,7 +663,8 @@ def test_art_stays_pale_and_clear_of_the_markers(card_id, art):
     c.scale(mm, -mm)
     c.setFillColor(faces.field_of(card, "art"))
     c.rect(*faces.FIELD[:2], faces.FIELD[2] - faces.FIELD[0], faces.FIELD[3] - faces.FIELD[1], stroke=0, fill=1)
-    c.doForm(art_form(c, art, faces.hue_of(card), faces.FIELD, 2.2, 45.0, card.value if card.kind == "hill" else 0))
+    highlight = card.value if card.kind == "hill" else faces.nation_of(card)["name"] if card.kind == "nation" else 0
+    c.doForm(art_form(c, art, faces.hue_of(card), faces.FIELD, 2.2, 45.0, highlight))
     c.showPage()
     c.save()
     ppm = 8.0
@@ -678,6 +679,38 @@ def test_art_stays_pale_and_clear_of_the_markers(card_id, art):
     outside[y0 - 1:y1 + 1, x0 - 1:x1 + 1] = 255     # the field and its anti-aliased edge
     assert outside.min() == 255, f"{card_id}: art outside the field"
     assert (inside <= 255 * ART_LUMA + 12).mean() > 0.03, f"{card_id}: no art's dark tone"
+
+
+def test_each_nation_card_shows_its_own_flag():
+    """Prussia's 14 nation cards (``--faces art``) each show their nation's flag (``art.FLAGS``) between
+    the strength boxes, top and turned at the bottom: every colour of the flag, lightened to ART_LUMA
+    (white as white), is printed there, and no two nations' flags look alike (``--faces plain``: the
+    same pale field, no flag)."""
+    from printables import render_card_png
+    from printables.art import ART_LUMA, FLAG_MM, FLAGS
+    from printables.style import field
+    ppm, crops = 6.0, {}
+    cx, cy = faces.FIELD[0] + 0.6 + 11 + (faces.FIELD[2] - faces.FIELD[0] - 1.2 - 22) / 2, \
+        (faces.FIELD[1] + faces.FIELD[3]) / 2
+    w, h = FLAG_MM
+    for card in cat.cards_of("prussia", "nation"):
+        nation = faces.nation_of(card)["name"]
+        img = np.asarray(render_card_png(card.id, ppm)).astype(int)
+        x0, x1, y0, y1 = (round(v * ppm) for v in (cx - w / 2 + 0.5, cx + w / 2 - 0.5, cy - h / 2 + 0.5, cy + h / 2 - 0.5))
+        top, bottom = img[y0:y1, x0:x1], img[::-1, ::-1][y0:y1, x0:x1]
+        plain = np.asarray(render_card_png(card.id, ppm, "plain")).astype(int)[y0:y1, x0:x1]
+        for colour in FLAGS[nation][1]:
+            rgb = field(colour, ART_LUMA)
+            bgr = np.array([rgb.blue, rgb.green, rgb.red]) * 255
+            for crop in (top, bottom):
+                share = (np.abs(crop - bgr).max(axis=2) <= 6).mean()
+                assert share > 0.04, f"{card.id} ({nation}): {colour} covers {share:.1%} of the flag"
+            if colour != "#ffffff":     # the plain faces: the pale field and the rank, no flag
+                assert (np.abs(plain - bgr).max(axis=2) <= 6).mean() < 0.01, f"{card.id}: plain shows {colour}"
+        crops[card.id] = top
+    assert len(crops) == 14
+    for a, b in itertools.combinations(crops, 2):
+        assert np.abs(crops[a] - crops[b]).max(axis=2).mean() > 12, f"{a} and {b}: flags alike"
 
 
 def test_print_faces_option_reaches_the_pdf(tmp_path):
