@@ -164,6 +164,26 @@ def test_titles_fit_their_bars(single):
     assert seen > 5000
 
 
+def test_titles_stand_out_on_their_bars(single):
+    """The bars' titles (2.4 mm: they repeat what the index and the back say) stand ≥ 3:1 on the frame
+    they lie on, on its colour and on its pattern's lines alike, on every face of every deck."""
+    from printables.style import pattern_ink
+    seen = 0
+    for name, path in single.items():
+        for page in pages(path):
+            if page.index % 2:
+                continue
+            for obj, box in page.objects():
+                if obj.type != pdfium_c.FPDF_PAGEOBJ_TEXT or not in_bar(box):
+                    continue
+                frame = STYLES["table" if name == "tokens" else name].frame
+                seen += 1
+                for ground in (frame, pattern_ink(frame)):
+                    ratio = contrast(_hex(_colour(obj)), ground)
+                    assert ratio >= 3.0, f"{name} p{page.index + 1}: title {_hex(_colour(obj))} on {ground} {ratio:.2f}:1"
+    assert seen > 5000
+
+
 def kinds(name: str) -> list[int]:
     """Pages of every kind in a --single file (0-based): the first face of each kind (number, banner,
     hill, nation, era, playing card, joker, pawn, seat, Pairs), the first back and the last."""
