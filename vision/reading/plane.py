@@ -271,7 +271,7 @@ def _framed(sightings: list[Sighting], frame: np.ndarray) -> np.ndarray:
 
 OWN_PLANES_SPLIT = 4
 """Cards read at 8 or more points from which ``_own_planes`` fits half of their homographies on
-another core (``markers.pool``; ~0.1 ms each, 10–15 of them a full look of the rendered tables)."""
+another core (``markers.pool``; ~0.15 ms each, 8–14 of them a full look of the surfaces bench)."""
 
 
 def _own_planes(sightings: list[Sighting]) -> np.ndarray:
