@@ -774,7 +774,10 @@ class TableSession:
                     or (self.target is not None and bool(games) and max(totals) >= self.target))
         else:
             over = self.is_over()
+        # the series' winners once it is over: the best totals (a tie shares it, all tied is a draw)
+        best = [p for p, t in enumerate(totals) if games and t == max(totals)]
         return {"games": games, "totals": totals, "is_over": over, "rounds": self.rounds,
+                "winners": decided(self.players, best) if over else [],
                 "target": self.target, "game_number": len(self._st.finished) + 1,
                 "ended_by_host": [ended for _, ended in over_games]}
 
