@@ -46,6 +46,18 @@ def _check(game: Game, move: Move, words: Reason, short: bool) -> None:
         assert JAPANESE.search(words.ja), (what, words.ja)
 
 
+def _check_without_card(game: Game, move: Move) -> None:
+    """A move worded without its card (``session.view.moves_words`` for a viewer who may not see it:
+    an undo of a card now back in a hand) says "a card", never "None" (seen at a QA game night:
+    「Renの手を取り消しました: RenがNoneを出す」); an engine that cannot word it raises, and the view
+    says "(its card is not shown)" instead."""
+    try:
+        words = game.describe_move(move.without("card"), NAMES[:game.players])
+    except Exception:   # noqa: BLE001 - moves_words' fallback words it
+        return
+    assert "None" not in str(words) and "None" not in words.ja, (game.id, str(move), str(words), words.ja)
+
+
 def _word_every_move(game: Game) -> None:
     """Word every legal move (and listable chance outcome) in both forms; seats' moves differ."""
     moves = game.legal_moves()
@@ -57,6 +69,8 @@ def _word_every_move(game: Game) -> None:
             _check(game, move, game.describe_move(move, names), short=False)
         _check(game, move, game.describe_move(move, short=True), short=True)
         full[_face(move)] = str(game.describe_move(move, NAMES[:game.players]))
+        if move.get("card") is not None:   # as a phone that may not see the card reads it (an undo)
+            _check_without_card(game, move)
     if not game.is_chance_node():   # a player reading the words can tell every move apart
         assert len(set(full.values())) == len(full), sorted(full.values())
 
