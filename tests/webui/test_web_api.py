@@ -295,6 +295,31 @@ def test_a_correction_naming_another_seat_says_whose_move_the_last_was(client):
     assert state(client, table)["version"] == after["version"]
 
 
+def test_a_correction_of_another_shape_says_what_may_replace_the_last_move(app, client):
+    """Prussia at a QA game night: Aki played ♣9 and was to place it; the host's picker (the moves of
+    now) offered the places, and "Replace the last move" with one answered only the rules' "Play a
+    card from your hand or draw from the pile": it names the last move and asks for a move that could
+    have been made instead of it (EN/JA), and changes nothing."""
+    import random
+    table = new_table(client, "prussia", 2)
+    s = app.extensions["tables"].get(table["id"])
+    rng = random.Random(3)
+    while not (s.game.log and s.game.log[-1].kind == "play" and s.game.log[-1].player >= 0
+               and s.legal_moves() and s.legal_moves()[0].kind == "place"):
+        move = s.game.sample_chance(rng) if s.game.is_chance_node() else rng.choice(s.legal_moves())
+        s.play(move, by="phone", expected_version=s.version)
+    played, place = s.game.log[-1], s.legal_moves()[0]
+    name, card = NAMES[played.player], played.get("card")
+    fix = f"/api/tables/{table['id']}/correct"
+    for lang, said in (("en", f"To replace the last move, “{name} plays "), ("ja", f"直前の手「{name}が")):
+        r = client.post(f"{fix}?lang={lang}", json={"version": s.version, "move": place.to_json()},
+                        headers=_host(table))
+        error = r.get_json()["error"]
+        assert r.status_code == 422 and said in error and card[-1] in error, error
+    assert "instead of it" in client.post(fix, json={"version": s.version, "move": place.to_json()},
+                                          headers=_host(table)).get_json()["error"]
+    assert s.game.log[-1] == played
+
 def test_prussia_two_players_can_deal_at_the_table(client):
     table = new_table(client, "prussia", 2)
     st = state(client, table)
