@@ -320,6 +320,23 @@ def test_a_correction_of_another_shape_says_what_may_replace_the_last_move(app, 
                                           headers=_host(table)).get_json()["error"]
     assert s.game.log[-1] == played
 
+def test_one_phone_as_the_host_screen_and_a_seat_keeps_the_hosts_pages(client):
+    """A table with one phone (QA game night, 360 px): the host tapped the join link on the host page
+    and took Ann's seat in the same browser; back on the host page its join QR, the camera check and
+    the game's replay answered 403 (the seat's phone cookie was read before the host's)."""
+    table = new_table(client, "spartacus")
+    tid = table["id"]
+    client.set_cookie(f"tch_{tid}", table["host_token"])   # the host page was opened here
+    client.set_cookie(f"tc_{tid}", seat_phone(client, table, 0))   # then Ann's seat was claimed here
+    assert client.get(f"/api/tables/{tid}/qr.svg").status_code == 200
+    assert client.get(f"/api/tables/{tid}/camera/check").status_code == 200
+    assert client.get(f"/api/tables/{tid}/phones").status_code == 200
+    client.post(f"/api/tables/{tid}/end", json={"version": state(client, table)["version"]}, headers=_host(table))
+    assert client.get(f"/host/{tid}/replay").status_code == 200
+    other = new_table(client, "spartacus")   # a seat's cookie alone is still no host
+    client.set_cookie(f"tc_{other['id']}", seat_phone(client, other, 0))
+    assert client.get(f"/api/tables/{other['id']}/qr.svg").status_code == 403
+
 def test_prussia_two_players_can_deal_at_the_table(client):
     table = new_table(client, "prussia", 2)
     st = state(client, table)
