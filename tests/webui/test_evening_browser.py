@@ -99,3 +99,26 @@ def test_a_card_entered_in_two_steps_does_not_stay_picked(server, browser):  # n
     assert page.locator("#moves .picker .step2:not([hidden])").count() == 0, page.inner_text("#moves")
     assert page.locator("#moves .picker .step1:not([hidden]) button.pick").count() == 5   # ♠ ♥ ♦ ♣ JK
     ctx.close()
+
+
+def test_one_phone_as_the_host_screen_and_a_seat_stays_the_host_screen(server, browser):  # noqa: F811
+    """A table with one phone (QA game night, session 10): the host tapped the join link on the host
+    page and took Ann's seat in the same browser; back on the host page, the first live update drew
+    Ann's seat view into it ("Your seat: Ann", no Undo, no Rematch): the page's view and stream now
+    ask for the host's view, by the host's cookie."""
+    live, tables = Live(server), server.app.extensions["tables"]
+    table = live.new_table("spartacus", 3)
+    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}")
+    page.goto(f"{server.url}/join?code={table['code']}")
+    page.tap("button.claim[data-seat='0']")
+    page.wait_for_selector("#seat-picker", state="detached")
+    page.goto(f"{server.url}/host/{table['id']}")
+    s = tables.get(table["id"])
+    before = int(page.evaluate("document.body.dataset.version"))
+    s.play(s.legal_moves()[0], by="phone", expected_version=s.version)   # a move: the stream redraws
+    page.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
+    assert page.locator(".whoami").count() == 0, page.inner_text(".whoami")
+    assert page.locator("#undo").inner_text() == "Undo last move"
+    ctx.close()

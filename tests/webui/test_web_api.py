@@ -331,6 +331,9 @@ def test_one_phone_as_the_host_screen_and_a_seat_keeps_the_hosts_pages(client):
     assert client.get(f"/api/tables/{tid}/qr.svg").status_code == 200
     assert client.get(f"/api/tables/{tid}/camera/check").status_code == 200
     assert client.get(f"/api/tables/{tid}/phones").status_code == 200
+    assert "Your seat" in client.get(f"/t/{tid}/view").get_data(as_text=True)   # Ann's page
+    host_view = client.get(f"/t/{tid}/view?as=host").get_data(as_text=True)      # the host page's
+    assert "Your seat" not in host_view and "Undo last move" in host_view
     client.post(f"/api/tables/{tid}/end", json={"version": state(client, table)["version"]}, headers=_host(table))
     assert client.get(f"/host/{tid}/replay").status_code == 200
     other = new_table(client, "spartacus")   # a seat's cookie alone is still no host

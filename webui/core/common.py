@@ -72,8 +72,16 @@ def token_for(table_id: str, *, allow_cookie: bool) -> str | None:
     if not token:
         token = request.args.get("token")
     if not token and allow_cookie:
-        token = request.cookies.get(f"tc_{table_id}") or request.cookies.get(f"tch_{table_id}")
+        token = next((t for t in cookie_tokens(table_id) if t), None)
     return token
+
+
+def cookie_tokens(table_id: str) -> tuple[str | None, str | None]:
+    """This browser's tokens for the table from its cookies: the phone's, then the host's; the host's
+    first for the host page's requests (``?as=host``): one browser may hold both (a table with one
+    phone, the host screen that also took a seat), and the host screen must stay the host's."""
+    phone, host = request.cookies.get(f"tc_{table_id}"), request.cookies.get(f"tch_{table_id}")
+    return (host, phone) if request.args.get("as") == "host" else (phone, host)
 
 
 def caller(table_id: str, *, allow_cookie: bool = False) -> Caller:

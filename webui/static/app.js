@@ -11,6 +11,8 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
   var tableId = d.table, token = d.token;
+  /* the host screen asks for the host's view: the same browser may hold a seat's phone cookie too */
+  var asHost = d.role === "host" ? "&as=host" : "";
   var shown = parseInt(d.version || "-1", 10);
   var busy = false, fetching = null, again = false;
   var posting = 0, postedAt = -1;   /* the tap in flight and the version it was made on */
@@ -131,7 +133,7 @@
     if (fetching) { again = true; return fetching; }
     var forced = forceNext;
     forceNext = false;
-    var url = "/t/" + tableId + "/view?seat=" + encodeURIComponent(seat()) + "&lang=" + d.lang;
+    var url = "/t/" + tableId + "/view?seat=" + encodeURIComponent(seat()) + "&lang=" + d.lang + asHost;
     fetching = fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
       if (!r.ok) throw new Error("view " + r.status);
       var v = parseInt(r.headers.get("X-Version") || "-1", 10);
@@ -399,7 +401,7 @@
     /* inline=1: each new version comes with this phone's view (its seat and language), drawn at
        once with no fetch after the event */
     source = new EventSource("/api/tables/" + tableId + "/events?since=" + shown + "&pokes=" + (d.pokes || "") +
-                             "&inline=1&seat=" + encodeURIComponent(seat()) + "&lang=" + encodeURIComponent(d.lang || "en"));
+                             "&inline=1&seat=" + encodeURIComponent(seat()) + "&lang=" + encodeURIComponent(d.lang || "en") + asHost);
     source.addEventListener("version", function (e) {
       if (parseInt(e.data, 10) !== shown) refresh();
     });
