@@ -122,3 +122,44 @@ def test_one_phone_as_the_host_screen_and_a_seat_stays_the_host_screen(server, b
     assert page.locator(".whoami").count() == 0, page.inner_text(".whoami")
     assert page.locator("#undo").inner_text() == "Undo last move"
     ctx.close()
+
+
+def test_a_stale_tab_and_a_seat_taken_meanwhile_say_what_to_do(server, browser):  # noqa: F811
+    """Bad input at a QA game night (session 10): two phones tapped Ann's seat at once, and the slower
+    one read "The table changed meanwhile; refreshed — please tap again. (seat 1 is taken by another
+    phone)"; a stale tab of Ann's (its stream gone) tapped a card and read "… please tap again. (The
+    table changed (you saw version 1, it is now 2); reload and try again.)". Each says one thing now:
+    the seat by its name, the stale tap the page's own sentence; neither changes the game."""
+    live, tables = Live(server), server.app.extensions["tables"]
+    table = live.new_table("spartacus", 3)
+    phones = []
+    for late in (False, True):
+        ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+        page = ctx.new_page()
+        if late:   # a phone that has not heard of the other's claim yet (its stream is slow)
+            page.route("**/events*", lambda route: route.abort())
+        page.goto(f"{server.url}/join?code={table['code']}")
+        phones.append(page)
+    ann, late = phones
+    ann.tap("button.claim[data-seat='0']")
+    ann.wait_for_selector("#seat-picker", state="detached")
+    late.tap("button.claim[data-seat='0']")
+    late.wait_for_selector("#toast:not([hidden])")
+    said = late.inner_text("#toast")
+    assert "Ann's seat was just taken by another phone" in said and "tap again" not in said, said
+    assert late.inner_text(".whoami") == "Watching (no seat)"
+    ann.wait_for_selector("#moves button.mv")
+    stale = ann.context.new_page()
+    stale.route("**/events*", lambda route: route.abort())   # this tab hears nothing from now on
+    stale.goto(f"{server.url}/t/{table['id']}")
+    s = tables.get(table["id"])
+    before = s.version
+    ann.locator("#moves button.mv").first.tap()   # Ann plays a card: the stale tab does not hear it
+    ann.wait_for_function("v => +document.body.dataset.version > v", arg=before, timeout=10000)
+    version = s.version
+    stale.locator("#moves button.mv").last.tap()
+    stale.wait_for_function("v => +document.body.dataset.version >= v", arg=version, timeout=10000)
+    assert stale.inner_text("#toast") == stale.evaluate("document.body.dataset.stale")
+    assert s.version == version
+    for page in phones:
+        page.context.close()

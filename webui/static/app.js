@@ -164,7 +164,8 @@
       body: JSON.stringify(payload)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (j) {
-        if (r.status === 409) toast(body.dataset.stale + (j.error ? " (" + j.error + ")" : ""), true);
+        /* a stale tap: the page's own words (it refreshes now); any other conflict says its own */
+        if (r.status === 409) toast(j.stale || !j.error ? body.dataset.stale : j.error, true);
         else if (!r.ok) toast(j.error || ("error " + r.status), true);
         /* the caller learns whether it was done: a refusal is never followed by a "✓"; the page's
            stream may have drawn the new version already, and then there is nothing to fetch */
