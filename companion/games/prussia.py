@@ -372,8 +372,9 @@ class Game(BaseGame):
             if short:
                 return Reason(f"{self.namer.en(a)} – {self.namer.en(b)}", f"{self.namer.ja(a)} – {self.namer.ja(b)}")
             en, ja = self.namer.between([a, b])
-            drawn = self.drawn or ""
-            return Reason(f"place {label(drawn) or 'the card'} {en}", f"{label_ja(drawn) or 'カード'}を{ja}に置く")
+            # the card placed is the state's card drawn, not the move's: worded again in a later state
+            # (an undo in a log) it named the card drawn then; the play or draw before names it
+            return Reason(f"place the card {en}", f"カードを{ja}に置く")
         return None
 
     def explain_illegal(self, move: Move) -> str:

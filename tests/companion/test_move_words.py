@@ -207,3 +207,21 @@ def test_a_taken_back_chains_turn_names_whose_deck_and_counts_one_more_move():
     assert "player 1" not in words and "プレイヤー1" not in words.ja and "Annの山札から" in words.ja
     assert words.endswith(", and 1 more move"), words
     assert start.describe_move(moves[1], NAMES[:3]).startswith("A"), "a sentence of its own begins with a capital"
+
+
+def test_a_prussia_place_names_no_card_of_the_state_it_is_worded_in():
+    """A place carries only its slot: its card was the state's card drawn. Worded again later (an undo
+    reworded for a viewer who may not see a card, ``session.view.moves_words``) it named the card drawn
+    at the time of reading: Ren's log said "Aki places ♣9 between Italy and France" for the ♦3 that Aki
+    had placed (QA game night, session 10). Its words name no card."""
+    game = game_class("prussia")(2, {})
+    rng = random.Random(2)
+    places = 0
+    while not game.is_over() and places < 20:
+        moves = game.legal_moves()
+        for move in (m for m in moves if m.kind == "place"):
+            places += 1
+            words = game.describe_move(move, NAMES[:2])
+            assert not re.search(r"[♠♥♦♣]|joker|ジョーカー", str(words) + words.ja), (str(words), words.ja)
+        game.apply(game.sample_chance(rng) if game.is_chance_node() else rng.choice(moves))
+    assert places >= 20
