@@ -49,7 +49,21 @@ def _install(state: Any) -> None:
     env.filters["duration"] = lambda seconds, language="en": dates.duration(seconds, language)
     env.filters["clock"] = lambda value: dates.instant(value).strftime("%H:%M")
     env.globals.update(known_players=known_players, known_locations=known_locations, rematch_of=rematch_of,
-                       scoped_url=scoped_url, unscoped_url=unscoped_url)
+                       scoped_url=scoped_url, unscoped_url=unscoped_url, other_games=other_games)
+
+
+def other_games(game_id: str, players: int, language: str) -> list[tuple[str, str]]:
+    """The games an evening may go on with after ``game_id`` (id, title with its player count), for
+    the end screen's "Another game with these players": those ``players`` can play first."""
+    from companion.i18n import player_count
+    out = []
+    for gid in GAME_IDS:
+        cls = game_class(gid)
+        if gid != game_id:
+            title = cls.title_ja if language == "ja" else cls.title
+            fits = cls.min_players <= players <= cls.max_players
+            out.append((not fits, gid, f"{title} ({player_count(cls.min_players, cls.max_players, language)})"))
+    return [(gid, title) for _, gid, title in sorted(out, key=lambda row: row[0])]
 
 
 def allowed() -> bool:
@@ -286,6 +300,8 @@ def rematch() -> Any:
         played = read_plays(tables().store._db(), "WHERE p.session = ?", (table_id,))
         people = {seat.seat for seat in played[-1].seats if not seat.companion} if played else set()
         names = ["" if i in companions and i in people else n for i, n in enumerate(names)]
+        if request.form.get("game"):   # another game with these players (a late-comer added at the end)
+            game, names, options, rounds, target = _another_game(s, request.form, names)
     elif play_id:
         if not allowed():
             _refuse()
@@ -318,6 +334,26 @@ def rematch() -> Any:
             s.note({"rematch": {"id": new.id, "code": new.code}}, by="host")
         tables().changed(table_id)
     return _host_of(new.id)
+
+
+def _another_game(s: Any, form: Any, names: list[str]) -> tuple[str, list[str], dict[str, Any], None, None]:
+    """The next game of an evening, from the rematch form: its id, the names (those of ``s``'s seats
+    first, so each phone keeps its seat; new names at the end are seats for late-comers) and the
+    game's default options (no series)."""
+    game = form.get("game", "")
+    if game not in GAME_IDS:
+        raise ApiError(400, both("No game {game!r}: choose one of the list.", game=game))
+    typed = [n.strip() for n in (form.get("names") or "").split(",") if n.strip()]
+    if typed and len(typed) < len(names):
+        raise ApiError(400, both("Keep everyone's name, in the same order (the phones keep their seats); add a "
+                                 "late-comer's name at the end."))
+    # a seat the app named for the companion stays the app's to name (typed back as shown, it is its name)
+    names = [names[i] if i < len(names) and not names[i] else n for i, n in enumerate(typed)] if typed else names
+    cls = game_class(game)
+    if not cls.min_players <= len(names) <= cls.max_players:
+        raise ApiError(400, both("{title} is for {count}, got {players}.", title=Text(cls.title, cls.title_ja),
+                                 count=Text(*cls.player_count()), players=len(names)))
+    return game, names, {}, None, None
 
 
 def play_options(play: Any, language: str) -> str:
