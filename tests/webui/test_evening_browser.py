@@ -163,3 +163,26 @@ def test_a_stale_tab_and_a_seat_taken_meanwhile_say_what_to_do(server, browser):
     assert s.version == version
     for page in phones:
         page.context.close()
+
+
+def test_a_tap_that_never_reached_the_server_says_so(server, browser):  # noqa: F811
+    """The server was down for a moment (QA game night, session 10): Ann tapped a card and read only
+    "Reconnecting…", as if the tap would go once the table was back; it was lost. A tap that did not
+    reach the server says so and asks for it again (EN/JA), and changes nothing."""
+    live, tables = Live(server), server.app.extensions["tables"]
+    table = live.new_table("spartacus", 3)
+    for lang, said in (("en", "Not sent"), ("ja", "送信できませんでした")):
+        ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+        page = ctx.new_page()
+        page.goto(f"{server.url}/join?code={table['code']}&lang={lang}")
+        page.wait_for_selector("button.claim")
+        if lang == "en":   # Ann's phone taps a card; the Japanese one, a watcher, a free seat
+            page.tap("button.claim[data-seat='0']")
+            page.wait_for_selector("#moves button.mv")
+        page.route("**/move?*", lambda route: route.abort("connectionrefused"))   # the server is gone
+        page.route("**/seat?*", lambda route: route.abort("connectionrefused"))
+        page.locator("#moves button.mv, button.claim").first.tap()
+        page.wait_for_selector("#toast:not([hidden])")
+        assert said in page.inner_text("#toast"), page.inner_text("#toast")
+        ctx.close()
+    assert tables.get(table["id"]).version == 0

@@ -174,7 +174,8 @@
           return {ok: r.ok, status: r.status, answer: j};
         });
       });
-    }).catch(function () { toast(body.dataset.offline, true); return {ok: false}; })
+    /* the tap never reached the server: say so (it is not sent later), not just "Reconnecting…" */
+    }).catch(function () { toast(body.dataset.unsent || body.dataset.offline, true); return {ok: false}; })
       .finally(function () {
         if (posting === mine) { busy = false; body.classList.remove("busy"); }   /* not a later tap's */
       });
