@@ -186,3 +186,68 @@ def test_a_tap_that_never_reached_the_server_says_so(server, browser):  # noqa: 
         assert said in page.inner_text("#toast"), page.inner_text("#toast")
         ctx.close()
     assert tables.get(table["id"]).version == 0
+
+
+@pytest.mark.slow
+def test_an_evening_of_three_games_with_a_late_comer_and_someone_going_home(server, browser):  # noqa: F811
+    """The QA game night of session 10 as one run: the Wheel for Ann, Ben and Chie (a Japanese phone);
+    "Another game with these players" takes every phone to Spartacus in its seat, and Dai, who came
+    late, takes the seat added for him by the new code; after it Chie goes home, the host gives her
+    seat to the companion and taps Rematch: Ann, Ben and Dai follow in their seats, Chie's phone
+    watches, and the seat is the companion's by name."""
+    import re
+    live, tables = Live(server), server.app.extensions["tables"]
+    table = live.new_table("wheel", 3)
+    contexts = []
+
+    def phone(locale: str = "en-US"):
+        ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True,
+                                  locale=locale)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    contexts.append(host_ctx)
+    host = host_ctx.new_page()
+    host.goto(f"{server.url}/host/{table['id']}?token={table['host_token']}")
+    phones = {}
+    for seat, name in enumerate(["Ann", "Ben", "Chie"]):
+        page = phone("ja-JP" if name == "Chie" else "en-US")
+        page.goto(f"{server.url}/join?code={table['code']}")
+        page.tap(f"button.claim[data-seat='{seat}']")
+        page.wait_for_selector("#seat-picker", state="detached")
+        phones[name] = page
+    tap_through(tables.get(table["id"]), 1)
+    host.wait_for_selector("details.another-game")   # the end screen, drawn live
+    host.click("details.another-game > summary")
+    host.select_option("#another-game-choice", "spartacus")
+    host.fill("#another-game-names", host.input_value("#another-game-names") + ", Dai")
+    host.click("#another-game button[type=submit]")
+    host.wait_for_url(re.compile(r"/host/(?!%s)\w+" % table["id"]))
+    second = host.url.split("/host/")[1].split("?")[0]
+    for name, page in phones.items():   # every phone went on by itself, in its seat
+        page.wait_for_url(f"**/t/{second}*")
+        page.wait_for_selector(".whoami")
+        assert page.inner_text(".whoami").endswith(name), (name, page.inner_text(".whoami"))
+    dai = phone()
+    dai.goto(f"{server.url}/join?code={host.inner_text('#join-code')}")
+    dai.tap("button.claim[data-seat='3']")
+    dai.wait_for_selector("#seat-picker", state="detached")
+    assert dai.inner_text(".whoami") == "Your seat: Dai"
+    tap_through(tables.get(second), 2)
+    host.wait_for_selector("#companion-seats-link")   # "Someone leaving? …"
+    host.select_option("#companion-2", "good")
+    host.click("#companion-save")
+    host.wait_for_selector("#rematch")
+    host.click("#rematch")
+    host.wait_for_url(re.compile(r"/host/(?!%s)\w+" % second))
+    third = host.url.split("/host/")[1].split("?")[0]
+    phones["Dai"] = dai
+    for name, page in phones.items():
+        page.wait_for_url(f"**/t/{third}*")
+        page.wait_for_selector(".whoami")
+        said = page.inner_text(".whoami")
+        assert said == "観戦中(席なし)" if name == "Chie" else said.endswith(name), (name, said)
+    assert tables.get(third).names_in("en") == ["Ann", "Ben", "Companion (good)", "Dai"]
+    for ctx in contexts:
+        ctx.close()
