@@ -4,6 +4,7 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import re
 import threading
 import time
 
@@ -334,6 +335,11 @@ def test_one_phone_as_the_host_screen_and_a_seat_keeps_the_hosts_pages(client):
     assert "Your seat" in client.get(f"/t/{tid}/view").get_data(as_text=True)   # Ann's page
     host_view = client.get(f"/t/{tid}/view?as=host").get_data(as_text=True)      # the host page's
     assert "Your seat" not in host_view and "Undo last move" in host_view
+    # the host page's links and its override picker ask as the host too (Ann's export had her hand only)
+    for link in re.findall(r'(?:href|data-src)="(/(?:api/tables|t)/[^"]*/(?:export|override)[^"]*)"', host_view):
+        assert "as=host" in link, link
+        assert client.get(link.replace("&amp;", "&")).status_code == 200, link
+    assert client.get(f"/t/{tid}/override").status_code == 403   # Ann's phone alone is no host
     client.post(f"/api/tables/{tid}/end", json={"version": state(client, table)["version"]}, headers=_host(table))
     assert client.get(f"/host/{tid}/replay").status_code == 200
     other = new_table(client, "spartacus")   # a seat's cookie alone is still no host
