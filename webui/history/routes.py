@@ -274,7 +274,8 @@ def _host_of(table_id: str) -> Response:
 @bp.post("/history/rematch")
 def rematch() -> Any:
     """A new table with the same game, players, seats and options, the start player one seat on:
-    from a finished table (``table``: its host only) or from a play of the history (``play``)."""
+    from a finished table (``table``: its host only) or from a play of the history (``play``); with
+    ``game`` (and ``names``), a finished table's players go on with another game (``_another_game``)."""
     origin = request.headers.get("Origin")
     if origin and urlsplit(origin).netloc != request.host:
         # a page of another site posting to this server (the host's machine is trusted as such)
