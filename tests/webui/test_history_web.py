@@ -198,11 +198,16 @@ def test_another_game_with_these_players_takes_the_phones_along_and_a_late_comer
     offered = re.findall(r'<option value="(\w+)">', html.split('id="another-game-choice"')[1].split("</select>")[0])
     assert offered == ["spartacus", "chains", "hills", "prussia"], offered   # those three can play first
     assert "Another game with these players" in html and "同じメンバーで別のゲーム" in view(client, table, lang="ja")
-    for names, said in (("Ann, Ben", "Keep everyone&#39;s name"), ("Ann, Ben, Chie, Dai, Emi, Fumi", "is for 3–5")):
+    for names, said in (("Ann, Ben", "Keep everyone&#39;s name"), ("Ben, Ann, Chie", "Keep everyone&#39;s name"),
+                        ("Ann, Ben, Chie, Dai, Emi, Fumi", "is for 3–5")):
         r = client.post("/history/rematch", data={"table": table["id"], "game": "spartacus", "names": names},
                         headers=host)   # a form: the refusal is a page
         assert r.status_code == 400 and said in r.get_data(as_text=True), r.get_data(as_text=True)[-800:]
     assert client.post("/history/rematch", data={"table": table["id"], "game": "chess"}, headers=host).status_code == 400
+    ja = view(client, table, lang="ja")   # the Japanese page's form: its names, its language
+    action = re.search(r'<form method="post" action="([^"]+)" id="another-game">', ja).group(1)
+    r = client.post(action, data={"table": table["id"], "game": "spartacus", "names": "Ann, Ben"}, headers=host)
+    assert r.status_code == 400 and "全員の名前を同じ順番のまま" in r.get_data(as_text=True)
     r = client.post("/history/rematch", data={"table": table["id"], "game": "spartacus",
                                               "names": "Ann, Ben, Chie, Dai"}, headers=host)
     assert r.status_code == 302

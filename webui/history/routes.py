@@ -345,11 +345,12 @@ def _another_game(s: Any, form: Any, names: list[str]) -> tuple[str, list[str], 
     if game not in GAME_IDS:
         raise ApiError(400, both("No game {game!r}: choose one of the list.", game=game))
     typed = [n.strip() for n in (form.get("names") or "").split(",") if n.strip()]
-    if typed and len(typed) < len(names):
+    shown = [str(n) for n in s.names_in(lang())]   # as the form showed them
+    if typed and typed[:len(shown)] != shown:
+        # a name left out or moved would put a phone in another person's seat
         raise ApiError(400, both("Keep everyone's name, in the same order (the phones keep their seats); add a "
                                  "late-comer's name at the end."))
-    # a seat the app named for the companion stays the app's to name (typed back as shown, it is its name)
-    names = [names[i] if i < len(names) and not names[i] else n for i, n in enumerate(typed)] if typed else names
+    names = names + typed[len(shown):]
     cls = game_class(game)
     if not cls.min_players <= len(names) <= cls.max_players:
         raise ApiError(400, both("{title} is for {count}, got {players}.", title=Text(cls.title, cls.title_ja),
