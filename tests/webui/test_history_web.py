@@ -218,6 +218,9 @@ def test_another_game_with_these_players_takes_the_phones_along_and_a_late_comer
     phone = {"id": new_id, "token": table["token"]}
     assert state(client, phone)["viewer"]["role"] == "table"   # the scorekeeper phone came along
     assert client.get(f"/t/{table['id']}/next?token={table['token']}").headers["Location"].endswith(f"/t/{new_id}")
+    said = view(client, table, "token")   # the finished table's way on names no rematch
+    assert "Next game: to the new table in your seat" in said and "Rematch" not in said
+    assert "Next game: open the new table" in view(client, table)
 
 def test_only_the_host_may_rematch_and_only_a_finished_game(tmp_path):
     client = make_app(tmp_path).test_client()

@@ -332,7 +332,7 @@ def rematch() -> Any:
     follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
     if table_id:
         with tables().lock(table_id):
-            s.note({"rematch": {"id": new.id, "code": new.code}}, by="host")
+            s.note({"rematch": {"id": new.id, "code": new.code, "game": game}}, by="host")
         tables().changed(table_id)
     return _host_of(new.id)
 
