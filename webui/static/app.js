@@ -37,8 +37,11 @@
   var langBtn = document.getElementById("lang-toggle");
   if (langBtn) langBtn.addEventListener("click", function () {
     setCookie("lang", langBtn.dataset.lang);
+    /* the reload asks for the language in its URL too: Chromium stores a script's cookie in its
+       network process on its own channel, so the reload could leave before it and come back in the
+       old language (seen once under load); later pages read the cookie */
     var url = new URL(window.location.href);
-    url.searchParams.delete("lang");
+    url.searchParams.set("lang", langBtn.dataset.lang);
     window.location.replace(url.toString());
   });
 
