@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.companion.history.test_history import tap_through
-from tests.web_helpers import PLAYERS, Live
+from tests.web_helpers import PLAYERS, Live, ready
 from tests.webui.test_web_browser import SHOTS, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -251,3 +251,31 @@ def test_an_evening_of_three_games_with_a_late_comer_and_someone_going_home(serv
     assert tables.get(third).names_in("en") == ["Ann", "Ben", "Companion (good)", "Dai"]
     for ctx in contexts:
         ctx.close()
+
+
+def test_a_card_turned_over_is_entered_first_and_the_apps_draw_comes_second(server, browser):  # noqa: F811
+    """A player who turned a real card over enters it on their phone: "which card was it?" comes
+    first, and the app's own draw (a random card, for a table without the cards) comes after it, not
+    as the first big button, where a reflex tap recorded a card nobody turned over (QA game nights,
+    sessions 9 and 10)."""
+    live, tables = Live(server), server.app.extensions["tables"]
+    table = live.new_table("prussia", 1)
+    s = tables.get(table["id"])
+    while not (s.game.is_chance_node() and any(m.kind == "draw" for m in s.game.legal_moves())):
+        game = s.game
+        move = game.sample_chance(__import__("random").Random(1)) if game.is_chance_node() else s.legal_moves()[0]
+        s.play(move, by="phone", expected_version=s.version)
+    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/join?code={table['code']}")
+    page.wait_for_load_state("load")
+    page.tap("button.claim[data-seat='0']")
+    page.wait_for_selector("#seat-picker", state="detached")
+    ready(page)
+    entry = "#moves .picker details.chance"
+    assert page.locator(entry).get_attribute("open") is not None
+    assert page.inner_text(f"{entry} > summary") == "Tap the card that was turned over"
+    assert _top(page, entry) < _top(page, "#deal"), page.inner_text("#moves")
+    assert "primary" not in (page.get_attribute("#deal", "class") or "")
+    page.screenshot(path=str(SHOTS / "phone-card-turned-over.png"))
+    ctx.close()
