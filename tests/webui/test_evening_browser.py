@@ -25,6 +25,17 @@ def _bottom(page, selector: str) -> float:
     return page.eval_on_selector(selector, "e => e.getBoundingClientRect().bottom + window.scrollY")
 
 
+def _first_seats_phone(server, browser, table: dict) -> tuple:  # noqa: F811
+    """A 360 px phone that joined ``table`` by its code and took the first seat: (context, page)."""
+    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/join?code={table['code']}")
+    page.wait_for_load_state("load")
+    page.tap("button.claim[data-seat='0']")
+    page.wait_for_selector("#seat-picker", state="detached")
+    return ctx, page
+
+
 def test_on_a_360_px_host_what_needs_the_host_comes_first(server, browser):  # noqa: F811
     """At every game's end the join QR card and the last move's banners stood above "Needs you"
     (Rematch): on a 360 px host screen what needs the host is on the first screen, above both; so is
@@ -84,12 +95,7 @@ def test_a_card_entered_in_two_steps_does_not_stay_picked(server, browser):  # n
             move = game.sample_chance(rng) if game.is_chance_node() else rng.choice(s.legal_moves())
             s.play(move, by="phone", expected_version=s.version)
     assert redraw is not None
-    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    page.goto(f"{server.url}/join?code={table['code']}")
-    page.wait_for_load_state("load")
-    page.tap("button.claim[data-seat='0']")
-    page.wait_for_selector("#seat-picker", state="detached")
+    ctx, page = _first_seats_phone(server, browser, table)
     button = page.locator(f"#moves .step2 button.mv[data-move*='\"{redraw.get('card')}\"']")
     page.tap(f"#moves .pick[data-step='{button.evaluate('b => b.closest(`.step2`).dataset.for')}']")
     before = int(page.evaluate("document.body.dataset.version"))
@@ -258,19 +264,16 @@ def test_a_card_turned_over_is_entered_first_and_the_apps_draw_comes_second(serv
     first, and the app's own draw (a random card, for a table without the cards) comes after it, not
     as the first big button, where a reflex tap recorded a card nobody turned over (QA game nights,
     sessions 9 and 10)."""
+    import random
+
     live, tables = Live(server), server.app.extensions["tables"]
     table = live.new_table("prussia", 1)
     s = tables.get(table["id"])
     while not (s.game.is_chance_node() and any(m.kind == "draw" for m in s.game.legal_moves())):
         game = s.game
-        move = game.sample_chance(__import__("random").Random(1)) if game.is_chance_node() else s.legal_moves()[0]
+        move = game.sample_chance(random.Random(1)) if game.is_chance_node() else s.legal_moves()[0]
         s.play(move, by="phone", expected_version=s.version)
-    ctx = browser.new_context(viewport=SMALL, device_scale_factor=1, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    page.goto(f"{server.url}/join?code={table['code']}")
-    page.wait_for_load_state("load")
-    page.tap("button.claim[data-seat='0']")
-    page.wait_for_selector("#seat-picker", state="detached")
+    ctx, page = _first_seats_phone(server, browser, table)
     ready(page)
     entry = "#moves .picker details.chance"
     assert page.locator(entry).get_attribute("open") is not None
