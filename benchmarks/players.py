@@ -15,8 +15,9 @@ own streams seeded by the seed alone (``Game.chance_stream``: in Chains each dec
 seat's cards come up in the same order whatever anyone chose), never from the players' generator.
 The win rate is still the plain share of games won; its 95 % interval is a t interval over the
 seeds' mean shares (the deals are independent; the games within one are not, so a Wilson interval
-over games would not fit). Where the levels play alike the two games of a deal cancel the deck's
-luck and the interval narrows.
+over games would not fit); when every deal has the same share (all won, say) that interval has no
+width, and the row gives the Wilson interval over the deals instead. Where the levels play alike
+the two games of a deal cancel the deck's luck and the interval narrows.
 
 Time per decision is the time of ``decide`` (building the seat's view and choosing), one process, so
 one core: wall time, and the process's CPU time (what one core spends on it, whatever else the
@@ -71,7 +72,8 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at p = 0 or 1 an end is exactly 0 or 1 (rounding would print 100.0 % for 0.99999...)
+    return (0.0 if p <= 0 else max(0.0, centre - half)), (1.0 if p >= 1 else min(1.0, centre + half))
 
 
 def play(game_id: str, players: int, levels: Sequence[str], seed: int,
@@ -141,13 +143,19 @@ def t95(df: int) -> float:
 def paired_interval(shares: Sequence[float], players: int) -> tuple[float, float]:
     """The 95 % interval of the win rate from games played in deals of ``players`` games (game
     ``i`` of deal ``i // players``): a t interval over the deals' mean shares, which are
-    independent of each other while a deal's games share their cards."""
+    independent of each other while a deal's games share their cards. When every deal has the
+    same share (all won, all lost, a level against itself) the t interval has no width, which no
+    finite sample supports: then it is the Wilson interval over the deals, each deal one trial
+    (a deal's share lies in 0–1, so its variance is at most that of a single game's)."""
     deals = [sum(shares[j:j + players]) / players for j in range(0, len(shares), players)]
     n = len(deals)
     mean = sum(deals) / n
     if n < 2:
         return 0.0, 1.0
-    half = t95(n - 1) * math.sqrt(sum((d - mean) ** 2 for d in deals) / (n - 1) / n)
+    variance = sum((d - mean) ** 2 for d in deals) / (n - 1)
+    if variance == 0:
+        return wilson(sum(deals), n)
+    half = t95(n - 1) * math.sqrt(variance / n)
     return max(0.0, mean - half), min(1.0, mean + half)
 
 

@@ -57,7 +57,8 @@ def test_jobs_share_a_row_without_changing_it_and_rows_are_written_as_they_finis
 def test_paired_rows_deal_each_seat_the_same_cards_and_take_the_interval_over_the_deals() -> None:
     """--paired: a seed's cards come up for a seat in the same order whoever sits there and however
     they play (chance has its own streams, one per Chains deck), so a level against itself wins
-    exactly half of every deal; the interval is a t interval over the deals' mean shares."""
+    exactly half of every deal; the interval is a t interval over the deals' mean shares (the
+    Wilson interval over the deals when they are all alike: a t interval would have no width)."""
     from companion.engine import CHANCE
     from companion.games.chains import value_of
 
@@ -72,8 +73,11 @@ def test_paired_rows_deal_each_seat_the_same_cards_and_take_the_interval_over_th
         assert n > 20 and a[:n] == b[:n]
     times: dict[str, list[float]] = {}
     even = players.row("chains", 2, "good", "good", 20, 0, times, paired=True)
-    assert (even["win"], even["low"], even["high"], even["design"]) == (0.5, 0.5, 0.5, "paired")
-    assert even["seeds"] == "0–9"
+    assert (even["win"], even["design"], even["seeds"]) == (0.5, "paired", "0–9")
+    # every deal alike: the t interval would have no width; the Wilson interval over the 10 deals
+    assert (even["low"], even["high"]) == players.wilson(5, 10) and even["low"] < 0.3
+    low, high = players.paired_interval([1.0] * 400, 2)              # all 200 deals won
+    assert (low, high) == players.wilson(200, 200) and 0.97 < low < 0.99 and high == 1.0
     shares = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.5]   # deals: .5, 1, 0, .5, .75
     low, high = players.paired_interval(shares, 2)
     half = players.t95(4) * (0.1375 ** 0.5) / 5 ** 0.5            # sample variance of the deals .1375

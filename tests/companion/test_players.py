@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
 import pytest
 
@@ -301,3 +302,64 @@ def test_good_wheel_weighs_held_cards_by_how_near_their_colour_and_value_are() -
     assert [outlook(game, s) for s in range(3)] == pytest.approx([4.88, 0.36, 0.0])
     game.colours_scored = ["R"]
     assert outlook(game, 0, gone(game)) == pytest.approx(2.88)
+
+
+def prussia_positions(seeds: int) -> Iterator[tuple[Game, random.Random]]:
+    """Every position of random two-player Prussia games on seeds 0, 1, ... (at most ``seeds``)."""
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        game = new_game("prussia", 2)
+        while not game.is_over():
+            random_steps(game, 1, rng)
+            yield game, rng
+
+
+def test_beginner_prussia_discards_the_card_beside_prussia_that_hurts_its_side() -> None:
+    """Two players, after a joker: Prussia's side throws away a black card beside Prussia, the other
+    side a red one. (A placement never offers a Prussia edge beside a free ring edge, which is why
+    the old rule, "a Prussia edge when offered", chose nothing and was no better than random play.)"""
+    from companion.games.prussia_core import CENTRE, is_red
+    beginner = rules("prussia").beginner
+    seen: set[bool] = set()
+    for game, rng in prussia_positions(300):
+        keys, legal = game.options_now, game.legal_moves()
+        if game.phase == "place":
+            assert len({CENTRE in k for k in keys}) == 1
+        if game.phase != "joker":
+            continue
+        prussia = game.options["start_player"]
+        for seat, mine in ((prussia, True), (1 - prussia, False)):
+            if any(CENTRE in k and is_red(game.table.cards[k]) != mine for k in keys):
+                chosen = keys[legal.index(beginner(game, seat, legal, rng))]
+                assert CENTRE in chosen and is_red(game.table.cards[chosen]) != mine
+                seen.add(mine)
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
+
+
+def test_good_prussia_takes_a_war_that_defeats_prussia_and_never_starts_one_that_loses() -> None:
+    """Two players, a turn where a card in hand starts a war that Prussia loses: the other side
+    plays such a card (it wins at once), Prussia's side never does. The table keeps its margin at
+    a defeat, so the margin alone (the old good rule) cannot see it."""
+    good = rules("prussia").good
+    seen: set[bool] = set()
+    for game, rng in prussia_positions(400):
+        if game.phase != "turn" or game.is_over():
+            continue
+        legal = game.legal_moves()
+        lost = set()
+        for m in legal:
+            if m.kind == "play":
+                copy = game.clone()
+                copy._apply(m)
+                if copy.table.result == "defeat":
+                    lost.add(m)
+        if not lost or len(lost) == len(legal):
+            continue
+        prussia = game.current_player() == game.options["start_player"]
+        assert (good(game, game.current_player(), legal, rng) in lost) == (not prussia)
+        seen.add(prussia)
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
