@@ -499,14 +499,16 @@ def score_reports(truth: list[tuple[str, tuple[float, float]]], reported: list[t
 
 
 def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None,
-                   scales: Sequence[float] | None = None, visible: float | None = None) -> dict[str, Any]:
+                   scales: Sequence[float] | None = None, visible: float | None = None,
+                   games: Sequence[str] | None = None) -> dict[str, Any]:
     """Per condition and scale: mid-game tables of all five games seen by a fresh pipeline
     (calibrating itself from the K-CAL markers when all four are in view, else given the true
     calibration); identified / visible (a marker seen at least ``visible`` px/mm along the card's
     worse axis — default the set-up check's line, ``camera_check.READ_PX_PER_MM``, where it
     promises cards will read —, not covered by a card, the hand, glare or the phone),
     duplicates, misidentified (cards from the screen among them), the full look's time; with
-    pyzbar on the full frame as the baseline."""
+    pyzbar on the full frame as the baseline. ``games``: only these games' tables (each keeps its own
+    camera and seeds, so a change to one deck's faces is measured on its table alone)."""
     from tablesim import synthetic
     from vision.pipeline import Pipeline
     from vision.table.camera_check import READ_PX_PER_MM
@@ -527,6 +529,8 @@ def condition_bins(quick: bool, decoder: str, names: Sequence[str] | None = None
                  "self_calibrated": 0, "below_visible": 0, "visible_px_per_mm": visible}
             full_ms: list[float] = []
             for g, game_id in enumerate(GAME_PLAYERS):
+                if games is not None and game_id not in games:
+                    continue
                 view = View(game_id, scale, seed=g + 1, conditions=cond)
                 for k, pick in enumerate(picks):
                     placed_cards = placements(game_id, states[game_id][int(pick * (len(states[game_id]) - 1))], seed=k)
@@ -941,7 +945,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "along its worse axis (default: the set-up check's line, 1.1; 1.2 before branch read, 1.35 before that)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--moves", type=int, help="games: only the first N moves of each game")
-    parser.add_argument("--games", default=",".join(GAME_PLAYERS), help="comma-separated games")
+    parser.add_argument("--games", default=",".join(GAME_PLAYERS),
+                        help="comma-separated games (games; conditions: only their tables, each with its own seeds)")
     parser.add_argument("--players", type=int, help="games: players at every game's table "
                         "(default: " + ", ".join(f"{g} {n}" for g, n in GAME_PLAYERS.items()) + ")")
     parser.add_argument("--missed", type=float, default=0.0,
@@ -964,7 +969,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             scales = None if not args.scales else [float(x) for x in args.scales.split(",")]
         except ValueError:
             parser.error(f"--scales {args.scales!r}: give px/mm numbers, e.g. 1.2,1.7")
-        result["conditions"] = condition_bins(args.quick, args.decoder, names, scales, args.visible)
+        games = [g.strip() for g in args.games.split(",")]
+        unknown = [g for g in games if g not in GAME_PLAYERS]
+        if unknown:
+            parser.error(f"unknown game {unknown[0]!r}: choose from {', '.join(GAME_PLAYERS)}")
+        result["conditions"] = condition_bins(args.quick, args.decoder, names, scales, args.visible, games)
         if not args.json:
             _print_conditions(result["conditions"])
     if args.part == "surfaces":

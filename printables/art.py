@@ -25,9 +25,28 @@ ART_LUMA = 0.72
 """The art's darker tone (luma, 0–1): rims, spokes, the card's own hill, outlines."""
 ART_LIGHT_LUMA = 0.82
 """The art's lighter tone: the hills behind, the shield's face, the cross, every other link."""
-ARTS = ("wheel", "hills", "shield", "cross", "chain")
+ARTS = ("wheel", "hills", "shield", "cross", "chain", "flag")
 ART_OF_GAME = {"wheel": "wheel", "hills": "hills", "spartacus": "shield", "prussia": "cross", "chains": "chain"}
-"""Which art a game's faces show (tokens have none)."""
+"""Which art a game's faces show (tokens have none; Prussia's nation cards show their nation's flag)."""
+FLAGS = {
+    "Bavaria": ("h", ("#ffffff", "#0f7ac8", "#ffffff", "#0f7ac8")),   # the lozenges' white and blue
+    "Italy": ("v", ("#1f8a3b", "#ffffff", "#ce2b37")),
+    "France": ("v", ("#1f3f99", "#ffffff", "#d52b1e")),
+    "Spain": ("h", ("#c60b1e", "#ffc400", "#ffc400", "#c60b1e")),     # 1785: red, gold twice as wide, red
+    "Netherlands": ("h", ("#ae1c28", "#ffffff", "#21468b")),
+    "Great Britain": ("union", ("#012169", "#ffffff", "#c8102e")),
+    "Denmark": ("nordic", ("#c8102e", "#ffffff")),
+    "Sweden": ("nordic", ("#006aa7", "#fecc00")),
+    "Russia": ("h", ("#ffffff", "#0039a6", "#d52b1e")),
+    "Poland": ("h", ("#ffffff", "#dc143c")),
+    "Ottoman Empire": ("crescent", ("#e30a17", "#ffffff")),
+    "Austria": ("h", ("#ed2939", "#ffffff", "#ed2939")),
+    "Prussia": ("h", ("#000000", "#ffffff")),
+    "German Empire": ("h", ("#000000", "#ffffff", "#dd0000")),
+}
+"""Each nation's flag of its day, simplified to what reads at 15 mm: stripes across (``h``) or down
+(``v``), a Nordic cross, the Union's crosses, the crescent; drawn in these colours lightened to
+``ART_LUMA`` (white stays white), so a nation card's field stays a pale field to the camera."""
 
 
 def tones(hue: Color) -> tuple[Color, Color]:
@@ -36,13 +55,14 @@ def tones(hue: Color) -> tuple[Color, Color]:
 
 
 def art_form(c: Canvas, art: str, hue: Color, clip: tuple[float, float, float, float], radius: float,
-             centre: float, highlight: int = 0) -> str:
+             centre: float, highlight: int | str = 0) -> str:
     """The name of a PDF form of ``art`` in ``hue``'s tones, clipped to the rounded rectangle ``clip``
-    (x0, y0, x1, y1, card mm) and centred across at ``centre``; ``highlight`` (1–7) marks one hill."""
-    if art not in ARTS:
-        raise ValueError(f"unknown art {art!r}: one of {', '.join(ARTS)}")
+    (x0, y0, x1, y1, card mm) and centred across at ``centre``; ``highlight`` (1–7) marks one hill, and
+    names the nation (``FLAGS``) of a flag."""
+    if art not in ARTS or art == "flag" and highlight not in FLAGS:
+        raise ValueError(f"unknown art {art!r} ({highlight!r}): one of {', '.join(ARTS)}, a flag of {', '.join(FLAGS)}")
     x0, y0, x1, y1 = clip
-    name = f"tc-art-{art}-{hue.hexval()[2:]}-{highlight}-{centre:.1f}-{x0:.1f}"
+    name = f"tc-art-{art}-{hue.hexval()[2:]}-{highlight}-{centre:.1f}-{x0:.1f}".replace(" ", "_")
     if c.hasForm(name):
         return name
     dark, light = tones(hue)
@@ -53,7 +73,7 @@ def art_form(c: Canvas, art: str, hue: Color, clip: tuple[float, float, float, f
         area.roundRect(left, y0, x1 - left, y1 - y0, r) if r else area.rect(left, y0, x1 - left, y1 - y0)
         c.clipPath(area, stroke=0, fill=0)
     cy = (y0 + y1) / 2
-    {"wheel": _wheel, "hills": _hills, "shield": _shield, "cross": _cross, "chain": _chain}[art](
+    {"wheel": _wheel, "hills": _hills, "shield": _shield, "cross": _cross, "chain": _chain, "flag": _flag}[art](
         c, centre, cy, x1, y1, dark, light, highlight)
     c.restoreState()
     c.endForm()
@@ -160,3 +180,66 @@ def _chain(c: Canvas, cx: float, cy: float, x1: float, y1: float, dark: Color, l
         c.restoreState()
         x += pitch
         k += 1
+
+
+FLAG_MM = (15.6, 11.0)
+"""A nation's flag: as wide as the room between its two strength boxes allows (16.8 mm), 3:2-ish."""
+
+
+def flag_tones(nation: str) -> list[Color]:
+    """A nation's flag colours (``FLAGS``) as printed: lightened to ``ART_LUMA`` (white stays white)."""
+    return [field(col, ART_LUMA) for col in FLAGS[nation][1]]
+
+
+def _flag(c: Canvas, cx: float, cy: float, x1: float, y1: float, dark: Color, light: Color, nation: str) -> None:
+    """The nation's flag (``FLAGS``) in its colours lightened to ``ART_LUMA``, outlined in the dark
+    tone of the field's hue."""
+    kind, _ = FLAGS[nation]
+    tone = flag_tones(nation)
+    w, h = FLAG_MM
+    fx, fy = cx - w / 2, cy - h / 2
+    c.saveState()
+    box = c.beginPath()
+    box.roundRect(fx, fy, w, h, 0.8)
+    c.clipPath(box, stroke=0, fill=0)
+    if kind in ("h", "v"):
+        n = len(tone)
+        for k, col in enumerate(tone):
+            c.setFillColor(col)
+            if kind == "h":
+                c.rect(fx, fy + k * h / n, w, h / n + 0.05, stroke=0, fill=1)
+            else:
+                c.rect(fx + k * w / n, fy, w / n + 0.05, h, stroke=0, fill=1)
+    else:
+        c.setFillColor(tone[0])
+        c.rect(fx, fy, w, h, stroke=0, fill=1)
+        if kind == "nordic":          # the cross set towards the hoist
+            c.setFillColor(tone[1])
+            c.rect(fx, cy - 1.4, w, 2.8, stroke=0, fill=1)
+            c.rect(fx + w * 0.3, fy, 2.8, h, stroke=0, fill=1)
+        elif kind == "union":         # St George's red on white, over the saltires' white
+            c.setStrokeColor(tone[1])
+            c.setLineWidth(2.2)
+            c.line(fx, fy, fx + w, fy + h)
+            c.line(fx, fy + h, fx + w, fy)
+            c.setStrokeColor(tone[2])
+            c.setLineWidth(0.7)
+            c.line(fx, fy, fx + w, fy + h)
+            c.line(fx, fy + h, fx + w, fy)
+            c.setFillColor(tone[1])
+            c.rect(fx, cy - 1.9, w, 3.8, stroke=0, fill=1)
+            c.rect(cx - 1.9, fy, 3.8, h, stroke=0, fill=1)
+            c.setFillColor(tone[2])
+            c.rect(fx, cy - 1.1, w, 2.2, stroke=0, fill=1)
+            c.rect(cx - 1.1, fy, 2.2, h, stroke=0, fill=1)
+        elif kind == "crescent":      # the crescent and star, towards the hoist
+            c.setFillColor(tone[1])
+            c.circle(cx - 4.4, cy, 3.2, stroke=0, fill=1)
+            c.setFillColor(tone[0])
+            c.circle(cx - 3.6, cy, 2.6, stroke=0, fill=1)
+            c.setFillColor(tone[1])
+            c.circle(cx - 0.6, cy, 0.9, stroke=0, fill=1)
+    c.restoreState()
+    c.setStrokeColor(dark)
+    c.setLineWidth(0.4)
+    c.roundRect(fx, fy, w, h, 0.8, stroke=1, fill=0)

@@ -49,9 +49,10 @@ def register(subparsers) -> None:
                            conformance=CONFORMANCE))
     p.add_argument("--faces", choices=tuple(FACES), default=DEFAULT_FACES,
                    help=tr("art (the default: pale index fields in the card's colour with the game's art on them: "
-                           "a wheel, the seven hills, a shield, a cross, a chain; white around the codes), plain "
-                           "(the same pale fields without the art) or colour (full colour fields in the card's "
-                           "colour; reads a little worse from a screen and under glare, see docs/printables.md)"))
+                           "a wheel, the seven hills, a shield, a cross (each nation's flag on Prussia's nation "
+                           "cards), a chain; white around the codes), plain (the same pale fields without the art) or "
+                           "colour (full colour fields in the card's colour; reads a little worse from a screen and "
+                           "under glare, see docs/printables.md)"))
     p.add_argument("--out", metavar="FILE",
                    help=tr("the PDF to write (default out/GAME.pdf); for all, a folder (default out)"))
     p.add_argument("--send", action="store_true", help=tr("send the PDF to the printer with lp (CUPS)"))

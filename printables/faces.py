@@ -13,11 +13,11 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion import catalogue as cat
 from companion.catalogue import CARD_HEIGHT_MM as CH, CARD_WIDTH_MM as CW
-from printables.art import ART_LUMA, ART_OF_GAME, ART_X0, art_form
+from printables.art import ART_LUMA, ART_OF_GAME, ART_X0, art_form, flag_tones
 from printables.fonts import register_font, text_width
 from printables.marks import draw_cells, draw_symbol, marker_matrix, qr_matrix
-from printables.style import (FIELD_LUMA, PALE_LUMA, STYLES, DeckStyle, draw_emblem, field, legible, on_colour,
-                              pattern_form, style_of)
+from printables.style import (FIELD_LUMA, PALE_LUMA, STYLES, DeckStyle, draw_emblem, field, legible, luminance,
+                              on_colour, pattern_form, style_of)
 
 INK = HexColor("#212121")
 GREY = HexColor("#8a8a8a")
@@ -259,14 +259,15 @@ def art_of(card: cat.Card, faces: str) -> str | None:
     on a field (not on playing cards and jokers) and not on tokens."""
     if faces != "art" or hue_of(card) is None:
         return None
-    return ART_OF_GAME.get(card.game)
+    return "flag" if card.kind == "nation" else ART_OF_GAME.get(card.game)
 
 
-def _art(c: Canvas, card: cat.Card, centre: float) -> None:
-    """The game's art on the index field (under its marks), centred across at ``centre``."""
+def _art(c: Canvas, card: cat.Card, centre: float, nation: str = "") -> None:
+    """The game's art on the index field (under its marks), centred across at ``centre``; a nation
+    card's is its ``nation``'s flag."""
     art = art_of(card, "art")
     if art is not None:
-        highlight = card.value if card.kind == "hill" else 0
+        highlight = nation if art == "flag" else card.value if card.kind == "hill" else 0
         c.doForm(art_form(c, art, hue_of(card), FIELD, 2.2, centre, highlight))
 
 
@@ -304,10 +305,19 @@ def _card_index(c: Canvas, card: cat.Card) -> None:
 
 
 def ground_of(card: cat.Card, faces: str) -> Color | None:
-    """The darkest ground an index's marks lie on: the field, or the art's darker tone on it."""
-    if art_of(card, faces) is not None:
+    """The darkest ground an index's marks lie on: the field, or the art's darker tone on it (on a
+    nation card the darkest of its flag's tones, ``art.flag_tones``)."""
+    art = art_of(card, faces)
+    if art == "flag":
+        return min((field(hue_of(card), ART_LUMA), *flag_tones(nation_of(card)["name"])), key=luminance)
+    if art is not None:
         return field(hue_of(card), ART_LUMA)
     return field_of(card, faces)
+
+
+def nation_of(card: cat.Card) -> dict:
+    """A nation card's nation (``companion/data/nations.json``): its names, rank, clock and strengths."""
+    return next(n for n in cat.default_nations()["nations"] if cat.nation_card_id(n) == card.id)
 
 
 def _inks(card: cat.Card, ground: Color, faces: str) -> tuple[Color, Color]:
@@ -447,7 +457,7 @@ def _strength_box(c: Canvas, x: float, y: float, era: str, strength: int, ground
 def _nation(c: Canvas, card: cat.Card, faces: str = DEFAULT_FACES) -> None:
     """A nation: strength of era I top-left, II top-right, III bottom-right, IV bottom-left, in boxes
     on Prussia's blue fields (pale by default, white boxes on full ones with ``faces="colour"``)."""
-    nation = next(n for n in cat.default_nations()["nations"] if cat.nation_card_id(n) == card.id)
+    nation = nation_of(card)
     s = nation["strength"]
     ground = field_of(card, faces)
     on = on_colour(ground)
@@ -457,8 +467,8 @@ def _nation(c: Canvas, card: cat.Card, faces: str = DEFAULT_FACES) -> None:
 
     def field_and_art() -> None:
         _field(c, ground)
-        if faces == "art":        # the cross between the two boxes, clear of both
-            _art(c, card, (left_box + 11 + right_box) / 2)
+        if faces == "art":        # the nation's flag between the two boxes, clear of both
+            _art(c, card, (left_box + 11 + right_box) / 2, nation["name"])
     field_and_art()
     _rotated(c, field_and_art)
     if faces == "art":

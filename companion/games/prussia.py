@@ -348,6 +348,13 @@ class Game(BaseGame):
             if move.get("hands") is None:
                 return Reason("dealt at the table (hands not entered)", "卓で配った(手札は入力しない)")
             return Reason(f"{HAND} cards dealt to each player", f"各プレイヤーに{HAND}枚配った")
+        # a move worded for a viewer who may not see its card (an undo of a card now back in a hand)
+        if card is None and kind == "play":
+            return Reason("play a card", "カードを出す")
+        if card is None and kind == "discard":
+            return Reason("discard a relation card", "関係カードを捨てる")
+        if card is None and move.player == CHANCE and kind == "draw":
+            return Reason("a card turned up from the pile", "山札からカードがめくられた")
         if move.player == CHANCE and kind == "draw":
             if short:
                 return Reason(label(card), label_ja(card))
@@ -365,8 +372,9 @@ class Game(BaseGame):
             if short:
                 return Reason(f"{self.namer.en(a)} – {self.namer.en(b)}", f"{self.namer.ja(a)} – {self.namer.ja(b)}")
             en, ja = self.namer.between([a, b])
-            drawn = self.drawn or ""
-            return Reason(f"place {label(drawn) or 'the card'} {en}", f"{label_ja(drawn) or 'カード'}を{ja}に置く")
+            # the card placed is the state's card drawn, not the move's: worded again in a later state
+            # (an undo in a log) it named the card drawn then; the play or draw before names it
+            return Reason(f"place the card {en}", f"カードを{ja}に置く")
         return None
 
     def explain_illegal(self, move: Move) -> str:

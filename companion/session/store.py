@@ -388,6 +388,12 @@ class Store:
                 continue   # the id is taken at this table: draw another
         raise SessionError(*both("could not register the phone; try again"))
 
+    def name_phone(self, session_id: str, phone: str, label: str) -> None:
+        """Give a phone that joined with no name of its own (the server's "phone N") ``label``."""
+        with self._write() as db:
+            db.execute("UPDATE phones SET label = ? WHERE session = ? AND phone = ? AND label GLOB 'phone [0-9]*'",
+                       (clean_text(label), session_id, phone))
+
     def phone_for(self, session_id: str, token: str) -> dict[str, Any] | None:
         """The phone a token belongs to at this session, or None (unknown, freed or forged)."""
         phone = token.split(".", 1)[0]

@@ -774,7 +774,10 @@ class TableSession:
                     or (self.target is not None and bool(games) and max(totals) >= self.target))
         else:
             over = self.is_over()
+        # the series' winners once it is over: the best totals (a tie shares it, all tied is a draw)
+        best = [p for p, t in enumerate(totals) if games and t == max(totals)]
         return {"games": games, "totals": totals, "is_over": over, "rounds": self.rounds,
+                "winners": decided(self.players, best) if over else [],
                 "target": self.target, "game_number": len(self._st.finished) + 1,
                 "ended_by_host": [ended for _, ended in over_games]}
 
@@ -1105,7 +1108,17 @@ class TableSession:
         self._check_version(expected_version)
         trial = self._st.copy()
         trial._undo()
-        trial.game.check(move)
+        try:
+            trial.game.check(move)
+        except IllegalMove as err:
+            # the host's picker offers the moves of now (an override's): a correction must be a move
+            # that could have been made instead of the last one, which the rules' reason alone never said
+            last = self._st.moves[-1]["move"]
+            was = self.worded(lambda names: trial.game.describe_moves([last], names))
+            raise IllegalMove(Reason(f"To replace the last move, “{was}”, choose a move that could have been made "
+                                     f"instead of it: {err.reason}",
+                                     f"直前の手「{was.ja}」を差し替えるには、その代わりに指せた手を選んでください: {err.ja}"),
+                              err.rule) from err
         return self._commit("correct", {"moves": [move.to_json()]}, by, expected_version)
 
     @_locked

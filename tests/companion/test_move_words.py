@@ -46,6 +46,18 @@ def _check(game: Game, move: Move, words: Reason, short: bool) -> None:
         assert JAPANESE.search(words.ja), (what, words.ja)
 
 
+def _check_without_card(game: Game, move: Move) -> None:
+    """A move worded without its card (``session.view.moves_words`` for a viewer who may not see it:
+    an undo of a card now back in a hand) says "a card", never "None" (seen at a QA game night:
+    「Renの手を取り消しました: RenがNoneを出す」); an engine that cannot word it raises, and the view
+    says "(its card is not shown)" instead."""
+    try:
+        words = game.describe_move(move.without("card"), NAMES[:game.players])
+    except Exception:   # noqa: BLE001 - moves_words' fallback words it
+        return
+    assert "None" not in str(words) and "None" not in words.ja, (game.id, str(move), str(words), words.ja)
+
+
 def _word_every_move(game: Game) -> None:
     """Word every legal move (and listable chance outcome) in both forms; seats' moves differ."""
     moves = game.legal_moves()
@@ -57,6 +69,8 @@ def _word_every_move(game: Game) -> None:
             _check(game, move, game.describe_move(move, names), short=False)
         _check(game, move, game.describe_move(move, short=True), short=True)
         full[_face(move)] = str(game.describe_move(move, NAMES[:game.players]))
+        if move.get("card") is not None:   # as a phone that may not see the card reads it (an undo)
+            _check_without_card(game, move)
     if not game.is_chance_node():   # a player reading the words can tell every move apart
         assert len(set(full.values())) == len(full), sorted(full.values())
 
@@ -193,3 +207,21 @@ def test_a_taken_back_chains_turn_names_whose_deck_and_counts_one_more_move():
     assert "player 1" not in words and "プレイヤー1" not in words.ja and "Annの山札から" in words.ja
     assert words.endswith(", and 1 more move"), words
     assert start.describe_move(moves[1], NAMES[:3]).startswith("A"), "a sentence of its own begins with a capital"
+
+
+def test_a_prussia_place_names_no_card_of_the_state_it_is_worded_in():
+    """A place carries only its slot: its card was the state's card drawn. Worded again later (an undo
+    reworded for a viewer who may not see a card, ``session.view.moves_words``) it named the card drawn
+    at the time of reading: Ren's log said "Aki places ♣9 between Italy and France" for the ♦3 that Aki
+    had placed (QA game night, session 10). Its words name no card."""
+    game = game_class("prussia")(2, {})
+    rng = random.Random(2)
+    places = 0
+    while not game.is_over() and places < 20:
+        moves = game.legal_moves()
+        for move in (m for m in moves if m.kind == "place"):
+            places += 1
+            words = game.describe_move(move, NAMES[:2])
+            assert not re.search(r"[♠♥♦♣]|joker|ジョーカー", str(words) + words.ja), (str(words), words.ja)
+        game.apply(game.sample_chance(rng) if game.is_chance_node() else rng.choice(moves))
+    assert places >= 20

@@ -131,6 +131,20 @@ def test_no_text_within_the_safe_zone_on_any_face_or_back(single):
         assert distance >= faces.SAFE_MM, f"{name}: {where} is {distance:.2f} mm from the cut"
 
 
+def test_no_marker_within_the_safe_zone_on_any_face_or_back(single):
+    """The markers (and QR codes) from the PDF's own drawing, on every page: each is a filled path in
+    our black (#212121), its outer corner on the 3 mm line (``catalogue.MARKER_INSET_MM``) or further
+    in; every face and back carries its two (the pawn token one)."""
+    ink = (0x21 / 255,) * 3
+    for name, path in single.items():
+        for page in pages(path):
+            drawn = [gap(box) for obj, box in page.objects()
+                     if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH and _filled(obj) and _colour(obj) == ink]
+            assert len(drawn) >= 2 or name == "wheel" and page.index >= 50, f"{name} p{page.index + 1}: {len(drawn)}"
+            assert min(drawn, default=99) >= faces.SAFE_MM - 0.001, \
+                f"{name} p{page.index + 1}: a mark {min(drawn):.3f} mm from the cut"
+
+
 def test_titles_fit_their_bars(single):
     """Issue 21: titles overflowed their 43.6 mm bar by up to 0.68 mm ("Great Northern Wa"). Every
     glyph on a bar lies along the bar's visible length and across between the safe line and the
@@ -147,6 +161,26 @@ def test_titles_fit_their_bars(single):
                 across = (box[0], box[2]) if left else (CW - box[2], CW - box[0])
                 assert across[0] >= faces.SAFE_MM and across[1] <= faces.BAR_MM, \
                     f"{name} p{page.index + 1}: {ch!r} leaves its bar: {box}"
+    assert seen > 5000
+
+
+def test_titles_stand_out_on_their_bars(single):
+    """The bars' titles (2.4 mm: they repeat what the index and the back say) stand ≥ 3:1 on the frame
+    they lie on, on its colour and on its pattern's lines alike, on every face of every deck."""
+    from printables.style import pattern_ink
+    seen = 0
+    for name, path in single.items():
+        for page in pages(path):
+            if page.index % 2:
+                continue
+            for obj, box in page.objects():
+                if obj.type != pdfium_c.FPDF_PAGEOBJ_TEXT or not in_bar(box):
+                    continue
+                frame = STYLES["table" if name == "tokens" else name].frame
+                seen += 1
+                for ground in (frame, pattern_ink(frame)):
+                    ratio = contrast(_hex(_colour(obj)), ground)
+                    assert ratio >= 3.0, f"{name} p{page.index + 1}: title {_hex(_colour(obj))} on {ground} {ratio:.2f}:1"
     assert seen > 5000
 
 
@@ -234,11 +268,15 @@ def test_what_a_player_reads_is_large_enough_and_stands_out(request, design):
     side bars is set at ≥ 2.5 mm (em), and every text and filled mark in the index corners stands
     ≥ 3:1 on what it lies on (the topmost filled shape under it, a colour field or the white; WCAG's
     ratio for large text and graphics): white lettering on a field counts like any other. Every face
-    design (the default art, ``--faces plain`` and ``--faces colour``; the art itself is a form, as the
-    frame's pattern is, and its tones are checked in ``test_art_stays_pale_and_clear_of_the_markers``)."""
+    design (the default art, ``--faces plain`` and ``--faces colour``). With the game's art (a form, as
+    the frame's pattern is), every mark on the field also stands ≥ 3:1 on the art's darkest tone, read
+    from the art's forms in the PDF, since the value, symbol and emblem may lie on it; the art's own
+    tones are checked in ``test_art_stays_pale_and_clear_of_the_markers``."""
     printed = request.getfixturevalue({"art": "single", "plain": "single_plain", "colour": "single_colour"}[design])
-    checked_text = checked_marks = white_marks = 0
+    checked_text = checked_marks = white_marks = on_art = 0
+    from printables.sheets import slots
     for name in GAMES:
+        fronts = slots(name)
         for page in pages(printed[name]):
             if page.index % 2:         # faces only; backs below
                 continue
@@ -248,6 +286,11 @@ def test_what_a_player_reads_is_large_enough_and_stands_out(request, design):
                     assert em >= faces.PLAYER_TEXT_MM - 0.01, \
                         f"{name} p{page.index + 1}: {ch!r} is {em:.2f} mm type"
             objects = page.objects()
+            art = _art_tone(page)           # the art's darkest tone, where the face has the game's art
+            card = cat.card(fronts[page.index // 2].front)
+            want_art = faces.art_of(card, design) is not None and card.id != "W-PAWN"   # the pawn: a token
+            field = faces.field_of(card, design) and _hex(faces.field_of(card, design).rgb())
+            assert (art is not None) == want_art, f"{card.id}: art {art}"
             for k, (obj, box) in enumerate(objects):
                 index = box[1] >= faces.PAD_MM - 0.1 and box[3] <= faces.CASCADE + 0.1 or \
                     box[1] >= CH - faces.CASCADE - 0.1 and box[3] <= CH - faces.PAD_MM + 0.1
@@ -264,9 +307,42 @@ def test_what_a_player_reads_is_large_enough_and_stands_out(request, design):
                 white_marks += fill == (1.0, 1.0, 1.0)
                 assert contrast(_hex(fill), ground) >= 3.0, \
                     f"{name} p{page.index + 1}: {_hex(fill)} on {ground} is {contrast(_hex(fill), ground):.2f}:1"
+                if art is not None and ground == field:    # a mark on the field may lie on the art
+                    on_art += 1
+                    assert contrast(_hex(fill), art) >= 3.0, \
+                        f"{name} p{page.index + 1}: {_hex(fill)} on the art's {art} is {contrast(_hex(fill), art):.2f}:1"
     assert checked_text > 5000 and checked_marks > 3000
+    assert on_art > 2000 if design == "art" else on_art == 0, on_art
     # white lettering lies on the colour fields (plain faces: 336, white-on-colour symbols and the like)
     assert white_marks > 1000 if design == "colour" else white_marks < 500, white_marks
+
+
+def _art_tone(page: CardPage) -> str | None:
+    """The darkest colour the game's art is drawn in on a face (its forms inside the index fields;
+    the frame's pattern form covers the whole card), or None without art."""
+    darkest, forms = None, []
+    for obj in page.page.get_objects(max_depth=2):
+        if obj.level == 0:
+            inside = obj.type == pdfium_c.FPDF_PAGEOBJ_FORM and _in_field(page.box(*obj.get_bounds()))
+            forms.append(inside)
+        elif forms and forms[-1] and obj.type == pdfium_c.FPDF_PAGEOBJ_PATH:
+            mode, stroke = ctypes.c_int(), ctypes.c_int()
+            pdfium_c.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(mode), ctypes.byref(stroke))
+            for used, is_stroke in ((mode.value != 0, False), (stroke.value != 0, True)):
+                if used:
+                    tone = _hex(_colour(obj, stroke=is_stroke))
+                    if darkest is None or contrast(tone, "#ffffff") > contrast(darkest, "#ffffff"):
+                        darkest = tone
+    return darkest
+
+
+def _in_field(box) -> bool:
+    """Whether a box is centred in an index field (top, or turned at the bottom): the art's forms are
+    (their shapes run off the field, which clips them); the frame's pattern spans the card."""
+    x0, y0, x1, y1 = faces.FIELD
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return box[2] - box[0] < CW * 0.75 and any(a <= x <= c and b <= y <= d for a, b, c, d in
+                                               ((x0, y0, x1, y1), (CW - x1, CH - y1, CW - x0, CH - y0)))
 
 
 def _is_field(box) -> bool:
@@ -582,8 +658,8 @@ def test_default_faces_are_the_art_faces(card_id):
     assert changed > 0.15 if card.game in faces.ART_OF_GAME else changed == 0, (card_id, changed)
 
 
-ARTS = [("W-R1", "wheel"), ("H-H4", "hills"), ("H-B6", "hills"), ("S-G10", "shield"), ("P-N3", "cross"),
-        ("P-ERA2", "cross"), ("C04-9-2", "chain")]
+ARTS = [("W-R1", "wheel"), ("H-H4", "hills"), ("H-B6", "hills"), ("S-G10", "shield"), ("P-N3", "flag"),
+        ("P-N11", "flag"), ("P-N6", "flag"), ("P-ERA2", "cross"), ("C04-9-2", "chain")]
 
 
 @pytest.mark.parametrize("card_id, art", ARTS)
@@ -607,7 +683,8 @@ def test_art_stays_pale_and_clear_of_the_markers(card_id, art):
     c.scale(mm, -mm)
     c.setFillColor(faces.field_of(card, "art"))
     c.rect(*faces.FIELD[:2], faces.FIELD[2] - faces.FIELD[0], faces.FIELD[3] - faces.FIELD[1], stroke=0, fill=1)
-    c.doForm(art_form(c, art, faces.hue_of(card), faces.FIELD, 2.2, 45.0, card.value if card.kind == "hill" else 0))
+    highlight = card.value if card.kind == "hill" else faces.nation_of(card)["name"] if card.kind == "nation" else 0
+    c.doForm(art_form(c, art, faces.hue_of(card), faces.FIELD, 2.2, 45.0, highlight))
     c.showPage()
     c.save()
     ppm = 8.0
@@ -622,6 +699,38 @@ def test_art_stays_pale_and_clear_of_the_markers(card_id, art):
     outside[y0 - 1:y1 + 1, x0 - 1:x1 + 1] = 255     # the field and its anti-aliased edge
     assert outside.min() == 255, f"{card_id}: art outside the field"
     assert (inside <= 255 * ART_LUMA + 12).mean() > 0.03, f"{card_id}: no art's dark tone"
+
+
+def test_each_nation_card_shows_its_own_flag():
+    """Prussia's 14 nation cards (``--faces art``) each show their nation's flag (``art.FLAGS``) between
+    the strength boxes, top and turned at the bottom: every colour of the flag, lightened to ART_LUMA
+    (white as white), is printed there, and no two nations' flags look alike (``--faces plain``: the
+    same pale field, no flag)."""
+    from printables import render_card_png
+    from printables.art import ART_LUMA, FLAG_MM, FLAGS
+    from printables.style import field
+    ppm, crops = 6.0, {}
+    cx, cy = faces.FIELD[0] + 0.6 + 11 + (faces.FIELD[2] - faces.FIELD[0] - 1.2 - 22) / 2, \
+        (faces.FIELD[1] + faces.FIELD[3]) / 2
+    w, h = FLAG_MM
+    for card in cat.cards_of("prussia", "nation"):
+        nation = faces.nation_of(card)["name"]
+        img = np.asarray(render_card_png(card.id, ppm)).astype(int)
+        x0, x1, y0, y1 = (round(v * ppm) for v in (cx - w / 2 + 0.5, cx + w / 2 - 0.5, cy - h / 2 + 0.5, cy + h / 2 - 0.5))
+        top, bottom = img[y0:y1, x0:x1], img[::-1, ::-1][y0:y1, x0:x1]
+        plain = np.asarray(render_card_png(card.id, ppm, "plain")).astype(int)[y0:y1, x0:x1]
+        for colour in FLAGS[nation][1]:
+            rgb = field(colour, ART_LUMA)
+            bgr = np.array([rgb.blue, rgb.green, rgb.red]) * 255
+            for crop in (top, bottom):
+                share = (np.abs(crop - bgr).max(axis=2) <= 6).mean()
+                assert share > 0.04, f"{card.id} ({nation}): {colour} covers {share:.1%} of the flag"
+            if colour != "#ffffff":     # the plain faces: the pale field and the rank, no flag
+                assert (np.abs(plain - bgr).max(axis=2) <= 6).mean() < 0.01, f"{card.id}: plain shows {colour}"
+        crops[card.id] = top
+    assert len(crops) == 14
+    for a, b in itertools.combinations(crops, 2):
+        assert np.abs(crops[a] - crops[b]).max(axis=2).mean() > 12, f"{a} and {b}: flags alike"
 
 
 def test_print_faces_option_reaches_the_pdf(tmp_path):

@@ -329,6 +329,13 @@ def test_single_cards_for_print_services_declare_trim_and_bleed(tmp_path):
             assert _ring_ink(page.image, page.px_per_mm, b, b, w, h, b) > 0.9, number
     assert set(faces) == {c.id for c in cat.cards_of("wheel", "number")}
     assert all(found == [cat.card(card_id).payload] for card_id, found in faces.items())
+    # issue 21: the pawn's back was an all-white page; now the Wheel's frame covers the token (its
+    # laurel in white on it), 1.5 mm beyond the token's cut line
+    back, half = pages[-1], cat.PAWN_TOKEN_MM / 2
+    (cx, cy), ppm = (b + w / 2, b + h / 2), back.px_per_mm
+    token = back.image[round((cy - half) * ppm[1]):round((cy + half) * ppm[1]),
+                       round((cx - half) * ppm[0]):round((cx + half) * ppm[0])]
+    assert (token < 200).mean() > 0.6, f"the pawn's back is {(token < 200).mean():.0%} inked"
 
 
 def pages_face(page: Page) -> str:

@@ -48,6 +48,9 @@ def test_a_players_page_shows_figures_streaks_and_head_to_head(client):
     assert page.count('class="game-chart"') == 3 and "<polyline" in page
     ja = client.get("/history/player?name=Ann&lang=ja").get_data(as_text=True)
     assert "対戦成績" in ja and "最長連勝" in ja and "得点の推移" in ja
+    # a play's seats are listed as each language lists them (QA game night: "Ann 9, ★コンパニオン(中級) 19")
+    seats = re.findall(r'<span class="small">(.*?)</span></div>', ja)
+    assert seats and all(", " not in line and "、" in line for line in seats), seats[:3]
     assert client.get("/history/player?name=Zed").status_code == 404
 
 

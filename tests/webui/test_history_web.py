@@ -184,6 +184,44 @@ def test_rematch_from_the_end_screen_takes_the_same_players_and_phones_follow(tm
     assert again.headers["Location"].endswith(new_id)                    # a second tap: the same table
 
 
+def test_another_game_with_these_players_takes_the_phones_along_and_a_late_comers_seat(tmp_path):
+    """An evening of several games (QA game night, session 10): after the Wheel every phone typed the
+    Spartacus table's code and took its seat again, and the finished table's page said nothing of it.
+    The host's end screen starts another game with these players, a late-comer's name added at the end:
+    the phones follow in their seats (as at a rematch), the new seat is free for the late-comer."""
+    client = make_app(tmp_path).test_client()
+    table = new_table(client, "wheel")
+    finish(client, table)
+    host = {"X-Table-Token": table["host_token"]}
+    html = view(client, table)
+    assert 'id="another-game"' in html and 'value="Ann, Ben, Chie"' in html
+    offered = re.findall(r'<option value="(\w+)">', html.split('id="another-game-choice"')[1].split("</select>")[0])
+    assert offered == ["spartacus", "chains", "hills", "prussia"], offered   # those three can play first
+    assert "Another game with these players" in html and "同じメンバーで別のゲーム" in view(client, table, lang="ja")
+    for names, said in (("Ann, Ben", "Keep everyone&#39;s name"), ("Ben, Ann, Chie", "Keep everyone&#39;s name"),
+                        ("Ann, Ben, Chie, Dai, Emi, Fumi", "is for 3–5")):
+        r = client.post("/history/rematch", data={"table": table["id"], "game": "spartacus", "names": names},
+                        headers=host)   # a form: the refusal is a page
+        assert r.status_code == 400 and said in r.get_data(as_text=True), r.get_data(as_text=True)[-800:]
+    assert client.post("/history/rematch", data={"table": table["id"], "game": "chess"}, headers=host).status_code == 400
+    ja = view(client, table, lang="ja")   # the Japanese page's form: its names, its language
+    action = re.search(r'<form method="post" action="([^"]+)" id="another-game">', ja).group(1)
+    r = client.post(action, data={"table": table["id"], "game": "spartacus", "names": "Ann, Ben"}, headers=host)
+    assert r.status_code == 400 and "全員の名前を同じ順番のまま" in r.get_data(as_text=True)
+    r = client.post("/history/rematch", data={"table": table["id"], "game": "spartacus",
+                                              "names": "Ann, Ben, Chie, Dai"}, headers=host)
+    assert r.status_code == 302
+    new_id = r.headers["Location"].rsplit("/", 1)[-1]
+    with sqlite3.connect(tmp_path / "web.db") as db:
+        game, settings_ = db.execute("SELECT game, settings FROM sessions WHERE id = ?", (new_id,)).fetchone()
+    assert game == "spartacus" and json.loads(settings_)["names"] == ["Ann", "Ben", "Chie", "Dai"]
+    phone = {"id": new_id, "token": table["token"]}
+    assert state(client, phone)["viewer"]["role"] == "table"   # the scorekeeper phone came along
+    assert client.get(f"/t/{table['id']}/next?token={table['token']}").headers["Location"].endswith(f"/t/{new_id}")
+    said = view(client, table, "token")   # the finished table's way on names no rematch
+    assert "Next game: to the new table in your seat" in said and "Rematch" not in said
+    assert "Next game: open the new table" in view(client, table)
+
 def test_only_the_host_may_rematch_and_only_a_finished_game(tmp_path):
     client = make_app(tmp_path).test_client()
     table = new_table(client, "spartacus")

@@ -89,3 +89,22 @@ def test_a_removed_phones_open_stream_ends(tmp_path):
         assert b"event: version" not in rest
         conn.close()
         assert live.json("GET", f"/api/tables/{table['id']}/state", token=token)[0] == 401
+
+
+def test_a_stream_whose_phone_was_removed_before_it_waited_ends_without_waiting(tmp_path):
+    """The removal's poke came before the stream read the table's pokes (a thread slow under load):
+    no later poke would wake it, so it stayed open until the keep-alive. It ends at once now: the
+    generator is run in a thread and must finish long before its 60 s keep-alive."""
+    import threading
+
+    from webui.core.tables import iter_sse
+    app = make_app(tmp_path)
+    tables = app.extensions["tables"]
+    s = tables.create("wheel", 3, names=["Ann", "Ben", "Chie"], options={})
+    sent: list[str] = []
+    reader = threading.Thread(target=lambda: sent.extend(iter_sse(tables, s.id, s.version, keepalive=60.0,
+                                                                  allowed=lambda: False)), daemon=True)
+    reader.start()
+    reader.join(10)
+    assert not reader.is_alive() and sent == ["retry: 1000\n\n"]
+    tables.close()

@@ -36,10 +36,17 @@ def _token(page) -> str:
     return page.evaluate("document.body.dataset.token")
 
 
+VISIBLE_BOXES = """els => els.map(e => [e.getBoundingClientRect(), getComputedStyle(e).visibility])
+    .filter(([r, vis]) => r.width > 0 && r.height > 0 && vis !== "hidden")
+    .map(([r]) => ({x: r.x, y: r.y, width: r.width, height: r.height}))"""
+"""The boxes of the elements Playwright calls visible (a box, not ``visibility: hidden``)."""
+
+
 def _all_on_screen_and_big(page, selector: str) -> list[dict]:
     """The boxes of the visible buttons matching ``selector``: each inside the 390×844 screen and
-    at least MIN_TARGET tall and wide."""
-    boxes = [b.bounding_box() for b in page.locator(selector).all() if b.is_visible()]
+    at least MIN_TARGET tall and wide. Read in one call: a view the page redraws between two calls
+    (a late notice redraws it whole) left a button detached, its box None (seen once under load)."""
+    boxes = page.locator(selector).evaluate_all(VISIBLE_BOXES)
     assert boxes, selector
     for box in boxes:
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box

@@ -166,6 +166,30 @@ def test_scores_and_series_total_are_explained(client):
     assert "Series total" not in text(view(client, single))
 
 
+def test_the_end_of_a_series_says_who_won_it(client):
+    """Played at a QA game night (session 10): at the end of a game of a series the note under the
+    scores said "…; this game counts once it ends" though it had ended and counted, and the series'
+    last game named only that game's winner: nobody was told who won the series."""
+    table = new_table(client, "spartacus", rounds=2)
+    play_through(client, table, seed=3)
+    words = text(view(client, table))
+    assert "Series total: the score of the 1 game played in this series." in words
+    assert "counts once it ends" not in words and "Series over" not in words   # one game to go
+    client.post(f"/api/tables/{table['id']}/next", json={"version": state(client, table)["version"]},
+                headers=_host(table))
+    assert "this game counts once it ends" in text(view(client, table))   # game 2 is on
+    play_through(client, table, seed=4)
+    series = state(client, table)["series"]
+    best = [n for n, t in zip(["Ann", "Ben", "Chie"], series["totals"]) if t == max(series["totals"])]
+    for lang, said in (("en", "Series over — "), ("ja", "シリーズ終了 — ")):
+        words = text(view(client, table, lang))
+        assert said in words, lang
+        assert all(name in words.split(said, 1)[1][:60] for name in best), (best, words)
+    words = text(view(client, table))
+    assert "the scores of the 2 games played in this series, added up." in words
+    assert "counts once it ends" not in words
+
+
 def _serve(*args: str, until: str, timeout: float = 60.0) -> tuple[str, str]:
     """``companion serve ARGS`` in its own process: its output up to the line holding ``until``
     (or its whole output if it exits first)."""

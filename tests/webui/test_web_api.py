@@ -4,6 +4,7 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import re
 import threading
 import time
 
@@ -294,6 +295,56 @@ def test_a_correction_naming_another_seat_says_whose_move_the_last_was(client):
         assert r.status_code == 422 and said in r.get_json()["error"], r.get_json()
     assert state(client, table)["version"] == after["version"]
 
+
+def test_a_correction_of_another_shape_says_what_may_replace_the_last_move(app, client):
+    """Prussia at a QA game night: Aki played ♣9 and was to place it; the host's picker (the moves of
+    now) offered the places, and "Replace the last move" with one answered only the rules' "Play a
+    card from your hand or draw from the pile": it names the last move and asks for a move that could
+    have been made instead of it (EN/JA), and changes nothing."""
+    import random
+    table = new_table(client, "prussia", 2)
+    s = app.extensions["tables"].get(table["id"])
+    rng = random.Random(3)
+    while not (s.game.log and s.game.log[-1].kind == "play" and s.game.log[-1].player >= 0
+               and s.legal_moves() and s.legal_moves()[0].kind == "place"):
+        move = s.game.sample_chance(rng) if s.game.is_chance_node() else rng.choice(s.legal_moves())
+        s.play(move, by="phone", expected_version=s.version)
+    played, place = s.game.log[-1], s.legal_moves()[0]
+    name, card = NAMES[played.player], played.get("card")
+    fix = f"/api/tables/{table['id']}/correct"
+    for lang, said in (("en", f"To replace the last move, “{name} plays "), ("ja", f"直前の手「{name}が")):
+        r = client.post(f"{fix}?lang={lang}", json={"version": s.version, "move": place.to_json()},
+                        headers=_host(table))
+        error = r.get_json()["error"]
+        assert r.status_code == 422 and said in error and card[-1] in error, error
+    assert "instead of it" in client.post(fix, json={"version": s.version, "move": place.to_json()},
+                                          headers=_host(table)).get_json()["error"]
+    assert s.game.log[-1] == played
+
+def test_one_phone_as_the_host_screen_and_a_seat_keeps_the_hosts_pages(client):
+    """A table with one phone (QA game night, 360 px): the host tapped the join link on the host page
+    and took Ann's seat in the same browser; back on the host page its join QR, the camera check and
+    the game's replay answered 403 (the seat's phone cookie was read before the host's)."""
+    table = new_table(client, "spartacus")
+    tid = table["id"]
+    client.set_cookie(f"tch_{tid}", table["host_token"])   # the host page was opened here
+    client.set_cookie(f"tc_{tid}", seat_phone(client, table, 0))   # then Ann's seat was claimed here
+    assert client.get(f"/api/tables/{tid}/qr.svg").status_code == 200
+    assert client.get(f"/api/tables/{tid}/camera/check").status_code == 200
+    assert client.get(f"/api/tables/{tid}/phones").status_code == 200
+    assert "Your seat" in client.get(f"/t/{tid}/view").get_data(as_text=True)   # Ann's page
+    host_view = client.get(f"/t/{tid}/view?as=host").get_data(as_text=True)      # the host page's
+    assert "Your seat" not in host_view and "Undo last move" in host_view
+    # the host page's links and its override picker ask as the host too (Ann's export had her hand only)
+    for link in re.findall(r'(?:href|data-src)="(/(?:api/tables|t)/[^"]*/(?:export|override)[^"]*)"', host_view):
+        assert "as=host" in link, link
+        assert client.get(link.replace("&amp;", "&")).status_code == 200, link
+    assert client.get(f"/t/{tid}/override").status_code == 403   # Ann's phone alone is no host
+    client.post(f"/api/tables/{tid}/end", json={"version": state(client, table)["version"]}, headers=_host(table))
+    assert client.get(f"/host/{tid}/replay").status_code == 200
+    other = new_table(client, "spartacus")   # a seat's cookie alone is still no host
+    client.set_cookie(f"tc_{other['id']}", seat_phone(client, other, 0))
+    assert client.get(f"/api/tables/{other['id']}/qr.svg").status_code == 403
 
 def test_prussia_two_players_can_deal_at_the_table(client):
     table = new_table(client, "prussia", 2)

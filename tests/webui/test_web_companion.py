@@ -554,7 +554,9 @@ def test_a_persons_seat_given_to_the_companion_after_a_game_is_the_companions(tm
     from tests.companion.history.test_history import tap_through
     client = make_app(tmp_path).test_client()
     table = host_table(client, "spartacus", 4, {3: "good"}, names="Ann,Ben,Chie,Robo")
-    chie = seat_phone(client, table, 2)
+    chie = join(client, table)   # joined by the QR with no name: "Chie's phone" while she holds the seat
+    assert client.post(f"/api/tables/{table['id']}/seat", json={"seat": 2},
+                       headers={"X-Table-Token": chie}).status_code == 200
     store = Store(client.application.config["DB"])
     tap_through(TableSession.open(store, table["id"]), 3)
     page = client.get(f"/host/{table['id']}").get_data(as_text=True)
@@ -563,6 +565,9 @@ def test_a_persons_seat_given_to_the_companion_after_a_game_is_the_companions(tm
     assert r.status_code == 302
     mine = state(client, table, chie)
     assert mine["viewer"] == {"role": "watch", "seat": None}
+    # the host's list still says whose phone it is (it said "phone 3", QA game night of session 10)
+    listed = client.get(f"/host/{table['id']}?lang=en").get_data(as_text=True)
+    assert "Chie" in re.search(r"Other phones(.*?)</table>", listed, re.S).group(1)
     r = client.post("/history/rematch", data={"table": table["id"]}, headers={"X-Table-Token": table["host_token"]})
     again = TableSession.open(store, r.headers["Location"].rsplit("/", 1)[-1].split("?")[0])
     assert again.names == ["Ann", "Ben", "Companion (good)", "Robo"] and again.companions == {2: "good", 3: "good"}

@@ -23,7 +23,8 @@ card's code or a foreign one, refused. 1,130 of the 2,707 true markers read thei
 1,031 of them within ``TOLERANCE_MM``.
 
 It runs after ``soft`` (or ``smeared``), in the same finder call, only on places they left unnamed
-and only for ids not read in that look; it reuses their cells (``soft.doubtful``).
+and only for ids not read in that look, on the same squares and cells (``soft.doubtful``, worked
+out once and handed to both).
 """
 from __future__ import annotations
 
@@ -109,14 +110,15 @@ def _zxing(crop: np.ndarray) -> list[tuple[str, np.ndarray]]:
 
 
 def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None,
-                first: M.SecondRead) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                first: soft.Reader) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``first`` (``soft`` or ``smeared``), then the places it left unnamed that a code in play fits
     ``GATE`` and whose card's QR code confirms it (``confirmed``): (ids, corners, exact) of both,
     all exact."""
-    ids, corners, exact = first(grey, found, markers)
+    squares = soft.doubtful(grey, found)
+    ids, corners, exact = first(grey, found, markers, squares)
     if markers is None:
         return ids, corners, exact
-    got = [(marker, turned) for _, marker, card_id, turned in hypotheses(grey, found, markers, ids)[:MAX_TRIES]
+    got = [(marker, turned) for _, marker, card_id, turned in hypotheses(markers, ids, found, squares)[:MAX_TRIES]
            if confirmed(grey, card_id, turned)]
     if not got:
         return ids, corners, exact
@@ -124,13 +126,14 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None,
         np.concatenate([corners.reshape(-1, 4, 2), np.array([g[1] for g in got])]), np.ones(len(ids) + len(got), bool)
 
 
-def hypotheses(grey: np.ndarray, found: list, markers: frozenset[int], named: np.ndarray
+def hypotheses(markers: frozenset[int], named: np.ndarray, found: list, squares: soft.Squares
                ) -> list[tuple[float, int, str, np.ndarray]]:
     """(fit, marker id, card id, corners turned: its top-left first) of each place of ``found``'s
-    doubtful squares (``soft.places``) that a code in play fits ``GATE`` (its best-fitting square),
-    the best first: not where a hard read named another id with a bit corrected, nor of an id read
-    exactly in this look (by a threshold, or ``named`` by the second readers: that card is read)."""
-    quads, place, corrected, cells = soft.doubtful(grey, found)
+    doubtful squares (``squares``: ``soft.doubtful``'s) that a code in play fits ``GATE`` (its
+    best-fitting square), the best first: not where a hard read named another id with a bit
+    corrected, nor of an id read exactly in this look (by a threshold, or ``named`` by the second
+    readers: that card is read)."""
+    quads, place, corrected, cells = squares
     read = set(np.concatenate([f[0][f[2]] for f in found]).tolist()) | set(np.asarray(named).tolist())
     wanted = np.isin(soft._PRED_CODE // 4, np.fromiter(markers - read, np.int64))
     if len(quads) == 0 or not wanted.any():
@@ -168,7 +171,7 @@ def confirmed(grey: np.ndarray, card_id: str, corners: np.ndarray) -> bool:
     return pose is not None and agrees(card_id, corners, pose)
 
 
-def reader(first: M.SecondRead) -> M.SecondRead:
+def reader(first: soft.Reader) -> M.SecondRead:
     """``first`` followed by this reader, for ``markers.MarkerFinder``."""
     def read(grey: np.ndarray, found: list, markers: frozenset[int] | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

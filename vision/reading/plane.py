@@ -59,6 +59,7 @@ import numpy as np
 
 from companion import catalogue as cat
 from vision.reading.detect import Sighting
+from vision.reading.markers import pool
 from vision.table.calibrate import Calibration
 
 log = logging.getLogger(__name__)
@@ -137,19 +138,21 @@ def judge(sightings: list[Sighting], frame: np.ndarray, calibration: Calibration
         return []
     scale, stretch = _fit(sightings, calibration)
     framed = _framed(sightings, frame if grey is None else grey)
+    # a table dark all around (a black play mat) frames every card: a screen must stand out from
+    # the other cards in view (their median, which one card among several barely moves)
+    n = len(sightings)
+    usual = np.median(np.broadcast_to(framed, (n, n))[~np.eye(n, dtype=bool)].reshape(n, n - 1), axis=1) \
+        if n - 1 >= 3 else np.zeros(n)
+    outside = _outside(sightings, calibration, area) if area is not None else np.zeros(n, bool)
     out: list[str | None] = []
     for i, s in enumerate(sightings):
-        # a table dark all around (a black play mat) frames every card: a screen must stand out
-        # from the other cards in view (their median, which one card among several barely moves)
-        others = np.delete(framed, i)
-        usual = float(np.median(others)) if len(others) >= 3 else 0.0
         if s.card_id.startswith("T-SEAT"):
             reason = None       # seat tokens: small, at the table's edges, never on a screen
         elif not SCALE[0] <= scale[i] <= SCALE[1] or stretch[i] > MAX_STRETCH:
             reason = "off_table"
-        elif framed[i] >= SCREEN_SIDES and usual < SCREEN_SIDES - 1 and _shown(s):
+        elif framed[i] >= SCREEN_SIDES and usual[i] < SCREEN_SIDES - 1 and _shown(s):
             reason = "screen"
-        elif area is not None and s.face_up and _outside(s, calibration, area):
+        elif s.face_up and outside[i]:
             reason = "outside"
         else:
             reason = None
@@ -241,9 +244,12 @@ def _framed(sightings: list[Sighting], frame: np.ndarray) -> np.ndarray:
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
     card = np.array([_samples(s.size_mm, _shown(s)) for s in sightings])              # (n, p, 2)
-    homographies = np.array([_own_plane(s) for s in sightings])
-    pts = np.einsum("nij,npj->npi", homographies[:, :, :2], card) + homographies[:, None, :, 2]
-    px = pts[..., :2] / pts[..., 2:3]
+    homographies = _own_planes(sightings)
+    # each homography's rows applied to its card's points elementwise (einsum's general loop took
+    # ~1.4 ms of the ~5 ms a look's 29 cards cost here)
+    x, y, m = card[..., 0], card[..., 1], homographies[:, :, None, :]
+    pts = m[..., 0] * x[:, None] + m[..., 1] * y[:, None] + m[..., 2]                 # (n, 3, p)
+    px = np.stack([pts[:, 0] / pts[:, 2], pts[:, 1] / pts[:, 2]], axis=-1)
     ok = (px[..., 0] >= 0) & (px[..., 1] >= 0) & (px[..., 0] < w - 1) & (px[..., 1] < h - 1)
     xs, ys = np.round(px[..., 0]).astype(np.int64).clip(0, w - 1), np.round(px[..., 1]).astype(np.int64).clip(0, h - 1)
     values = grey[ys, xs].astype(np.float64)
@@ -261,6 +267,28 @@ def _framed(sightings: list[Sighting], frame: np.ndarray) -> np.ndarray:
     framed = enough & (outer_dark.sum(axis=2) >= SIDE_DARK * np.maximum(outer_seen.sum(axis=2), 1)) \
         & (inner_dark.sum(axis=2) < 0.5 * np.maximum(inner_seen.sum(axis=2), 1))
     return framed.sum(axis=1)
+
+
+OWN_PLANES_SPLIT = 4
+"""Cards read at 8 or more points from which ``_own_planes`` fits half of their homographies on
+another core (``markers.pool``; ~0.15 ms each, 8–14 of them a full look of the surfaces bench)."""
+
+
+def _own_planes(sightings: list[Sighting]) -> np.ndarray:
+    """(n, 3, 3): ``_own_plane`` of each sighting, half of those that need a fit on another core."""
+    fitted = [i for i, s in enumerate(sightings) if len(s.card_pts) >= 8]
+    out = [s.to_image for s in sightings]
+    if len(fitted) >= OWN_PLANES_SPLIT:
+        half = fitted[len(fitted) // 2:]
+        job = pool().submit(lambda: [_own_plane(sightings[i]) for i in half])
+        for i in fitted[:len(fitted) // 2]:
+            out[i] = _own_plane(sightings[i])
+        for i, h in zip(half, job.result()):
+            out[i] = h
+    else:
+        for i in fitted:
+            out[i] = _own_plane(sightings[i])
+    return np.array(out)
 
 
 def _own_plane(s: Sighting) -> np.ndarray:
@@ -284,7 +312,8 @@ def _ranked(values: np.ndarray, valid: np.ndarray, share: float, empty: float) -
     return np.where(count > 0, out, empty)
 
 
-def _outside(s: Sighting, calibration: Calibration, area: tuple[float, float, float, float]) -> bool:
-    x, y = calibration.to_table(s.centre_px()[None])[0]
+def _outside(sightings: list[Sighting], calibration: Calibration, area: tuple[float, float, float, float]) -> np.ndarray:
+    """Whether each sighting's centre lies more than ``OUTSIDE_MM`` outside ``area`` (all at once)."""
+    x, y = calibration.to_table(np.array([s.centre_px() for s in sightings])).T
     x0, y0, x1, y1 = area
-    return bool(x < x0 - OUTSIDE_MM or x > x1 + OUTSIDE_MM or y < y0 - OUTSIDE_MM or y > y1 + OUTSIDE_MM)
+    return (x < x0 - OUTSIDE_MM) | (x > x1 + OUTSIDE_MM) | (y < y0 - OUTSIDE_MM) | (y > y1 + OUTSIDE_MM)

@@ -248,23 +248,24 @@ def counts(code: np.ndarray, fit: np.ndarray, second: np.ndarray) -> np.ndarray:
     return passes(fit, second) & (code // 4 != _RIVAL)
 
 
-def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, smear: deblur.Smear
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, smear: deblur.Smear,
+                squares: soft.Squares | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``soft.second_read``, then this reader on the places it left unnamed (``soft.places``): the
     (ids, corners, exact) of both, all read as exact. A place a hard read named with a bit corrected
     counts only when this reader names the same id, as in ``soft``. Given ``markers`` (the ids that
     may lie on this table), only places that ``soft``'s model of one of them fits to ``GATE`` are
     modelled, first against those ids' codes, and against the whole dictionary only where one of
-    them passes there (``passes``: with the other ids in play as the rivals)."""
-    ids, corners, exact = soft.second_read(grey, found, markers)
-    quads, place, named = soft.places(found)
+    them passes there (``passes``: with the other ids in play as the rivals). ``squares``:
+    ``soft.doubtful(grey, found)``, when worked out already."""
+    squares = soft.doubtful(grey, found) if squares is None else squares
+    ids, corners, exact = soft.second_read(grey, found, markers, squares)
+    quads, place, named, cells = squares
     if len(corners) and len(quads):
         # the places ``soft`` named (its corners are one of their squares', turned)
         read = np.linalg.norm(quads.mean(axis=1)[:, None] - corners.mean(axis=1)[None], axis=2).min(axis=1) < 1e-6
         left = ~np.isin(place, place[read])
-        quads, place = quads[left], place[left]
+        quads, place, cells = quads[left], place[left], cells[:, left]
     if markers is not None and len(quads):
-        cells = soft._cells(grey, quads)
         some = soft._rows_of(frozenset(markers))
         like = np.zeros(len(quads), bool)
         for grown in cells:
@@ -288,9 +289,9 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None, s
         np.ones(len(ids) + len(chosen), bool)
 
 
-def reader(smear: deblur.Smear) -> M.SecondRead:
+def reader(smear: deblur.Smear) -> soft.Reader:
     """The second reader for ``markers.MarkerFinder`` on a frame deblurred for ``smear``."""
-    def read(grey: np.ndarray, found: list, markers: frozenset[int] | None = None
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return second_read(grey, found, markers, smear)
+    def read(grey: np.ndarray, found: list, markers: frozenset[int] | None = None,
+             squares: soft.Squares | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return second_read(grey, found, markers, smear, squares)
     return read

@@ -19,6 +19,7 @@ It runs only on the small squares the hard read could not name exactly (``Marker
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -141,8 +142,17 @@ def _scores(cells: np.ndarray, markers: frozenset[int] | None) -> tuple[np.ndarr
     return (keep, *_fits(cells))
 
 
-def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+Squares = tuple[np.ndarray, np.ndarray, list[set[int]], np.ndarray]
+"""``doubtful``'s (corners (K, 4, 2), place of each, ids named with a bit corrected a place, cells
+(len(GROWS), K, 49)) of one finder call's doubtful squares."""
+
+Reader = Callable[[np.ndarray, list, "frozenset[int] | None", "Squares | None"], tuple[np.ndarray, np.ndarray, np.ndarray]]
+"""A second reader that can be given the finder call's ``doubtful`` squares (``second_read``,
+``vision.reading.smeared``'s): the readers after it (``vision.reading.byqr``) look at the same ones."""
+
+
+def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = None,
+                squares: Squares | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ids, corners, exact) of the doubtful squares of every threshold's ``MarkerFinder._identify``
     (``found``: its 4-tuples) that this reader names beyond doubt (``MIN_FIT``, ``MIN_MARGIN``), all
     read as exact. A square where some threshold read a marker exactly is not read again; of the
@@ -152,9 +162,10 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     counts only when this reader names the same code; one it named nothing, whatever this reader
     names. Given ``markers`` (the ids that may lie on this table), only squares that one of them
     fits to ``MIN_FIT`` are matched against the whole dictionary (the same decision for those, a
-    fraction of the work: most squares are no marker)."""
+    fraction of the work: most squares are no marker). ``squares``: ``doubtful(grey, found)``, when
+    the caller has worked it out already (the readers after this one look at the same squares)."""
     none = np.zeros(0, np.int64), np.zeros((0, 4, 2)), np.zeros(0, bool)
-    quads, place, named, cells = doubtful(grey, found)
+    quads, place, named, cells = doubtful(grey, found) if squares is None else squares
     if len(quads) == 0:
         return none
     keep = np.arange(len(quads))
@@ -169,21 +180,11 @@ def second_read(grey: np.ndarray, found: list, markers: frozenset[int] | None = 
     return code // 4, M.turned(quads[keep], code), np.ones(len(keep), bool)
 
 
-_LAST: list = [None]
-"""``doubtful``'s last (grey, found, result): the QR reader (``vision.reading.byqr``) looks at the
-same squares after this one, in the same finder call."""
-
-
-def doubtful(grey: np.ndarray, found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]], np.ndarray]:
-    """``places(found)`` and the ``_cells`` of their squares in ``grey``, worked out once for the
-    readers of one finder call (kept for the last ``grey`` and ``found`` given: the same objects)."""
-    last = _LAST[0]
-    if last is not None and last[0] is grey and last[1] is found:
-        return last[2]
+def doubtful(grey: np.ndarray, found: list) -> Squares:
+    """``places(found)`` and the ``_cells`` of their squares in ``grey``: worked out once a finder
+    call by its first reader's caller and handed to every reader of those squares."""
     quads, place, named = places(found)
-    result = quads, place, named, _cells(grey, quads) if len(quads) else np.zeros((len(GROWS), 0, 49), np.float32)
-    _LAST[0] = (grey, found, result)
-    return result
+    return quads, place, named, _cells(grey, quads) if len(quads) else np.zeros((len(GROWS), 0, 49), np.float32)
 
 
 def places(found: list) -> tuple[np.ndarray, np.ndarray, list[set[int]]]:

@@ -300,11 +300,11 @@ def _write(table_id: str, role: str, action: WriteAction, *, versioned: bool = T
             tables().note("write locked", table_id, version + 1)
             s.refresh()
             if versioned and version != s.version:
-                fail(409, both(STALE, seen=version, version=s.version), version=s.version)
+                fail(409, both(STALE, seen=version, version=s.version), version=s.version, stale=True)
             try:
                 result = action(s, version, body, who)
             except session.StaleVersion as err:
-                fail(409, both(STALE, seen=err.expected, version=s.version), version=s.version)
+                fail(409, both(STALE, seen=err.expected, version=s.version), version=s.version, stale=True)
             except IllegalMove as err:
                 refuse(422, err, names=s.names, names_ja=s.names_in("ja"), version=s.version)
             except (GameError, session.SessionError) as err:
@@ -584,6 +584,10 @@ def claim_seat(table_id: str) -> tuple[Response, int]:
     try:
         tables().store.set_phone(table_id, who.phone["phone"], "seat", seat, only_if_role="watch")
     except session_module().SessionError as err:
+        if any(p["role"] == "seat" and p["seat"] == seat for p in tables().store.phones(table_id)):
+            # two phones tapped one name at once: the slower one is told whose seat, and what to do
+            fail(409, both("{name}'s seat was just taken by another phone: tap your own name, or ask the host.",
+                           name=Text(s.names[seat], s.names_in("ja")[seat])))
         refuse(409, err)
     tables().hub.poke(table_id)
     return jsonify({"seat": seat, "name": s.names_in(lang())[seat]}), 200

@@ -19,7 +19,7 @@ from flask import (Blueprint, Response, current_app, jsonify, make_response, ren
 
 from webui.camera.camera import (FRAME_MAX_BYTES, PHONE_CAMERAS_MAX, PHONE_GONE_S, FrameRefused, cameras,
                                  vision_available)
-from webui.core.common import error_answer, fail, get_session, lang, tables, token_for
+from webui.core.common import error_answer, fail, get_session, host_by_cookie, lang, tables, token_for
 from webui.core.guard import limit, local_request, same_secret
 from webui.host.routes import qr_svg
 from webui.phone.routes import COOKIE_AGE, redirect_with_token
@@ -50,8 +50,8 @@ def _camera_or_host(table_id: str) -> str:
     if any(same_secret(t, camera) for t in (token, cookie)):
         return "camera"
     role = tables().role(table_id, token)
-    if role == "host":
-        return role
+    if role == "host" or host_by_cookie(table_id) is not None:
+        return "host"
     if role is None:
         fail(401, both("Open the camera page from the host screen's link: only the phone the host chose may "
                        "be the table's camera."))

@@ -78,6 +78,8 @@ def seats(table_id: str) -> Any:
             for held in tables().store.phones(table_id):
                 if held["role"] == "seat" and held["seat"] in wanted:
                     tables().store.set_phone(table_id, held["phone"], "watch", None)
+                    # named after the person who held the seat, not "phone 3", on the host's list
+                    tables().store.name_phone(table_id, held["phone"], s.names[held["seat"]])
     except ApiError as err:
         return error_answer(err.status, err.message, err.extra.get("ja", ""))
     except session_module().SessionError as err:

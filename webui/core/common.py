@@ -72,8 +72,16 @@ def token_for(table_id: str, *, allow_cookie: bool) -> str | None:
     if not token:
         token = request.args.get("token")
     if not token and allow_cookie:
-        token = request.cookies.get(f"tc_{table_id}") or request.cookies.get(f"tch_{table_id}")
+        token = next((t for t in cookie_tokens(table_id) if t), None)
     return token
+
+
+def cookie_tokens(table_id: str) -> tuple[str | None, str | None]:
+    """This browser's tokens for the table from its cookies: the phone's, then the host's; the host's
+    first for the host page's requests (``?as=host``): one browser may hold both (a table with one
+    phone, the host screen that also took a seat), and the host screen must stay the host's."""
+    phone, host = request.cookies.get(f"tc_{table_id}"), request.cookies.get(f"tch_{table_id}")
+    return (host, phone) if request.args.get("as") == "host" else (phone, host)
 
 
 def caller(table_id: str, *, allow_cookie: bool = False) -> Caller:
@@ -85,10 +93,19 @@ def caller(table_id: str, *, allow_cookie: bool = False) -> Caller:
     return found
 
 
+def host_by_cookie(table_id: str) -> Caller | None:
+    """The host, by the host's cookie, or None: one browser may hold a seat's phone cookie too (a
+    table with one phone, the host screen that also took a seat), which ``token_for`` reads first."""
+    found = tables().caller(table_id, request.cookies.get(f"tch_{table_id}"))
+    return found if found is not None and found.role == "host" else None
+
+
 def require_role(table_id: str, needed: str, *, allow_cookie: bool = False) -> Caller:
     """Refuse (401/403) unless the request carries a token of ``needed`` ("player": any joined
     phone or the host; "host": the host only)."""
     found = caller(table_id, allow_cookie=allow_cookie)
+    if needed == "host" and found.role != "host" and allow_cookie:
+        found = host_by_cookie(table_id) or found
     if needed == "host" and found.role != "host":
         raise ApiError(403, both("Only the host may do this (undo, override, end or start a game, seats). "
                                  "Ask the host."))

@@ -109,11 +109,11 @@ def _group_key(game: str, move: dict[str, Any], state: dict[str, Any], lang: str
         if kind == "take_terminal":
             return t("Terminal cards", lang)
         if kind == "reveal":
-            return t("Or tap the card that was drawn", lang)
+            return t("Tap the card that was turned over", lang)
     if kind == "deal":   # two-player Prussia: real cards dealt at the table, hands not entered
         return t("Or, if you dealt real cards at the table", lang)
     if move.get("player", 0) < 0:
-        return t("Or tap the card that was drawn", lang)
+        return t("Tap the card that was turned over", lang)
     return t("Moves", lang)
 
 
@@ -301,6 +301,9 @@ class DealWords:
     """True for the move that lays out the whole table (the game cannot start otherwise)."""
     any_seat: bool = False
     """True when any seat's phone may tap it (``companion.session.view.laid_by_any_seat``)."""
+    turned_over: bool = False
+    """True when the tap draws one card a player turns over at a real table (not the opening, not a
+    deal of hands): the phone of the player who turned it asks for that card first."""
 
 
 CHANCE_IS_HOSTS = N_("A card is turned over at the table: the host or the scorekeeper enters it.")
@@ -331,7 +334,8 @@ def deal_words(engine: Game, lang: str) -> DealWords:
     label, hint, waiting = CHANCE_WORDS.get(kind, (N_("Let the app shuffle / draw"), "", CHANCE_IS_HOSTS))
     return DealWords(t(label, lang), t(hint, lang) if hint else "", t(waiting, lang),
                      opening=kind in ("lay_circle", "setup"),
-                     any_seat=move is not None and laid_by_any_seat(engine, move))
+                     any_seat=move is not None and laid_by_any_seat(engine, move),
+                     turned_over=move is not None and kind not in ("lay_circle", "setup", "deal"))
 
 
 def _any_card_of(game: str, like: str) -> list[str]:

@@ -340,6 +340,10 @@ def iter_sse(tables: Tables, table_id: str, since: int, keepalive: float = 15.0,
         version = current
         yield changed(version)
     _, pokes = tables.wait(table_id, version, -1, 0)
+    if allowed is not None and not allowed():
+        # removed before these pokes were read: the removal's poke is among them and will not
+        # wake the wait below (the stream stayed open until the keep-alive, seen once under load)
+        return
     if seen_pokes is not None and seen_pokes != pokes:
         # a role granted or a request made after the page drew its view, before this stream opened
         yield f"event: notice\ndata: {version}\n\n"

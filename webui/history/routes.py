@@ -49,7 +49,21 @@ def _install(state: Any) -> None:
     env.filters["duration"] = lambda seconds, language="en": dates.duration(seconds, language)
     env.filters["clock"] = lambda value: dates.instant(value).strftime("%H:%M")
     env.globals.update(known_players=known_players, known_locations=known_locations, rematch_of=rematch_of,
-                       scoped_url=scoped_url, unscoped_url=unscoped_url)
+                       scoped_url=scoped_url, unscoped_url=unscoped_url, other_games=other_games)
+
+
+def other_games(game_id: str, players: int, language: str) -> list[tuple[str, str]]:
+    """The games an evening may go on with after ``game_id`` (id, title with its player count), for
+    the end screen's "Another game with these players": those ``players`` can play first."""
+    from companion.i18n import player_count
+    out = []
+    for gid in GAME_IDS:
+        cls = game_class(gid)
+        if gid != game_id:
+            title = cls.title_ja if language == "ja" else cls.title
+            fits = cls.min_players <= players <= cls.max_players
+            out.append((not fits, gid, f"{title} ({player_count(cls.min_players, cls.max_players, language)})"))
+    return [(gid, title) for _, gid, title in sorted(out, key=lambda row: row[0])]
 
 
 def allowed() -> bool:
@@ -260,7 +274,8 @@ def _host_of(table_id: str) -> Response:
 @bp.post("/history/rematch")
 def rematch() -> Any:
     """A new table with the same game, players, seats and options, the start player one seat on:
-    from a finished table (``table``: its host only) or from a play of the history (``play``)."""
+    from a finished table (``table``: its host only) or from a play of the history (``play``); with
+    ``game`` (and ``names``), a finished table's players go on with another game (``_another_game``)."""
     origin = request.headers.get("Origin")
     if origin and urlsplit(origin).netloc != request.host:
         # a page of another site posting to this server (the host's machine is trusted as such)
@@ -286,6 +301,8 @@ def rematch() -> Any:
         played = read_plays(tables().store._db(), "WHERE p.session = ?", (table_id,))
         people = {seat.seat for seat in played[-1].seats if not seat.companion} if played else set()
         names = ["" if i in companions and i in people else n for i, n in enumerate(names)]
+        if request.form.get("game"):   # another game with these players (a late-comer added at the end)
+            game, names, options, rounds, target = _another_game(s, request.form, names)
     elif play_id:
         if not allowed():
             _refuse()
@@ -315,9 +332,30 @@ def rematch() -> Any:
     follow_rematch(current_app, table_id or found[0].session, new.id)   # the table's camera watches on
     if table_id:
         with tables().lock(table_id):
-            s.note({"rematch": {"id": new.id, "code": new.code}}, by="host")
+            s.note({"rematch": {"id": new.id, "code": new.code, "game": game}}, by="host")
         tables().changed(table_id)
     return _host_of(new.id)
+
+
+def _another_game(s: Any, form: Any, names: list[str]) -> tuple[str, list[str], dict[str, Any], None, None]:
+    """The next game of an evening, from the rematch form: its id, the names (those of ``s``'s seats
+    first, so each phone keeps its seat; new names at the end are seats for late-comers) and the
+    game's default options (no series)."""
+    game = form.get("game", "")
+    if game not in GAME_IDS:
+        raise ApiError(400, both("No game {game!r}: choose one of the list.", game=game))
+    typed = [n.strip() for n in (form.get("names") or "").split(",") if n.strip()]
+    shown = [str(n) for n in s.names_in(lang())]   # as the form showed them
+    if typed and typed[:len(shown)] != shown:
+        # a name left out or moved would put a phone in another person's seat
+        raise ApiError(400, both("Keep everyone's name, in the same order (the phones keep their seats); add a "
+                                 "late-comer's name at the end."))
+    names = names + typed[len(shown):]
+    cls = game_class(game)
+    if not cls.min_players <= len(names) <= cls.max_players:
+        raise ApiError(400, both("{title} is for {count}, got {players}.", title=Text(cls.title, cls.title_ja),
+                                 count=Text(*cls.player_count()), players=len(names)))
+    return game, names, {}, None, None
 
 
 def play_options(play: Any, language: str) -> str:

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, make_response, redirect, render_te
 from companion.engine import Move
 from companion.games import GAME_IDS, game_class
 from webui.api.api import find_table, new_phone, state_for
-from webui.core.common import ApiError, Caller, get_session, lang, session_module, tables, token_for
+from webui.core.common import ApiError, Caller, cookie_tokens, get_session, lang, session_module, tables, token_for
 from webui.core.i18n import LANGS, both, pick, t
 from webui.core.render import override_picker, score_chart
 from webui.rules.rules import rules_page
@@ -68,9 +68,8 @@ def _may_undo(s: Any, who: Caller) -> bool:
 
 
 def page_caller(table_id: str) -> Caller | None:
-    """Who opens a page of the table: ``?token=``, then this phone's cookie, then the host's."""
-    for token in (request.args.get("token"), request.cookies.get(f"tc_{table_id}"),
-                  request.cookies.get(f"tch_{table_id}")):
+    """Who opens a page of the table: ``?token=``, then this browser's cookies (``cookie_tokens``)."""
+    for token in (request.args.get("token"), *cookie_tokens(table_id)):
         if token:
             found = tables().caller(table_id, token)
             if found is not None:

@@ -11,6 +11,8 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
   var tableId = d.table, token = d.token;
+  /* the host screen asks for the host's view: the same browser may hold a seat's phone cookie too */
+  var asHost = d.role === "host" ? "&as=host" : "";
   var shown = parseInt(d.version || "-1", 10);
   var busy = false, fetching = null, again = false;
   var posting = 0, postedAt = -1;   /* the tap in flight and the version it was made on */
@@ -35,8 +37,11 @@
   var langBtn = document.getElementById("lang-toggle");
   if (langBtn) langBtn.addEventListener("click", function () {
     setCookie("lang", langBtn.dataset.lang);
+    /* the reload asks for the language in its URL too: Chromium stores a script's cookie in its
+       network process on its own channel, so the reload could leave before it and come back in the
+       old language (seen once under load); later pages read the cookie */
     var url = new URL(window.location.href);
-    url.searchParams.delete("lang");
+    url.searchParams.set("lang", langBtn.dataset.lang);
     window.location.replace(url.toString());
   });
 
@@ -131,7 +136,7 @@
     if (fetching) { again = true; return fetching; }
     var forced = forceNext;
     forceNext = false;
-    var url = "/t/" + tableId + "/view?seat=" + encodeURIComponent(seat()) + "&lang=" + d.lang;
+    var url = "/t/" + tableId + "/view?seat=" + encodeURIComponent(seat()) + "&lang=" + d.lang + asHost;
     fetching = fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
       if (!r.ok) throw new Error("view " + r.status);
       var v = parseInt(r.headers.get("X-Version") || "-1", 10);
@@ -162,7 +167,8 @@
       body: JSON.stringify(payload)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (j) {
-        if (r.status === 409) toast(body.dataset.stale + (j.error ? " (" + j.error + ")" : ""), true);
+        /* a stale tap: the page's own words (it refreshes now); any other conflict says its own */
+        if (r.status === 409) toast(j.stale || !j.error ? body.dataset.stale : j.error, true);
         else if (!r.ok) toast(j.error || ("error " + r.status), true);
         /* the caller learns whether it was done: a refusal is never followed by a "✓"; the page's
            stream may have drawn the new version already, and then there is nothing to fetch */
@@ -171,7 +177,8 @@
           return {ok: r.ok, status: r.status, answer: j};
         });
       });
-    }).catch(function () { toast(body.dataset.offline, true); return {ok: false}; })
+    /* the tap never reached the server: say so (it is not sent later), not just "Reconnecting…" */
+    }).catch(function () { toast(body.dataset.unsent || body.dataset.offline, true); return {ok: false}; })
       .finally(function () {
         if (posting === mine) { busy = false; body.classList.remove("busy"); }   /* not a later tap's */
       });
@@ -399,7 +406,7 @@
     /* inline=1: each new version comes with this phone's view (its seat and language), drawn at
        once with no fetch after the event */
     source = new EventSource("/api/tables/" + tableId + "/events?since=" + shown + "&pokes=" + (d.pokes || "") +
-                             "&inline=1&seat=" + encodeURIComponent(seat()) + "&lang=" + encodeURIComponent(d.lang || "en"));
+                             "&inline=1&seat=" + encodeURIComponent(seat()) + "&lang=" + encodeURIComponent(d.lang || "en") + asHost);
     source.addEventListener("version", function (e) {
       if (parseInt(e.data, 10) !== shown) refresh();
     });
