@@ -236,7 +236,8 @@ def markdown(rows: list[dict[str, Any]], times: dict[tuple[str, int], dict[str, 
     out = ["| game | players | level | against | games (seeds) | win rate | 95 % interval | even share |",
            "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        even = f"{r['even']:.0%}" if r["even"] is not None else "–"
+        # one decimal where it matters: the even share of 8 players is 12.5 %, not "12%"
+        even = f"{r['even']:.1%}".replace(".0%", "%") if r["even"] is not None else "–"
         clear = "" if r["even"] is None else (" above" if r["low"] > r["even"] else
                                               " below" if r["high"] < r["even"] else " touches")
         seeds = r["seeds"] + (", each in every seat" if r.get("design") == "paired" else "")

@@ -113,3 +113,13 @@ def test_rows_run_in_parts_join_into_the_row_of_all_their_seeds(tmp_path) -> Non
     assert apart["seeds"] == "0–3, 9–12" and apart["games"] == 16
     with pytest.raises(ValueError, match="overlap"):
         players.joined([both, dict(both, seeds="3–6")])
+
+
+def test_the_table_gives_the_even_share_to_a_tenth_of_a_percent() -> None:
+    """Eight players' even share is 12.5 % (the table printed "12%", below the row's 12.7 % lower
+    end that cleared it); two players' stays "50%"."""
+    from benchmarks.players import markdown
+    rows = [{"game": "chains", "players": n, "level": "strong", "against": "good", "games": 1000,
+             "seeds": "0–124", "win": 0.149, "low": 0.127, "high": 0.172, "even": 1 / n} for n in (8, 2)]
+    table = markdown(rows, {})
+    assert "| 12.5% |" in table and "| 50% |" in table
