@@ -332,10 +332,11 @@ def deal_words(engine: Game, lang: str) -> DealWords:
     move = engine.sample_chance(random.Random(0)) if engine.is_chance_node() else None
     kind = move.kind if move is not None else ""
     label, hint, waiting = CHANCE_WORDS.get(kind, (N_("Let the app shuffle / draw"), "", CHANCE_IS_HOSTS))
+    opening = kind in ("lay_circle", "setup")
     return DealWords(t(label, lang), t(hint, lang) if hint else "", t(waiting, lang),
-                     opening=kind in ("lay_circle", "setup"),
+                     opening=opening,
                      any_seat=move is not None and laid_by_any_seat(engine, move),
-                     turned_over=move is not None and kind not in ("lay_circle", "setup", "deal"))
+                     turned_over=move is not None and not opening and kind != "deal")
 
 
 def _any_card_of(game: str, like: str) -> list[str]:
